@@ -1,0 +1,101 @@
+# culprit — one non-recursive Makefile.
+#   make            build ./culprit
+#   make check      build and run every test (unit, batch, screen)
+#   make asan       the same tests under AddressSanitizer + UBSan (build in build-asan/)
+#   make bench      run the benchmarks under bench/ (they print figures)
+#   make demo       build the demo repository and run culprit on it
+#   make install    install the binary and man pages under $(PREFIX)
+
+PREFIX  ?= /usr/local
+BUILD   ?= build
+CC      ?= cc
+LLVM    ?= /usr/lib/llvm-14
+
+PKGS     := libgit2 libpcre2-8 sqlite3 z3 ncursesw
+WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
+            -Wno-unused-parameter
+ifdef CI
+WARN     += -Werror
+endif
+OPT      ?= -O2 -g
+CPPFLAGS += -I. -D_GNU_SOURCE -DPCRE2_CODE_UNIT_WIDTH=8 $(shell pkg-config --cflags $(PKGS)) \
+            -I$(LLVM)/include
+CFLAGS   += -std=c11 $(OPT) $(WARN) $(SAN) -MMD -MP -pthread
+LDLIBS   += $(shell pkg-config --libs $(PKGS) panelw) -L$(LLVM)/lib -Wl,-rpath,$(LLVM)/lib -lclang -lm
+LDFLAGS  += $(SAN) -pthread
+
+CORE_SRC   := $(sort $(wildcard core/*.c))
+VIEWS_SRC  := $(sort $(wildcard views/*.c))
+KEYMAP_SRC := $(sort $(wildcard keymaps/*.c))
+TUI_SRC    := $(sort $(wildcard tui/*.c))
+UNIT_SRC   := $(sort $(wildcard tests/unit/test_*.c))
+BENCH_SRC  := $(sort $(wildcard bench/*.c))
+
+CORE_OBJ   := $(CORE_SRC:%.c=$(BUILD)/%.o)
+UI_OBJ     := $(VIEWS_SRC:%.c=$(BUILD)/%.o) $(KEYMAP_SRC:%.c=$(BUILD)/%.o)
+TUI_OBJ    := $(TUI_SRC:%.c=$(BUILD)/%.o)
+UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+BENCH_BIN  := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+LIBCORE    := $(BUILD)/libculprit.a
+LIBUI      := $(BUILD)/libculprit-ui.a
+
+all: culprit
+
+culprit: $(BUILD)/culprit
+	ln -sf $(BUILD)/culprit culprit
+
+$(BUILD)/culprit: $(TUI_OBJ) $(LIBUI) $(LIBCORE)
+	$(CC) $(LDFLAGS) -o $@ $(TUI_OBJ) $(LIBUI) $(LIBCORE) $(LDLIBS)
+
+$(LIBCORE): $(CORE_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIBUI): $(UI_OBJ) keymaps/defaults.inc
+	rm -f $@ && ar rcs $@ $(UI_OBJ)
+
+# The default bindings are written in the user's keymap syntax and compiled in.
+keymaps/defaults.inc: keymaps/default.keymap keymaps/emacs.keymap scripts/embed.sh
+	sh scripts/embed.sh keymaps/default.keymap keymap_default_vi > $@.tmp
+	sh scripts/embed.sh keymaps/emacs.keymap keymap_default_emacs >> $@.tmp
+	mv $@.tmp $@
+$(BUILD)/keymaps/keymap.o: keymaps/defaults.inc
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIBUI) $(LIBCORE)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBUI) $(LIBCORE) $(LDLIBS)
+
+$(BUILD)/bench/%: bench/%.c $(LIBUI) $(LIBCORE)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBUI) $(LIBCORE) $(LDLIBS)
+
+tests: $(UNIT_BIN)
+
+check: all tests
+	sh tests/run.sh $(BUILD)
+
+asan:
+	$(MAKE) BUILD=build-asan OPT='-O1 -g -fno-omit-frame-pointer' \
+	    SAN='-fsanitize=address,undefined -fno-sanitize-recover=undefined' check
+
+bench: all $(BENCH_BIN)
+	sh bench/run.sh $(BUILD)
+
+demo: all
+	sh scripts/demo.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
+	install -m 755 $(BUILD)/culprit $(DESTDIR)$(PREFIX)/bin/culprit
+	install -m 644 man/culprit.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	for f in man/*.5; do [ -f "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(PREFIX)/share/man/man5/; done; true
+
+clean:
+	rm -rf build build-asan culprit keymaps/defaults.inc
+
+.PHONY: all check asan bench demo install clean tests culprit
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
