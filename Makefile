@@ -99,3 +99,10 @@ clean:
 .PHONY: all check asan bench demo install clean tests culprit
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# For building one piece by hand: cc $$(make -s print-cflags) ... $$(make -s print-libs)
+print-cflags:
+	@echo $(CPPFLAGS) $(CFLAGS)
+print-libs:
+	@echo $(LDFLAGS) $(LDLIBS)
+.PHONY: print-cflags print-libs
