@@ -125,9 +125,10 @@ void buf_addc(struct buf *b, char c)
 
 void buf_vaddf(struct buf *b, const char *fmt, va_list ap)
 {
+	char small[256];
 	va_list cp;
 	va_copy(cp, ap);
-	int n = vsnprintf(NULL, 0, fmt, cp);
+	int n = vsnprintf(small, sizeof(small), fmt, cp);
 	va_end(cp);
 	if (n < 0)
 		return;

@@ -1,0 +1,38 @@
+/* dd — the search algorithms of delta debugging, independent of what is
+ * tested: commit bisection with skips, reduction of a set to a 1-minimal
+ * subset that still has a property (failure-inducing changes, changes whose
+ * reversion fixes, auxiliary changes a build needs), and plain ddmin for
+ * comparison. Callers give a predicate over subsets of units 0..n-1. */
+#ifndef CULPRIT_DD_H
+#define CULPRIT_DD_H
+
+#include <stddef.h>
+#include "core/util.h"
+
+/* The property being searched for, evaluated on a subset of units:
+ * return 1 (has it), 0 (has not; UNRESOLVED counts as 0), <0 to abort. */
+typedef int (*dd_pred)(void *priv, const size_t *units, size_t n);
+
+/* Reduce `units` (n of them, in hierarchy order: file, function, position),
+ * for which pred is known to hold, to a 1-minimal subset for which it holds
+ * (removing any single unit loses the property). pred(empty) is assumed not
+ * to hold. A binary search for the shortest prefix that keeps the property
+ * finds each needed unit in about log2(n) tests, so one failure-inducing
+ * change among n costs about log2(n) + 1 tests; the final pass checks
+ * 1-minimality explicitly. out receives the subset (caller-allocated, room
+ * for n), *nout its size. Returns 0, or the predicate's negative status. */
+int dd_minimize(const size_t *units, size_t n, dd_pred pred, void *priv, size_t *out, size_t *nout);
+
+/* Zeller and Hildebrandt's ddmin, as published: subsets, then complements, at
+ * granularity 2, doubling when nothing has the property. For benchmarks. */
+int dd_ddmin(const size_t *units, size_t n, dd_pred pred, void *priv, size_t *out, size_t *nout);
+
+/* Commit bisection. Commits 0..n-1 are good..bad in first-parent order:
+ * commit 0 is known to pass and commit n-1 to fail. test returns
+ * 0 pass, 1 fail, 2 untestable (skipped, as `git bisect skip`), <0 abort.
+ * On return, *lo is the last passing and *hi the first failing commit found;
+ * hi == lo + 1 names one culprit commit, a wider range is left by skips. */
+typedef int (*dd_commit_test)(void *priv, size_t commit);
+int dd_bisect(size_t n, dd_commit_test test, void *priv, size_t *lo, size_t *hi);
+
+#endif

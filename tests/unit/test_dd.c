@@ -1,0 +1,186 @@
+/* dd over synthetic predicates: the answers and the number of tests. */
+#include "core/dd.h"
+#include "tests/unit/test.h"
+
+#include <math.h>
+
+struct oracle_sets {
+	const size_t *need;    /* the property holds iff all of these are present */
+	size_t nneed;
+	const size_t *poison;  /* ... and none of these (they make it "unresolved") */
+	size_t npoison;
+	int calls;
+};
+
+static int has(const size_t *u, size_t n, size_t x)
+{
+	for (size_t i = 0; i < n; i++)
+		if (u[i] == x)
+			return 1;
+	return 0;
+}
+
+static int pred_need(void *priv, const size_t *u, size_t n)
+{
+	struct oracle_sets *o = priv;
+	o->calls++;
+	for (size_t i = 0; i < o->npoison; i++)
+		if (has(u, n, o->poison[i]))
+			return 0;
+	for (size_t i = 0; i < o->nneed; i++)
+		if (!has(u, n, o->need[i]))
+			return 0;
+	return 1;
+}
+
+static void test_single_culprit_log_cost(void)
+{
+	size_t sizes[] = {1, 2, 3, 16, 64, 100, 256, 1024};
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(*sizes); s++) {
+		size_t n = sizes[s];
+		size_t *units = xmalloc(n * sizeof(*units)), *out = xmalloc(n * sizeof(*out)), nout;
+		for (size_t i = 0; i < n; i++)
+			units[i] = i;
+		for (size_t culprit = 0; culprit < n; culprit += (n / 7) + 1) {
+			struct oracle_sets o = {&culprit, 1, NULL, 0, 0};
+			CHECK(dd_minimize(units, n, pred_need, &o, out, &nout) == 0);
+			CHECK(nout == 1 && out[0] == culprit);
+			CHECK(o.calls <= (int)ceil(log2((double)n)) + 2);
+		}
+		free(units);
+		free(out);
+	}
+}
+
+static void test_two_interacting(void)
+{
+	size_t n = 64, units[64], out[64], nout;
+	for (size_t i = 0; i < n; i++)
+		units[i] = i;
+	size_t need[] = {5, 40};
+	struct oracle_sets o = {need, 2, NULL, 0, 0};
+	CHECK(dd_minimize(units, n, pred_need, &o, out, &nout) == 0);
+	CHECK(nout == 2 && out[0] == 5 && out[1] == 40);
+	struct oracle_sets p = {need, 2, NULL, 0, 0};
+	CHECK(dd_ddmin(units, n, pred_need, &p, out, &nout) == 0);
+	CHECK(nout == 2 && out[0] == 5 && out[1] == 40);
+	CHECK(o.calls <= p.calls);
+}
+
+/* Units that are not in the answer but make a configuration unresolved when
+ * present without their partner must not end up in the answer. */
+static int pred_partner(void *priv, const size_t *u, size_t n)
+{
+	(void)priv;
+	/* 3 is the culprit; 7 only "builds" together with 8. */
+	if (has(u, n, 7) != has(u, n, 8))
+		return 0;
+	return has(u, n, 3);
+}
+
+static void test_unresolved_not_in_answer(void)
+{
+	size_t units[12], out[12], nout;
+	for (size_t i = 0; i < 12; i++)
+		units[i] = i;
+	CHECK(dd_minimize(units, 12, pred_partner, NULL, out, &nout) == 0);
+	CHECK(nout == 1 && out[0] == 3);
+}
+
+/* The result is always 1-minimal, whatever the predicate. */
+static unsigned rng = 12345;
+static int pred_random_monotone_violations(void *priv, const size_t *u, size_t n)
+{
+	const unsigned *table = priv;
+	unsigned h = 2166136261u;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned)u[i]) * 16777619u;
+	if (n == 20)
+		return 1;
+	return (int)(table[h % 1024] & 1);
+}
+
+static void test_always_one_minimal(void)
+{
+	unsigned table[1024];
+	for (int t = 0; t < 20; t++) {
+		for (int i = 0; i < 1024; i++)
+			table[i] = (rng = rng * 1103515245u + 12345u) >> 16;
+		size_t units[20], out[20], nout;
+		for (size_t i = 0; i < 20; i++)
+			units[i] = i;
+		CHECK(dd_minimize(units, 20, pred_random_monotone_violations, table, out, &nout) == 0);
+		CHECK(nout >= 1);
+		CHECK(pred_random_monotone_violations(table, out, nout) == 1);
+		for (size_t i = 0; i < nout && nout > 1; i++) {
+			size_t sub[20], k = 0;
+			for (size_t j = 0; j < nout; j++)
+				if (j != i)
+					sub[k++] = out[j];
+			CHECK(pred_random_monotone_violations(table, sub, k) == 0);
+		}
+	}
+}
+
+struct bis {
+	size_t culprit;
+	const char *skip;  /* 1 = untestable */
+	int calls;
+};
+
+static int bis_test(void *priv, size_t c)
+{
+	struct bis *b = priv;
+	b->calls++;
+	if (b->skip && b->skip[c])
+		return 2;
+	return c >= b->culprit;
+}
+
+static void test_bisect(void)
+{
+	for (size_t n = 2; n < 40; n++)
+		for (size_t culprit = 1; culprit < n; culprit++) {
+			struct bis b = {culprit, NULL, 0};
+			size_t lo, hi;
+			CHECK(dd_bisect(n, bis_test, &b, &lo, &hi) == 0);
+			CHECK(hi == culprit && lo == culprit - 1);
+			CHECK(b.calls <= (int)ceil(log2((double)n)) + 1);
+		}
+	/* Skips: the commit before the culprit cannot be tested. */
+	char skip[30] = {0};
+	skip[11] = skip[12] = 1;
+	struct bis b = {13, skip, 0};
+	size_t lo, hi;
+	CHECK(dd_bisect(30, bis_test, &b, &lo, &hi) == 0);
+	CHECK(lo == 10 && hi == 13);
+	skip[11] = skip[12] = 0;
+	skip[14] = 1;
+	struct bis b2 = {13, skip, 0};
+	CHECK(dd_bisect(30, bis_test, &b2, &lo, &hi) == 0);
+	CHECK(lo == 12 && hi == 13);
+}
+
+static int pred_abort(void *priv, const size_t *u, size_t n)
+{
+	int *calls = priv;
+	return ++*calls >= 3 ? -7 : 0;
+}
+
+static void test_abort_propagates(void)
+{
+	size_t units[8] = {0, 1, 2, 3, 4, 5, 6, 7}, out[8], nout;
+	int calls = 0;
+	CHECK(dd_minimize(units, 8, pred_abort, &calls, out, &nout) == -7);
+}
+
+int main(void)
+{
+	RUN(test_single_culprit_log_cost);
+	RUN(test_two_interacting);
+	RUN(test_unresolved_not_in_answer);
+	RUN(test_always_one_minimal);
+	RUN(test_bisect);
+	RUN(test_abort_propagates);
+	TEST_EXIT();
+}
