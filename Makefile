@@ -79,7 +79,7 @@ check: all tests
 
 asan:
 	$(MAKE) BUILD=build-asan OPT='-O1 -g -fno-omit-frame-pointer' \
-	    SAN='-fsanitize=address,undefined -fno-sanitize-recover=undefined' check
+	    SAN='-fsanitize=address,undefined -fno-sanitize-recover=undefined -Wno-format-truncation' check
 
 bench: all $(BENCH_BIN)
 	sh bench/run.sh $(BUILD)

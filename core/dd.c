@@ -85,6 +85,13 @@ int dd_minimize(const size_t *units, size_t n, dd_pred pred, void *priv, size_t 
 			}
 		}
 	}
+	/* A 1-minimal set can still hide a smaller one (a unit that fails alone
+	 * while the prefix order paired it with units it does not need): polish
+	 * with ddmin, which tries small subsets first. Free when one unit is left. */
+	if (nfound > 1) {
+		rc = dd_ddmin(found, nfound, pred, priv, out, nout);
+		goto out;
+	}
 	rc = 0;
 	memcpy(out, found, nfound * sizeof(*found));
 	*nout = nfound;

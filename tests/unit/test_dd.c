@@ -161,6 +161,24 @@ static void test_bisect(void)
 	CHECK(lo == 12 && hi == 13);
 }
 
+/* A rename spread over three units (0, 2, 3) that only builds whole, and a
+ * value change (1) that fails alone: the answer is the value change. */
+static int pred_rename(void *priv, const size_t *u, size_t n)
+{
+	(void)priv;
+	int a = has(u, n, 0), b = has(u, n, 2), c = has(u, n, 3);
+	if (a != b || b != c)
+		return 0;
+	return has(u, n, 1);
+}
+
+static void test_rename_value_apart(void)
+{
+	size_t units[4] = {0, 1, 2, 3}, out[4], nout;
+	CHECK(dd_minimize(units, 4, pred_rename, NULL, out, &nout) == 0);
+	CHECK(nout == 1 && out[0] == 1);
+}
+
 static int pred_abort(void *priv, const size_t *u, size_t n)
 {
 	int *calls = priv;
@@ -180,6 +198,7 @@ int main(void)
 	RUN(test_two_interacting);
 	RUN(test_unresolved_not_in_answer);
 	RUN(test_always_one_minimal);
+	RUN(test_rename_value_apart);
 	RUN(test_bisect);
 	RUN(test_abort_propagates);
 	TEST_EXIT();
