@@ -1,0 +1,1125 @@
+#include "core/explain.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "core/config.h"
+#include "core/dd.h"
+#include "core/repo.h"
+#include "core/run.h"
+#include "core/store.h"
+#include "core/workspace.h"
+
+#define ABORT_STOPPED (-100)    /* the gate or the cancel flag stopped the analysis */
+#define EXCERPT_MAX 4096
+
+/* Auxiliary sets already found, by the reverted units they repair. */
+struct aux_memo {
+	size_t *r, nr;
+	size_t *a, na;
+	int found;
+	struct aux_memo *next;
+};
+
+struct explain_priv {
+	struct repo *repo;
+	struct store *store;
+	int64_t session;
+	struct oracle *oracle;
+	struct workspace *ws;
+	char ws_base[41];
+	struct change_set *full;     /* diff(good, bad) */
+	struct cerr err;             /* the error that aborted a predicate */
+};
+
+/* What the units of one search stand for: unit u is atoms [start[u], start[u]+len[u]). */
+struct units {
+	size_t *start, *len;
+	size_t n;
+};
+
+/* One search over the change set: which set, its units, the aux memo. */
+struct search {
+	struct explain *x;
+	const struct change_set *s;
+	const struct units *u;       /* the units being searched */
+	const struct units *aux_u;   /* the units auxiliary changes are drawn from */
+	const size_t *reverted;      /* while searching aux: the reverted units (of u) */
+	size_t nreverted;
+	struct aux_memo *memo;
+};
+
+const char *explain_phase_name(enum explain_phase p)
+{
+	static const char *names[] = {"starting", "checking the premise", "bisecting commits",
+				      "minimizing failure-inducing changes", "searching the fix",
+				      "refining to tokens", "done"};
+	return names[p];
+}
+
+const char *change_mark_name(enum change_mark m)
+{
+	static const char *names[] = {"untested", "applied", "reverted", "failure-inducing",
+				      "fix", "auxiliary", "interacting"};
+	return names[m];
+}
+
+static void short_hex(const char *hex, char out[13])
+{
+	snprintf(out, 13, "%.12s", hex);
+}
+
+static void model_lock(struct explain *x)
+{
+	pthread_mutex_lock(&x->lock);
+}
+
+static void model_unlock(struct explain *x)
+{
+	pthread_mutex_unlock(&x->lock);
+}
+
+static void event(struct explain *x, const char *type, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void event(struct explain *x, const char *type, const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	if (!x->opts.replay)
+		store_event_add(x->p->store, x->p->session, type, b.s, NULL);
+	if (x->hooks.event)
+		x->hooks.event(x->hooks.priv, type, b.s);
+	buf_release(&b);
+}
+
+static void set_activity(struct explain *x, char *activity)
+{
+	model_lock(x);
+	free(x->activity);
+	x->activity = activity;
+	model_unlock(x);
+}
+
+static void set_phase(struct explain *x, enum explain_phase p)
+{
+	model_lock(x);
+	x->phase = p;
+	model_unlock(x);
+}
+
+static char *dupe_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/* ---------------------------------------------------------------- opening */
+
+static void session_inputs(const struct explain *x, struct buf *key, struct buf *desc)
+{
+	/* The key: what decides every outcome. Timeouts are left out so that a
+	 * longer timeout can resume the same session. */
+	buf_addf(key, "good %s\nbad %s\nbuild %s\ntest %s\npattern %s\nrepeat %d\n", x->good, x->bad,
+		 x->build, x->opts.test, x->opts.fail_pattern ? x->opts.fail_pattern : "",
+		 x->opts.repeat);
+	buf_addf(desc, "good %s (%s), bad %s (%s), build '%s', test '%s'", x->opts.good, x->good,
+		 x->opts.bad, x->bad, x->build, x->opts.test);
+}
+
+static int store_inputs(struct explain *x, struct cerr *e)
+{
+	char num[64];
+	const char *names[] = {"good_rev", "bad_rev", "build", "test", "fail_pattern"};
+	const char *values[] = {x->opts.good, x->opts.bad, x->opts.build, x->opts.test,
+				x->opts.fail_pattern};
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+		if (values[i] && store_set(x->p->store, x->p->session, names[i], values[i], e) < 0)
+			return -1;
+	snprintf(num, sizeof(num), "%d", x->opts.repeat);
+	if (store_set(x->p->store, x->p->session, "repeat", num, e) < 0)
+		return -1;
+	snprintf(num, sizeof(num), "%g", x->opts.build_timeout);
+	if (store_set(x->p->store, x->p->session, "build_timeout", num, e) < 0)
+		return -1;
+	snprintf(num, sizeof(num), "%g", x->opts.test_timeout);
+	return store_set(x->p->store, x->p->session, "test_timeout", num, e);
+}
+
+int explain_open(struct explain **out, const struct explain_opts *o, const struct explain_hooks *h,
+		 struct cerr *e)
+{
+	struct explain *x = xcalloc(1, sizeof(*x));
+	x->p = xcalloc(1, sizeof(*x->p));
+	pthread_mutex_init(&x->lock, NULL);
+	x->opts = *o;
+	x->opts.dir = dupe_or_null(o->dir);
+	x->opts.good = xstrdup(o->good);
+	x->opts.bad = xstrdup(o->bad);
+	x->opts.build = dupe_or_null(o->build);
+	x->opts.test = xstrdup(o->test);
+	x->opts.fail_pattern = dupe_or_null(o->fail_pattern);
+	if (x->opts.repeat < 1)
+		x->opts.repeat = 1;
+	if (h)
+		x->hooks = *h;
+	x->started = now_seconds();
+	*out = x;
+
+	if (repo_open(&x->p->repo, o->dir, e) < 0)
+		return -1;
+	x->gitdir = xstrdup(repo_gitdir(x->p->repo));
+	if (repo_resolve(x->p->repo, o->good, x->good, e) < 0 ||
+	    repo_resolve(x->p->repo, o->bad, x->bad, e) < 0)
+		return -1;
+	if (!strcmp(x->good, x->bad))
+		return cerr_set(e, "good and bad are the same commit (%.12s): there is no change to explain",
+				x->good);
+	if (oracle_new(&x->p->oracle, o->fail_pattern, e) < 0)
+		return -1;
+
+	if (o->build) {
+		x->build = xstrdup(o->build);
+	} else {
+		struct buf b = BUF_INIT;
+		unsigned mode;
+		int has = repo_read_path(x->p->repo, x->bad, "Makefile", &b, &mode, NULL);
+		buf_release(&b);
+		x->build = xstrdup(has == 1 ? "make" : "");
+	}
+
+	if (repo_diff(x->p->repo, x->good, x->bad, &x->p->full, e) < 0)
+		return -1;
+	if (x->p->full->nchanges == 0)
+		return cerr_set(e, "good (%.12s) and bad (%.12s) have the same files: there is no change to explain",
+				x->good, x->bad);
+
+	char *dir = xasprintf("%sculprit", x->gitdir);
+	int rc = mkdir_p(dir, 0755, e);
+	char *db = xasprintf("%s/session.db", dir);
+	free(dir);
+	if (rc == 0)
+		rc = store_open(&x->p->store, db, e);
+	free(db);
+	if (rc < 0)
+		return -1;
+
+	struct buf key = BUF_INIT, desc = BUF_INIT;
+	char keyhex[41];
+	session_inputs(x, &key, &desc);
+	repo_hash(key.s, key.len, keyhex);
+	buf_release(&key);
+	rc = store_session_open(x->p->store, keyhex, desc.s, o->fresh && !o->replay, &x->p->session,
+				&x->resumed, e);
+	buf_release(&desc);
+	if (rc < 0)
+		return -1;
+	if (o->replay && !x->resumed)
+		return cerr_set(e, "no stored session to report");
+	if (!o->replay && store_inputs(x, e) < 0)
+		return -1;
+	char *el = store_get(x->p->store, x->p->session, "elapsed");
+	x->elapsed_before = el ? strtod(el, NULL) : 0;
+	free(el);
+	return 0;
+}
+
+int explain_open_stored(struct explain **out, const char *dir, struct cerr *e)
+{
+	struct repo *r;
+	struct store *s;
+	int64_t id;
+	char *inputs = NULL;
+
+	*out = NULL;
+	if (repo_open(&r, dir, e) < 0)
+		return -1;
+	char *db = xasprintf("%sculprit/session.db", repo_gitdir(r));
+	struct stat st;
+	if (stat(db, &st) < 0) {
+		cerr_set(e, "no stored session in %s (run culprit first)", repo_gitdir(r));
+		free(db);
+		repo_free(r);
+		return -1;
+	}
+	int rc = store_open(&s, db, e);
+	free(db);
+	repo_free(r);
+	if (rc < 0)
+		return -1;
+	rc = store_session_latest(s, &id, &inputs, e);
+	free(inputs);
+	if (rc <= 0) {
+		if (rc == 0)
+			cerr_set(e, "no stored session to report");
+		store_free(s);
+		return -1;
+	}
+	char *good = store_get(s, id, "good_rev"), *bad = store_get(s, id, "bad_rev");
+	char *build = store_get(s, id, "build"), *test = store_get(s, id, "test");
+	char *pattern = store_get(s, id, "fail_pattern"), *repeat = store_get(s, id, "repeat");
+	char *bt = store_get(s, id, "build_timeout"), *tt = store_get(s, id, "test_timeout");
+	store_free(s);
+	if (!good || !bad || !test) {
+		rc = cerr_set(e, "the stored session is incomplete; run culprit again");
+	} else {
+		struct explain_opts o = {
+			.dir = dir, .good = good, .bad = bad, .build = build, .test = test,
+			.fail_pattern = pattern, .repeat = repeat ? atoi(repeat) : 1,
+			.build_timeout = bt ? strtod(bt, NULL) : 0, .test_timeout = tt ? strtod(tt, NULL) : 0,
+			.replay = 1,
+		};
+		rc = explain_open(out, &o, NULL, e);
+	}
+	free(good);
+	free(bad);
+	free(build);
+	free(test);
+	free(pattern);
+	free(repeat);
+	free(bt);
+	free(tt);
+	return rc;
+}
+
+static void list_release(struct explain_list *l)
+{
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+static void memo_free(struct aux_memo *m)
+{
+	while (m) {
+		struct aux_memo *next = m->next;
+		free(m->r);
+		free(m->a);
+		free(m);
+		m = next;
+	}
+}
+
+void explain_free(struct explain *x)
+{
+	if (!x)
+		return;
+	if (x->set && (!x->p || x->set != x->p->full))
+		change_set_free(x->set);
+	if (x->p) {
+		workspace_free(x->p->ws);
+		change_set_free(x->p->full);
+		oracle_free(x->p->oracle);
+		store_free(x->p->store);
+		repo_free(x->p->repo);
+		free(x->p);
+	}
+	for (size_t i = 0; i < x->nconfigs; i++) {
+		free(x->configs[i].label);
+		free(x->configs[i].signature);
+		free(x->configs[i].excerpt);
+	}
+	free(x->configs);
+	list_release(&x->inducing);
+	list_release(&x->fix);
+	list_release(&x->aux);
+	free(x->marks);
+	free(x->commits);
+	free(x->commit_verdict);
+	free(x->signature);
+	free(x->note);
+	free(x->activity);
+	free(x->build);
+	free(x->gitdir);
+	free((char *)x->opts.dir);
+	free((char *)x->opts.good);
+	free((char *)x->opts.bad);
+	free((char *)x->opts.build);
+	free((char *)x->opts.test);
+	free((char *)x->opts.fail_pattern);
+	pthread_mutex_destroy(&x->lock);
+	free(x);
+}
+
+/* ------------------------------------------------- testing a configuration */
+
+static int ensure_workspace(struct explain *x, const char *base, struct cerr *e)
+{
+	if (x->p->ws && !strcmp(x->p->ws_base, base))
+		return 0;
+	workspace_free(x->p->ws);
+	x->p->ws = NULL;
+	char *dir = xasprintf("%sculprit/wt-%.12s", x->gitdir, base);
+	int rc = workspace_open(&x->p->ws, x->p->repo, dir, base, e);
+	free(dir);
+	if (rc < 0)
+		return -1;
+	memcpy(x->p->ws_base, base, 41);
+	return 0;
+}
+
+static void on_output(void *priv, const char *data, size_t len)
+{
+	struct explain *x = priv;
+	if (x->hooks.output)
+		x->hooks.output(x->hooks.priv, data, len);
+}
+
+/* The last lines of an output, at most EXCERPT_MAX bytes. */
+static char *tail_excerpt(const struct buf *out)
+{
+	size_t from = out->len > EXCERPT_MAX ? out->len - EXCERPT_MAX : 0;
+	while (from > 0 && out->s[from - 1] != '\n')
+		from++;
+	return xstrndup(out->s ? out->s + from : "", out->len - from);
+}
+
+static int was_stopped(const struct explain *x)
+{
+	return x->hooks.cancel && *x->hooks.cancel;
+}
+
+/* Build and test the worktree as it is now. expected NULL: the bad revision,
+ * whose failure becomes the signature. Fills o (not its key or label). */
+static int build_and_test(struct explain *x, const char *expected, struct outcome *o, struct cerr *e)
+{
+	const char *dir = workspace_path(x->p->ws);
+	struct run_opts ro = {.cwd = dir, .cancel = x->hooks.cancel, .on_output = on_output, .priv = x};
+	struct run_result r;
+
+	if (x->build[0]) {
+		ro.cmd = x->build;
+		ro.timeout = x->opts.build_timeout;
+		set_activity(x, xasprintf("building: %s", x->build));
+		if (run_command(&ro, &r, e) < 0)
+			return -1;
+		x->builds++;
+		o->build_seconds = r.seconds;
+		if (r.status == RUN_CANCELLED) {
+			run_result_release(&r);
+			return ABORT_STOPPED;
+		}
+		if (r.status != RUN_EXITED || r.code != 0) {
+			o->verdict = VERDICT_UNRESOLVED;
+			o->why = r.status == RUN_TIMEOUT ? WHY_BUILD_TIMEOUT : WHY_BUILD;
+			o->excerpt = r.status == RUN_TIMEOUT ? run_describe(&r, ro.timeout)
+							     : oracle_build_error(r.out.s ? r.out.s : "");
+			run_result_release(&r);
+			return 0;
+		}
+		run_result_release(&r);
+	}
+
+	ro.cmd = x->opts.test;
+	ro.timeout = x->opts.test_timeout;
+	set_activity(x, xasprintf("testing: %s", x->opts.test));
+	for (int i = 0; i < x->opts.repeat; i++) {
+		if (run_command(&ro, &r, e) < 0)
+			return -1;
+		if (r.status == RUN_CANCELLED) {
+			run_result_release(&r);
+			return ABORT_STOPPED;
+		}
+		enum unresolved_why why = WHY_NONE;
+		char *sig = NULL;
+		enum verdict v = oracle_judge(x->p->oracle, expected, &r, &why, &sig);
+		if (!expected && sig) {
+			v = VERDICT_FAIL;   /* at the bad revision, any failure is the failure */
+			why = WHY_NONE;
+		}
+		o->test_seconds += r.seconds;
+		o->runs++;
+		if (i == 0) {
+			o->verdict = v;
+			o->why = why;
+			o->signature = sig;
+			free(o->excerpt);
+			o->excerpt = r.status == RUN_TIMEOUT ? run_describe(&r, ro.timeout) : tail_excerpt(&r.out);
+		} else {
+			if ((int)v != o->verdict || (sig && o->signature && strcmp(sig, o->signature)))
+				o->flaky = 1;
+			free(sig);
+		}
+		run_result_release(&r);
+	}
+	if (o->flaky) {
+		o->verdict = VERDICT_UNRESOLVED;
+		o->why = WHY_FLAKY;
+	}
+	return 0;
+}
+
+static void remember_config(struct explain *x, const struct outcome *o, int stored)
+{
+	model_lock(x);
+	x->configs = xrealloc(x->configs, (x->nconfigs + 1) * sizeof(*x->configs));
+	struct explain_config *c = &x->configs[x->nconfigs++];
+	memcpy(c->key, o->key, 41);
+	c->label = xstrdup(o->label ? o->label : "");
+	c->verdict = o->verdict;
+	c->why = o->why;
+	c->signature = dupe_or_null(o->signature);
+	c->excerpt = dupe_or_null(o->excerpt);
+	c->build_seconds = o->build_seconds;
+	c->test_seconds = o->test_seconds;
+	c->stored = stored;
+	if (o->flaky && !stored)
+		x->flaky++;
+	model_unlock(x);
+}
+
+/* Test the configuration `applied` of set s (relative to s->old_rev): from
+ * the session when it was tested before, else built and tested now. */
+static int test_config(struct explain *x, const struct change_set *s, const struct bits *applied,
+		       const char *label, const char *expected, struct outcome *o, struct cerr *e)
+{
+	memset(o, 0, sizeof(*o));
+	config_key(s, applied, o->key);
+	for (size_t i = 0; i < x->nconfigs; i++)
+		if (!strcmp(x->configs[i].key, o->key)) {
+			const struct explain_config *c = &x->configs[i];
+			o->label = xstrdup(c->label);
+			o->verdict = c->verdict;
+			o->why = c->why;
+			o->signature = dupe_or_null(c->signature);
+			o->excerpt = dupe_or_null(c->excerpt);
+			return 0;
+		}
+	int found = store_outcome_get(x->p->store, x->p->session, o->key, o, e);
+	if (found < 0)
+		return -1;
+	if (found) {
+		x->stored_hits++;
+		remember_config(x, o, 1);
+		return 0;
+	}
+	if (x->opts.replay)
+		return cerr_set(e, "the stored session is not finished (%s was not tested yet); run culprit again to finish it",
+				label);
+	if (was_stopped(x) || (x->hooks.gate && x->hooks.gate(x->hooks.priv, label) < 0))
+		return ABORT_STOPPED;
+
+	o->label = xstrdup(label);
+	size_t written = 0;
+	if (ensure_workspace(x, s->old_rev, e) < 0 || workspace_apply(x->p->ws, s, applied, &written, e) < 0)
+		return -1;
+	double t0 = now_seconds();
+	int rc = build_and_test(x, expected, o, e);
+	set_activity(x, NULL);
+	if (rc < 0)
+		return rc;
+	if (store_outcome_put(x->p->store, x->p->session, o, e) < 0)
+		return -1;
+	remember_config(x, o, 0);
+	event(x, "CONFIG_TESTED", "%s: %s%s%s (%.1fs, %zu files written)", label, verdict_name(o->verdict),
+	      o->why ? ", " : "", why_name(o->why), now_seconds() - t0, written);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ premise */
+
+static int check_premise(struct explain *x, struct cerr *e)
+{
+	const struct change_set *s = x->p->full;
+	struct bits *all = bits_new(s->natoms), *none = bits_new(s->natoms);
+	struct outcome o;
+	char g[13], b[13];
+	int rc;
+
+	short_hex(x->good, g);
+	short_hex(x->bad, b);
+	bits_fill(all);
+	set_phase(x, PHASE_PREMISE);
+	char *label = xasprintf("bad revision %s", b);
+	rc = test_config(x, s, all, label, NULL, &o, e);
+	free(label);
+	if (rc < 0)
+		goto out;
+	if (o.why == WHY_BUILD || o.why == WHY_BUILD_TIMEOUT)
+		rc = cerr_set(e, "the build fails at the bad revision %s: %s", b, o.excerpt ? o.excerpt : x->build);
+	else if (o.signature && !strcmp(o.signature, "exit 127"))
+		rc = cerr_set(e, "test command not found (exit 127 at the bad revision): %s", x->opts.test);
+	else if (o.signature && !strcmp(o.signature, "exit 126"))
+		rc = cerr_set(e, "test command cannot be executed (exit 126 at the bad revision): %s", x->opts.test);
+	else if (o.why == WHY_TEST_TIMEOUT)
+		rc = cerr_set(e, "the test times out at the bad revision %s (--test-timeout %g)", b, x->opts.test_timeout);
+	else if (o.why == WHY_UNTESTABLE)
+		rc = cerr_set(e, "the test cannot run at the bad revision %s (it exits 125)", b);
+	else if (o.why == WHY_FLAKY)
+		rc = cerr_set(e, "the test is flaky at the bad revision %s: its --repeat runs disagree", b);
+	else if (o.verdict != VERDICT_FAIL || !o.signature)
+		rc = cerr_set(e, "the test passes at the bad revision %s: there is no failure to explain", b);
+	if (rc < 0) {
+		outcome_release(&o);
+		goto out;
+	}
+	x->signature = xstrdup(o.signature);
+	outcome_release(&o);
+	if (!x->opts.replay)
+		store_set(x->p->store, x->p->session, "signature", x->signature, NULL);
+
+	label = xasprintf("good revision %s", g);
+	rc = test_config(x, s, none, label, x->signature, &o, e);
+	free(label);
+	if (rc < 0)
+		goto out;
+	if (o.why == WHY_BUILD || o.why == WHY_BUILD_TIMEOUT)
+		rc = cerr_set(e, "the build fails at the good revision %s: %s", g, o.excerpt ? o.excerpt : x->build);
+	else if (o.verdict != VERDICT_PASS)
+		rc = cerr_set(e, "the test fails at the good revision %s (%s%s%s): it is not a regression", g,
+			      o.signature ? o.signature : verdict_name(o.verdict), o.why ? ", " : "",
+			      why_name(o.why));
+	outcome_release(&o);
+	if (rc == 0)
+		event(x, "PREMISE_CHECKED", "the test passes at %s and fails at %s with %s", g, b, x->signature);
+out:
+	bits_free(all);
+	bits_free(none);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- bisection */
+
+struct bisect_ctx {
+	struct explain *x;
+	struct cerr *e;
+};
+
+static int bisect_test(void *priv, size_t k)
+{
+	struct bisect_ctx *c = priv;
+	struct explain *x = c->x;
+	struct change_set *s;
+	struct outcome o;
+	char h[13];
+
+	if (repo_diff(x->p->repo, x->good, x->commits[k], &s, c->e) < 0)
+		return -1;
+	struct bits *all = bits_new(s->natoms);
+	bits_fill(all);
+	short_hex(x->commits[k], h);
+	char *label = xasprintf("commit %s (%zu of %zu)", h, k, x->ncommits - 1);
+	int rc = test_config(x, s, all, label, x->signature, &o, c->e);
+	free(label);
+	bits_free(all);
+	change_set_free(s);
+	if (rc < 0)
+		return rc;
+	x->commits_tested++;
+	model_lock(x);
+	x->commit_verdict[k] = (int)o.verdict;
+	model_unlock(x);
+	rc = o.verdict == VERDICT_PASS ? 0 : o.verdict == VERDICT_FAIL ? 1 : 2;
+	outcome_release(&o);
+	return rc;
+}
+
+static int bisect(struct explain *x, struct cerr *e)
+{
+	char(*fp)[41] = NULL;
+	size_t nfp = 0;
+	int anc = repo_is_ancestor(x->p->repo, x->good, x->bad, e);
+	if (anc < 0)
+		return -1;
+	if (anc && repo_first_parents(x->p->repo, x->good, x->bad, &fp, &nfp, e) < 0)
+		return -1;
+	if (!anc || nfp == 0) {
+		free(fp);
+		fp = xmalloc(sizeof(*fp));
+		memcpy(fp[0], x->bad, 41);
+		nfp = 1;
+	}
+	x->ncommits = nfp + 1;
+	x->commits = xmalloc(x->ncommits * sizeof(*x->commits));
+	memcpy(x->commits[0], x->good, 41);
+	memcpy(x->commits + 1, fp, nfp * sizeof(*fp));
+	free(fp);
+	x->commit_verdict = xmalloc(x->ncommits * sizeof(int));
+	for (size_t i = 0; i < x->ncommits; i++)
+		x->commit_verdict[i] = -1;
+	x->commit_verdict[0] = VERDICT_PASS;
+	x->commit_verdict[x->ncommits - 1] = VERDICT_FAIL;
+	x->lo = 0;
+	x->hi = x->ncommits - 1;
+	if (x->ncommits <= 2)
+		return 0;
+
+	set_phase(x, PHASE_BISECT);
+	struct bisect_ctx c = {x, e};
+	int rc = dd_bisect(x->ncommits, bisect_test, &c, &x->lo, &x->hi);
+	if (rc < 0)
+		return rc;
+	char h[13];
+	short_hex(x->commits[x->hi], h);
+	if (x->hi == x->lo + 1) {
+		char *subject = repo_commit_subject(x->p->repo, x->commits[x->hi]);
+		event(x, "COMMIT_BLAMED", "commit %s broke the test: %s", h, subject ? subject : "");
+		free(subject);
+	} else {
+		char l[13];
+		short_hex(x->commits[x->lo], l);
+		event(x, "COMMIT_BLAMED", "the failure came in %s..%s (%zu commits that cannot be tested)", l, h,
+		      x->hi - x->lo - 1);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------ searching changes */
+
+static void units_add_atoms(const struct units *u, const size_t *units, size_t n, struct bits *b,
+			    int value)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t a = u->start[units[i]]; a < u->start[units[i]] + u->len[units[i]]; a++)
+			value ? bits_set(b, a) : bits_clear(b, a);
+}
+
+static void atom_name(const struct change_set *s, size_t atom, struct buf *b)
+{
+	const struct change_atom *a = &s->atoms[atom];
+	if (a->sub)
+		buf_addf(b, "%u.%u", s->changes[a->change].id, a->sub);
+	else
+		buf_addf(b, "%u", s->changes[a->change].id);
+}
+
+/* "3 5.2 8": the applied (or, with invert, the left out) changes and atoms. */
+static void describe_atoms(const struct change_set *s, const struct bits *b, int invert, struct buf *out)
+{
+	size_t shown = 0;
+	for (size_t c = 0; c < s->nchanges; c++) {
+		const struct change *ch = &s->changes[c];
+		size_t in = 0;
+		for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++)
+			in += (size_t)(bits_test(b, a) != invert);
+		if (in == 0)
+			continue;
+		if (shown++ == 12) {
+			buf_adds(out, " ...");
+			return;
+		}
+		if (shown > 1)
+			buf_addc(out, ' ');
+		if (in == ch->natoms) {
+			buf_addf(out, "%u", ch->id);
+			continue;
+		}
+		int first = 1;
+		for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++)
+			if (bits_test(b, a) != invert) {
+				if (!first)
+					buf_addc(out, ' ');
+				first = 0;
+				atom_name(s, a, out);
+			}
+	}
+	if (!shown)
+		buf_adds(out, "none");
+}
+
+static void show_marks(struct explain *x, const struct bits *applied)
+{
+	model_lock(x);
+	for (size_t c = 0; c < x->set->nchanges; c++) {
+		const struct change *ch = &x->set->changes[c];
+		int any = 0;
+		for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++)
+			any |= bits_test(applied, a);
+		x->marks[c] = any ? MARK_APPLIED : MARK_REVERTED;
+	}
+	model_unlock(x);
+}
+
+/* Test the set's configuration `applied`; the verdict, or <0. */
+static int test_atoms(struct search *sr, const struct bits *applied, int revert_view, enum unresolved_why *why)
+{
+	struct explain *x = sr->x;
+	struct buf label = BUF_INIT;
+	struct outcome o;
+
+	buf_adds(&label, revert_view ? "bad without " : "good with ");
+	describe_atoms(sr->s, applied, revert_view, &label);
+	show_marks(x, applied);
+	int rc = test_config(x, sr->s, applied, label.s, x->signature, &o, &x->p->err);
+	buf_release(&label);
+	if (rc < 0)
+		return rc;
+	rc = (int)o.verdict;
+	if (why)
+		*why = o.why;
+	outcome_release(&o);
+	return rc;
+}
+
+static int pred_inducing(void *priv, const size_t *units, size_t n)
+{
+	struct search *sr = priv;
+	struct bits *b = bits_new(sr->s->natoms);
+	units_add_atoms(sr->u, units, n, b, 1);
+	int v = test_atoms(sr, b, 0, NULL);
+	bits_free(b);
+	return v < 0 ? v : v == VERDICT_FAIL;
+}
+
+static struct aux_memo *memo_find(struct aux_memo *m, const size_t *r, size_t nr)
+{
+	for (; m; m = m->next)
+		if (m->nr == nr && !memcmp(m->r, r, nr * sizeof(*r)))
+			return m;
+	return NULL;
+}
+
+static size_t *bits_list(const struct bits *b, size_t *n)
+{
+	size_t *v = xmalloc((bits_count(b) + 1) * sizeof(*v));
+	*n = 0;
+	for (size_t i = 0; i < b->n; i++)
+		if (bits_test(b, i))
+			v[(*n)++] = i;
+	return v;
+}
+
+/* While searching auxiliary changes for the reverted atoms: does reverting
+ * them and the units given still build? */
+static int pred_builds(void *priv, const size_t *units, size_t n)
+{
+	struct search *sr = priv;
+	struct bits *b = bits_new(sr->s->natoms);
+	bits_fill(b);
+	for (size_t i = 0; i < sr->nreverted; i++)
+		bits_clear(b, sr->reverted[i]);
+	units_add_atoms(sr->aux_u, units, n, b, 0);
+	enum unresolved_why why = WHY_NONE;
+	int v = test_atoms(sr, b, 1, &why);
+	bits_free(b);
+	return v < 0 ? v : why != WHY_BUILD && why != WHY_BUILD_TIMEOUT;
+}
+
+/* The auxiliary atoms reverting `reverted` (atoms) needs to build, memoized.
+ * Returns the memo entry (found = 0 when not even reverting everything builds). */
+static int find_aux(struct search *sr, const size_t *reverted, size_t nreverted, struct aux_memo **out)
+{
+	struct aux_memo *m = memo_find(sr->memo, reverted, nreverted);
+	if (m) {
+		*out = m;
+		return 0;
+	}
+	struct bits *rb = bits_new(sr->s->natoms);
+	for (size_t i = 0; i < nreverted; i++)
+		bits_set(rb, reverted[i]);
+	/* Candidates: the aux units that do not touch the reverted atoms. */
+	size_t *cand = xmalloc((sr->aux_u->n + 1) * sizeof(*cand)), ncand = 0;
+	for (size_t u = 0; u < sr->aux_u->n; u++) {
+		int touches = 0;
+		for (size_t a = sr->aux_u->start[u]; a < sr->aux_u->start[u] + sr->aux_u->len[u]; a++)
+			touches |= bits_test(rb, a);
+		if (!touches)
+			cand[ncand++] = u;
+	}
+	bits_free(rb);
+	struct search sub = *sr;
+	sub.reverted = reverted;
+	sub.nreverted = nreverted;
+	size_t *found = xmalloc((ncand + 1) * sizeof(*found)), nfound = 0;
+	int rc = dd_minimize(cand, ncand, pred_builds, &sub, found, &nfound);
+	free(cand);
+	if (rc < 0) {
+		free(found);
+		return rc;
+	}
+	m = xcalloc(1, sizeof(*m));
+	m->r = xmalloc((nreverted + 1) * sizeof(*m->r));
+	memcpy(m->r, reverted, nreverted * sizeof(*m->r));
+	m->nr = nreverted;
+	struct bits *ab = bits_new(sr->s->natoms);
+	units_add_atoms(sr->aux_u, found, nfound, ab, 1);
+	m->a = bits_list(ab, &m->na);
+	bits_free(ab);
+	m->found = 1;
+	free(found);
+	m->next = sr->memo;
+	sr->memo = m;
+	*out = m;
+	return 0;
+}
+
+/* Does reverting these units (with the auxiliary changes their build needs) make the test pass? */
+static int pred_fix(void *priv, const size_t *units, size_t n)
+{
+	struct search *sr = priv;
+	struct bits *b = bits_new(sr->s->natoms);
+	bits_fill(b);
+	units_add_atoms(sr->u, units, n, b, 0);
+	enum unresolved_why why = WHY_NONE;
+	int v = test_atoms(sr, b, 1, &why);
+	if (v == VERDICT_UNRESOLVED && (why == WHY_BUILD || why == WHY_BUILD_TIMEOUT)) {
+		struct bits *rb = bits_new(sr->s->natoms);
+		units_add_atoms(sr->u, units, n, rb, 1);
+		size_t nr;
+		size_t *r = bits_list(rb, &nr);
+		bits_free(rb);
+		struct aux_memo *m = NULL;
+		v = find_aux(sr, r, nr, &m);
+		free(r);
+		if (v == 0 && m->found) {
+			for (size_t i = 0; i < m->na; i++)
+				bits_clear(b, m->a[i]);
+			v = test_atoms(sr, b, 1, &why);
+		} else if (v == 0) {
+			v = VERDICT_UNRESOLVED;
+		}
+	}
+	bits_free(b);
+	return v < 0 ? v : v == VERDICT_PASS;
+}
+
+/* The aux atoms found for the reverted atoms `fix`, or none when reverting them alone builds. */
+static void aux_of(struct search *sr, const struct bits *fix, struct bits *aux)
+{
+	size_t n;
+	size_t *r = bits_list(fix, &n);
+	struct aux_memo *m = memo_find(sr->memo, r, n);
+	free(r);
+	if (m)
+		for (size_t i = 0; i < m->na; i++)
+			bits_set(aux, m->a[i]);
+}
+
+static void to_items(const struct change_set *s, const struct bits *b, struct explain_list *l)
+{
+	list_release(l);
+	l->v = xmalloc((s->natoms + 1) * sizeof(*l->v));
+	for (size_t c = 0; c < s->nchanges; c++) {
+		const struct change *ch = &s->changes[c];
+		size_t in = 0;
+		for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++)
+			in += (size_t)bits_test(b, a);
+		if (in == ch->natoms && in > 0) {
+			l->v[l->n++] = (struct explain_item){c, -1};
+			continue;
+		}
+		for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++)
+			if (bits_test(b, a))
+				l->v[l->n++] = (struct explain_item){c, (long)a};
+	}
+}
+
+/* Minimize over units `cand` of table u with predicate p; the result as atoms. */
+static int minimize(struct search *sr, const struct units *u, const size_t *cand, size_t n, dd_pred p,
+		    struct bits *result)
+{
+	size_t *out = xmalloc((n + 1) * sizeof(*out)), nout = 0;
+	sr->u = u;
+	int rc = dd_minimize(cand, n, p, sr, out, &nout);
+	if (rc == 0)
+		units_add_atoms(u, out, nout, result, 1);
+	free(out);
+	return rc;
+}
+
+static void units_init(struct units *u, size_t n)
+{
+	u->n = n;
+	u->start = xmalloc((n + 1) * sizeof(*u->start));
+	u->len = xmalloc((n + 1) * sizeof(*u->len));
+}
+
+static void units_release(struct units *u)
+{
+	free(u->start);
+	free(u->len);
+}
+
+/* The changes (as atom units of table au) whose atoms are all in b. */
+static size_t *atom_units_in(const struct bits *b, size_t *n)
+{
+	return bits_list(b, n);
+}
+
+static void finish_marks(struct explain *x)
+{
+	model_lock(x);
+	for (size_t c = 0; c < x->set->nchanges; c++)
+		x->marks[c] = MARK_UNTESTED;
+	for (size_t i = 0; i < x->aux.n; i++)
+		x->marks[x->aux.v[i].change] = MARK_AUX;
+	for (size_t i = 0; i < x->fix.n; i++)
+		x->marks[x->fix.v[i].change] = MARK_FIX;
+	for (size_t i = 0; i < x->inducing.n; i++)
+		x->marks[x->inducing.v[i].change] = x->inducing.n > 1 ? MARK_INTERACTING : MARK_INDUCING;
+	model_unlock(x);
+}
+
+static int search_changes(struct explain *x, struct cerr *e)
+{
+	struct change_set *s = x->p->full;
+	if (x->lo != 0 || x->hi != x->ncommits - 1) {
+		if (repo_diff(x->p->repo, x->commits[x->lo], x->commits[x->hi], &s, e) < 0)
+			return -1;
+	}
+	model_lock(x);
+	x->set = s;
+	x->marks = xcalloc(s->nchanges + 1, sizeof(*x->marks));
+	model_unlock(x);
+	if (s->nchanges == 0) {
+		x->note = xstrdup("the culprit commit changes no file");
+		return 1;
+	}
+
+	struct units cu, au;
+	units_init(&cu, s->nchanges);
+	for (size_t c = 0; c < s->nchanges; c++) {
+		cu.start[c] = s->changes[c].atom0;
+		cu.len[c] = s->changes[c].natoms;
+	}
+	units_init(&au, s->natoms);
+	for (size_t a = 0; a < s->natoms; a++) {
+		au.start[a] = a;
+		au.len[a] = 1;
+	}
+	size_t *all = xmalloc((s->nchanges + 1) * sizeof(*all));
+	for (size_t c = 0; c < s->nchanges; c++)
+		all[c] = c;
+
+	struct search sr = {.x = x, .s = s, .aux_u = &cu};
+	struct bits *F = bits_new(s->natoms), *R = bits_new(s->natoms), *A = bits_new(s->natoms);
+	struct bits *ind = NULL, *fix = NULL, *aux = NULL;
+	struct buf d = BUF_INIT;
+	int rc;
+
+	set_phase(x, PHASE_INDUCING);
+	rc = minimize(&sr, &cu, all, s->nchanges, pred_inducing, F);
+	if (rc < 0)
+		goto out;
+	describe_atoms(s, F, 0, &d);
+	event(x, "INDUCING_FOUND", "failure-inducing changes: %s", d.s);
+
+	set_phase(x, PHASE_FIX);
+	rc = minimize(&sr, &cu, all, s->nchanges, pred_fix, R);
+	if (rc < 0)
+		goto out;
+	aux_of(&sr, R, A);
+	buf_reset(&d);
+	describe_atoms(s, R, 0, &d);
+	buf_adds(&d, "; auxiliary: ");
+	describe_atoms(s, A, 0, &d);
+	event(x, "FIX_FOUND", "reverting %s makes the test pass", d.s);
+
+	ind = bits_dup(F);
+	fix = bits_dup(R);
+	aux = bits_dup(A);
+	/* Hunks that cannot be told apart (the fix needs auxiliary changes, or the
+	 * failure needs more than the fix): go to token level inside them. */
+	int split = 0;
+	for (size_t c = 0; c < s->nchanges; c++)
+		if (s->changes[c].natoms > 1 && (bits_test(F, s->changes[c].atom0) || bits_test(R, s->changes[c].atom0)))
+			split = 1;
+	int entangled = bits_count(A) > 0 || !bits_equal(F, R);
+	if (split && entangled) {
+		set_phase(x, PHASE_REFINE);
+		sr.aux_u = &au;
+		size_t nc;
+		size_t *cand = atom_units_in(F, &nc);
+		bits_zero(ind);
+		rc = minimize(&sr, &au, cand, nc, pred_inducing, ind);
+		free(cand);
+		if (rc < 0)
+			goto out;
+		cand = atom_units_in(R, &nc);
+		bits_zero(fix);
+		rc = minimize(&sr, &au, cand, nc, pred_fix, fix);
+		free(cand);
+		if (rc < 0)
+			goto out;
+		/* What the hunk-level fix needed but the token-level one does not
+		 * cause travels with it: auxiliary. */
+		for (size_t a = 0; a < s->natoms; a++)
+			if ((bits_test(R, a) || bits_test(A, a)) && !bits_test(fix, a))
+				bits_set(aux, a);
+		aux_of(&sr, fix, aux);
+		x->refined = 1;
+		buf_reset(&d);
+		describe_atoms(s, fix, 0, &d);
+		event(x, "REFINED", "at token level the fix is %s", d.s);
+	}
+	/* Changes the failure needs only to build are auxiliary, not causes. */
+	struct bits *causes = bits_dup(ind);
+	for (size_t a = 0; a < s->natoms; a++)
+		if (bits_test(aux, a))
+			bits_clear(causes, a);
+	if (bits_count(causes) > 0) {
+		bits_free(ind);
+		ind = causes;
+	} else {
+		bits_free(causes);
+	}
+	model_lock(x);
+	to_items(s, ind, &x->inducing);
+	to_items(s, fix, &x->fix);
+	to_items(s, aux, &x->aux);
+	x->explained = x->inducing.n > 0;
+	model_unlock(x);
+	finish_marks(x);
+	rc = 0;
+out:
+	if (rc < 0 && rc != ABORT_STOPPED && x->p->err.msg[0])
+		cerr_set(e, "%s", x->p->err.msg);
+	buf_release(&d);
+	bits_free(F);
+	bits_free(R);
+	bits_free(A);
+	bits_free(ind);
+	bits_free(fix);
+	bits_free(aux);
+	free(all);
+	units_release(&cu);
+	units_release(&au);
+	memo_free(sr.memo);
+	return rc;
+}
+
+/* --------------------------------------------------------------- the run */
+
+const char *explain_culprit_commit(const struct explain *x)
+{
+	if (!x->commits || x->hi != x->lo + 1)
+		return NULL;
+	return x->commits[x->hi];
+}
+
+int explain_run(struct explain *x, struct cerr *e)
+{
+	int rc;
+
+	event(x, x->resumed ? "SESSION_RESUMED" : "SESSION_STARTED", "%s %.12s..%.12s: %s",
+	      x->resumed ? "resuming" : "starting", x->good, x->bad, x->opts.test);
+	rc = check_premise(x, e);
+	if (rc == 0)
+		rc = bisect(x, e);
+	if (rc == 0)
+		rc = search_changes(x, e);
+	x->elapsed = now_seconds() - x->started;
+	if (!x->opts.replay) {
+		char num[64];
+		snprintf(num, sizeof(num), "%.3f", x->elapsed_before + x->elapsed);
+		store_set(x->p->store, x->p->session, "elapsed", num, NULL);
+	}
+	if (rc == ABORT_STOPPED) {
+		free(x->note);
+		x->note = xstrdup("the analysis was stopped before it finished");
+		event(x, "STOPPED", "%s", x->note);
+		return 1;
+	}
+	if (rc < 0)
+		return -1;
+	set_phase(x, PHASE_DONE);
+	if (!x->explained && !x->note)
+		x->note = xstrdup("no set of changes reproduces the failure (every smaller configuration was unresolved)");
+	event(x, "ANALYSIS_DONE", "%s", x->explained ? "explained" : x->note);
+	return x->explained ? 0 : 1;
+}

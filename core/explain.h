@@ -1,0 +1,135 @@
+/* explain — the session's state machine: it checks the premise, bisects the
+ * commits, minimizes the failure-inducing changes, searches the fix and its
+ * auxiliary changes, and refines to token level where hunks cannot be told
+ * apart. It owns the model the report and the views read. Drivers (--batch,
+ * the workbench) run explain_run(), in a worker thread for the workbench, and
+ * pace it through the gate hook: one call per configuration to build. */
+#ifndef CULPRIT_EXPLAIN_H
+#define CULPRIT_EXPLAIN_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include "core/util.h"
+#include "core/change.h"
+#include "core/oracle.h"
+
+struct explain_opts {
+	const char *dir;            /* repository or any subdirectory (NULL: .) */
+	const char *good, *bad;     /* revisions, any syntax */
+	const char *build;          /* NULL: `make` when the bad tree has a Makefile, else none */
+	const char *test;           /* shell command */
+	const char *fail_pattern;   /* PCRE2 or NULL */
+	int repeat;                 /* test runs per configuration (>= 1) */
+	double build_timeout, test_timeout;
+	int fresh;                  /* forget the stored session */
+	int replay;                 /* use stored outcomes only; never build (culprit report) */
+};
+
+struct explain_hooks {
+	/* Before a configuration is built and tested (never for stored ones):
+	 * return 0 to go on, <0 to stop the analysis (explain_run returns 1). */
+	int (*gate)(void *priv, const char *label);
+	/* After every event (also stored in the session's log). */
+	void (*event)(void *priv, const char *type, const char *text);
+	/* Live output of the running build or test. */
+	void (*output)(void *priv, const char *data, size_t len);
+	void *priv;
+	const volatile int *cancel; /* set to kill the running build or test */
+};
+
+enum explain_phase {
+	PHASE_START,
+	PHASE_PREMISE,
+	PHASE_BISECT,
+	PHASE_INDUCING,
+	PHASE_FIX,
+	PHASE_REFINE,
+	PHASE_DONE,
+};
+const char *explain_phase_name(enum explain_phase p);
+
+enum change_mark {
+	MARK_UNTESTED,
+	MARK_APPLIED,       /* applied in the configuration being tested */
+	MARK_REVERTED,      /* left out of the configuration being tested */
+	MARK_INDUCING,
+	MARK_FIX,
+	MARK_AUX,
+	MARK_INTERACTING,   /* failure-inducing only together with others */
+};
+const char *change_mark_name(enum change_mark m);
+
+/* One element of an answer: a whole change (atom < 0) or one of its atoms. */
+struct explain_item {
+	size_t change;
+	long atom;
+};
+
+struct explain_list {
+	struct explain_item *v;
+	size_t n;
+};
+
+/* A configuration as the driver sees it, in the order tested or looked up. */
+struct explain_config {
+	char key[41];
+	char *label;
+	enum verdict verdict;
+	enum unresolved_why why;
+	char *signature, *excerpt;
+	double build_seconds, test_seconds;
+	int stored;                 /* taken from the session, not run now */
+};
+
+struct explain {
+	struct explain_opts opts;   /* strings owned copies */
+	char good[41], bad[41];
+	char *build;                /* effective build command ("" for none) */
+	char *gitdir;
+	char *signature;            /* the failure at the bad revision */
+	int resumed;
+
+	char (*commits)[41];        /* [0] good, then good..bad first parents, last = bad */
+	size_t ncommits;
+	int *commit_verdict;        /* -1 untested, else enum verdict */
+	size_t lo, hi;              /* last passing / first failing commit */
+
+	struct change_set *set;     /* diff(commits[lo], commits[hi]) */
+	enum change_mark *marks;    /* per change */
+	struct explain_list inducing, fix, aux;
+	int refined;                /* answers are at token level */
+	int explained;
+	char *note;                 /* why nothing was explained, or NULL */
+
+	struct explain_config *configs;
+	size_t nconfigs;
+	int commits_tested, builds, stored_hits, flaky;
+	double elapsed, elapsed_before, started;
+
+	enum explain_phase phase;
+	char *activity;             /* what runs now ("building changes 3 5"), or NULL */
+
+	struct explain_hooks hooks;
+	pthread_mutex_t lock;       /* guards the model while a worker runs */
+
+	/* Private to explain.c. */
+	struct explain_priv *p;
+};
+
+/* Open the repository and the session, check the inputs that need no build
+ * (revisions, ancestry, empty diff). Errors are for the user (exit 2). */
+int explain_open(struct explain **out, const struct explain_opts *o, const struct explain_hooks *h,
+		 struct cerr *e);
+/* Reopen the most recent session of the repository at dir (culprit report). */
+int explain_open_stored(struct explain **out, const char *dir, struct cerr *e);
+void explain_free(struct explain *x);   /* NULL is a no-op */
+
+/* Run the analysis to the end. 0: a failure-inducing set was found; 1: it
+ * could not be explained (x->note says why) or was stopped; <0: error (the
+ * premise does not hold, or something broke), e says what. */
+int explain_run(struct explain *x, struct cerr *e);
+
+/* The commit a change belongs to (hex), or NULL when a range is left. */
+const char *explain_culprit_commit(const struct explain *x);
+
+#endif

@@ -1,0 +1,276 @@
+#include "core/report.h"
+
+#include <string.h>
+
+#include "core/json.h"
+
+int report_format_parse(const char *name, enum report_format *f)
+{
+	if (!strcmp(name, "text"))
+		*f = REPORT_TEXT;
+	else if (!strcmp(name, "markdown") || !strcmp(name, "md"))
+		*f = REPORT_MARKDOWN;
+	else if (!strcmp(name, "json"))
+		*f = REPORT_JSON;
+	else
+		return -1;
+	return 0;
+}
+
+void report_item_id(const struct explain *x, const struct explain_item *it, struct buf *out)
+{
+	const struct change *c = &x->set->changes[it->change];
+	if (it->atom >= 0 && x->set->atoms[it->atom].sub)
+		buf_addf(out, "%u.%u", c->id, x->set->atoms[it->atom].sub);
+	else
+		buf_addf(out, "%u", c->id);
+}
+
+static void item_lines(const struct explain *x, const struct explain_item *it, struct change_lines *l)
+{
+	if (it->atom >= 0)
+		change_lines_of_atom(x->set, (size_t)it->atom, l);
+	else
+		change_lines_of(x->set, it->change, l);
+}
+
+static const char *item_kind(const struct explain *x, const struct explain_item *it)
+{
+	static const char *kinds[] = {"hunk", "file added", "file deleted", "file renamed",
+				      "mode changed", "binary file changed"};
+	if (it->atom >= 0 && x->set->atoms[it->atom].sub)
+		return "token";
+	return kinds[x->set->changes[it->change].kind];
+}
+
+/* "src/parse.c:41 (parse_expr)" or "old.c -> new.c". */
+static void item_where(const struct explain *x, const struct explain_item *it, struct buf *b)
+{
+	const struct change *c = &x->set->changes[it->change];
+	const struct change_file *f = &x->set->files[c->file];
+	struct change_lines l;
+
+	switch (c->kind) {
+	case CHANGE_FILE_RENAME:
+		buf_addf(b, "%s -> %s", f->old_path, f->new_path);
+		return;
+	case CHANGE_FILE_MODE:
+		buf_addf(b, "%s (mode %o -> %o)", f->new_path, f->old_mode, f->new_mode);
+		return;
+	case CHANGE_FILE_ADD:
+	case CHANGE_FILE_DELETE:
+	case CHANGE_FILE_BINARY:
+		buf_adds(b, f->new_path);
+		return;
+	case CHANGE_HUNK:
+		break;
+	}
+	item_lines(x, it, &l);
+	buf_addf(b, "%s:%d", f->new_path, l.new_lines ? l.new_start : l.old_start);
+	change_lines_free(&l);
+	if (c->function && c->function[0])
+		buf_addf(b, " (%s)", c->function);
+}
+
+static void text_items(const struct explain *x, const struct explain_list *l, int md, struct buf *b)
+{
+	if (l->n == 0) {
+		buf_adds(b, md ? "none\n\n" : "    none\n");
+		return;
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		const struct explain_item *it = &l->v[i];
+		struct change_lines cl;
+		if (md)
+			buf_adds(b, "- **#");
+		else
+			buf_adds(b, "  #");
+		report_item_id(x, it, b);
+		buf_adds(b, md ? "** " : "  ");
+		item_where(x, it, b);
+		buf_addf(b, " [%s]\n", item_kind(x, it));
+		item_lines(x, it, &cl);
+		if (cl.nremoved + cl.nadded > 0) {
+			buf_adds(b, md ? "\n  ```diff\n" : "");
+			for (size_t k = 0; k < cl.nremoved; k++)
+				buf_addf(b, "%s-%s\n", md ? "  " : "      ", cl.removed[k]);
+			for (size_t k = 0; k < cl.nadded; k++)
+				buf_addf(b, "%s+%s\n", md ? "  " : "      ", cl.added[k]);
+			buf_adds(b, md ? "  ```\n" : "");
+		}
+		change_lines_free(&cl);
+	}
+	buf_adds(b, md ? "\n" : "");
+}
+
+static size_t configs_built(const struct explain *x)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < x->nconfigs; i++)
+		n += (size_t)!x->configs[i].stored;
+	return n;
+}
+
+static size_t configs_unresolved(const struct explain *x)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < x->nconfigs; i++)
+		n += (size_t)(x->configs[i].verdict == VERDICT_UNRESOLVED);
+	return n;
+}
+
+static void render_text(const struct explain *x, int md, struct buf *b)
+{
+	const char *culprit = explain_culprit_commit(x);
+	const char *h = md ? "## " : "";
+
+	buf_addf(b, "%sculprit: `%s`\n\n", md ? "# " : "", x->opts.test);
+	buf_addf(b, "%sgood %s (%.12s): passes\n", md ? "- " : "  ", x->opts.good, x->good);
+	buf_addf(b, "%sbad  %s (%.12s): fails with %s\n\n", md ? "- " : "  ", x->opts.bad, x->bad,
+		 x->signature ? x->signature : "?");
+	if (culprit) {
+		buf_addf(b, "%sCulprit commit: %.12s\n", h, culprit);
+	} else if (x->commits && x->hi > x->lo + 1) {
+		buf_addf(b, "%sCulprit range: %.12s..%.12s (%zu commits in between could not be tested)\n", h,
+			 x->commits[x->lo], x->commits[x->hi], x->hi - x->lo - 1);
+	}
+	if (md)
+		buf_addc(b, '\n');
+	if (!x->set) {
+		buf_addf(b, "%s\n", x->note ? x->note : "the analysis has not reached the changes yet");
+	} else {
+		buf_addf(b, "%sFailure-inducing changes (applied to the good revision, they make the test fail):\n%s",
+			 h, md ? "\n" : "");
+		text_items(x, &x->inducing, md, b);
+		buf_addf(b, "%sFix (reverted from the bad revision, the test passes):\n%s", h, md ? "\n" : "");
+		text_items(x, &x->fix, md, b);
+		buf_addf(b, "%sAuxiliary changes (needed by the build with the changes above, not causes):\n%s", h,
+			 md ? "\n" : "");
+		text_items(x, &x->aux, md, b);
+		if (x->note)
+			buf_addf(b, "%s%s\n", md ? "\n" : "", x->note);
+	}
+	buf_addf(b, "%s%zu configurations tested (%d commits, %zu unresolved", md ? "\n" : "\n",
+		 x->nconfigs, x->commits_tested, configs_unresolved(x));
+	if (x->flaky)
+		buf_addf(b, ", %d flaky", x->flaky);
+	buf_addf(b, "), %zu built in this run, %d builds; %.1f s", configs_built(x), x->builds,
+		 x->elapsed_before + x->elapsed);
+	if (x->elapsed_before > 0)
+		buf_addf(b, " (%.1f s in this run)", x->elapsed);
+	buf_adds(b, "\n");
+}
+
+static void json_items(const struct explain *x, const struct explain_list *l, struct buf *b)
+{
+	const char *culprit = explain_culprit_commit(x);
+	buf_addc(b, '[');
+	for (size_t i = 0; i < l->n; i++) {
+		const struct explain_item *it = &l->v[i];
+		const struct change *c = &x->set->changes[it->change];
+		const struct change_file *f = &x->set->files[c->file];
+		struct change_lines cl;
+		struct buf id = BUF_INIT;
+
+		report_item_id(x, it, &id);
+		item_lines(x, it, &cl);
+		buf_adds(b, i ? ",\n    {\"id\": " : "\n    {\"id\": ");
+		json_str(b, id.s);
+		buf_adds(b, ", \"kind\": ");
+		json_str(b, item_kind(x, it));
+		buf_adds(b, ", \"commit\": ");
+		json_str_or_null(b, culprit);
+		buf_adds(b, ", \"file\": ");
+		json_str(b, f->new_path);
+		buf_adds(b, ", \"old_file\": ");
+		json_str(b, f->old_path);
+		buf_adds(b, ", \"function\": ");
+		json_str(b, c->function ? c->function : "");
+		buf_addf(b, ", \"old_start\": %d, \"old_lines\": %d, \"new_start\": %d, \"new_lines\": %d",
+			 cl.old_start, cl.old_lines, cl.new_start, cl.new_lines);
+		buf_adds(b, ", \"removed\": [");
+		for (size_t k = 0; k < cl.nremoved; k++) {
+			if (k)
+				buf_adds(b, ", ");
+			json_str(b, cl.removed[k]);
+		}
+		buf_adds(b, "], \"added\": [");
+		for (size_t k = 0; k < cl.nadded; k++) {
+			if (k)
+				buf_adds(b, ", ");
+			json_str(b, cl.added[k]);
+		}
+		buf_adds(b, "]}");
+		change_lines_free(&cl);
+		buf_release(&id);
+	}
+	buf_adds(b, l->n ? "\n  ]" : "]");
+}
+
+static void render_json(const struct explain *x, struct buf *b)
+{
+	buf_adds(b, "{\n  \"good\": ");
+	json_str(b, x->good);
+	buf_adds(b, ",\n  \"bad\": ");
+	json_str(b, x->bad);
+	buf_adds(b, ",\n  \"good_rev\": ");
+	json_str(b, x->opts.good);
+	buf_adds(b, ",\n  \"bad_rev\": ");
+	json_str(b, x->opts.bad);
+	buf_adds(b, ",\n  \"test\": ");
+	json_str(b, x->opts.test);
+	buf_adds(b, ",\n  \"build\": ");
+	json_str(b, x->build ? x->build : "");
+	buf_adds(b, ",\n  \"signature\": ");
+	json_str_or_null(b, x->signature);
+	buf_adds(b, ",\n  \"culprit_commit\": ");
+	json_str_or_null(b, explain_culprit_commit(x));
+	buf_adds(b, ",\n  \"culprit_range\": ");
+	if (x->commits && x->hi > x->lo + 1) {
+		buf_adds(b, "[");
+		json_str(b, x->commits[x->lo]);
+		buf_adds(b, ", ");
+		json_str(b, x->commits[x->hi]);
+		buf_adds(b, "]");
+	} else {
+		buf_adds(b, "null");
+	}
+	buf_addf(b, ",\n  \"explained\": %s", x->explained ? "true" : "false");
+	buf_adds(b, ",\n  \"note\": ");
+	json_str_or_null(b, x->note);
+	buf_addf(b, ",\n  \"commits\": %zu", x->ncommits ? x->ncommits - 1 : 0);
+	buf_addf(b, ",\n  \"commits_tested\": %d", x->commits_tested);
+	buf_addf(b, ",\n  \"configurations_tested\": %zu", x->nconfigs);
+	buf_addf(b, ",\n  \"configurations_built_this_run\": %zu", configs_built(x));
+	buf_addf(b, ",\n  \"configurations_unresolved\": %zu", configs_unresolved(x));
+	buf_addf(b, ",\n  \"flaky\": %d", x->flaky);
+	buf_addf(b, ",\n  \"builds\": %d", x->builds);
+	buf_addf(b, ",\n  \"resumed\": %s", x->resumed ? "true" : "false");
+	buf_addf(b, ",\n  \"refined_to_tokens\": %s", x->refined ? "true" : "false");
+	buf_addf(b, ",\n  \"elapsed_seconds\": %.3f", x->elapsed_before + x->elapsed);
+	buf_addf(b, ",\n  \"changes\": %zu", x->set ? x->set->nchanges : 0);
+	buf_adds(b, ",\n  \"failure_inducing\": ");
+	if (x->set)
+		json_items(x, &x->inducing, b);
+	else
+		buf_adds(b, "[]");
+	buf_adds(b, ",\n  \"fix\": ");
+	if (x->set)
+		json_items(x, &x->fix, b);
+	else
+		buf_adds(b, "[]");
+	buf_adds(b, ",\n  \"auxiliary\": ");
+	if (x->set)
+		json_items(x, &x->aux, b);
+	else
+		buf_adds(b, "[]");
+	buf_adds(b, "\n}\n");
+}
+
+void report_render(const struct explain *x, enum report_format f, struct buf *out)
+{
+	if (f == REPORT_JSON)
+		render_json(x, out);
+	else
+		render_text(x, f == REPORT_MARKDOWN, out);
+}
