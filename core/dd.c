@@ -49,17 +49,32 @@ int dd_minimize(const size_t *units, size_t n, dd_pred pred, void *priv, size_t 
 			if (rc == 1)
 				break;
 		}
+		if (nrest == 1) {   /* the one left is needed */
+			insert_sorted(found, &nfound, units[0], units, n);
+			break;
+		}
 		/* The shortest prefix of the rest that, with found, keeps the property. */
 		size_t lo = 0, hi = nrest;
 		while (hi - lo > 1) {
-			size_t mid = lo + (hi - lo) / 2;
+			size_t mid = lo + (hi - lo) / 2, at = mid;
 			rc = pred2(pred, priv, scratch, found, nfound, units, mid);
+			/* Unresolved: the split may cut through changes that only
+			 * build together; probe the nearest other splits. */
+			for (size_t d = 1; rc == 2 && d <= 2; d++) {
+				size_t cand[2] = {mid + d, mid - d};
+				for (int k = 0; k < 2 && rc == 2; k++) {
+					if (cand[k] <= lo || cand[k] >= hi || (k == 1 && d > mid))
+						continue;
+					rc = pred2(pred, priv, scratch, found, nfound, units, cand[k]);
+					at = cand[k];
+				}
+			}
 			if (rc < 0)
 				goto out;
 			if (rc == 1)
-				hi = mid;
+				hi = at;
 			else
-				lo = mid;
+				lo = rc == 0 ? at : mid;
 		}
 		insert_sorted(found, &nfound, units[hi - 1], units, n);
 		nrest = hi - 1;

@@ -10,7 +10,8 @@
 #include "core/util.h"
 
 /* The property being searched for, evaluated on a subset of units:
- * return 1 (has it), 0 (has not; UNRESOLVED counts as 0), <0 to abort. */
+ * return 1 (has it), 0 (has not), 2 (cannot tell: unresolved, which counts
+ * as "has not" except that the search probes nearby subsets), <0 to abort. */
 typedef int (*dd_pred)(void *priv, const size_t *units, size_t n);
 
 /* Reduce `units` (n of them, in hierarchy order: file, function, position),

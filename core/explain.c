@@ -763,7 +763,7 @@ static int pred_inducing(void *priv, const size_t *units, size_t n)
 	units_add_atoms(sr->u, units, n, b, 1);
 	int v = test_atoms(sr, b, 0, NULL);
 	bits_free(b);
-	return v < 0 ? v : v == VERDICT_FAIL;
+	return v < 0 ? v : v == VERDICT_FAIL ? 1 : v == VERDICT_UNRESOLVED ? 2 : 0;
 }
 
 static struct aux_memo *memo_find(struct aux_memo *m, const size_t *r, size_t nr)
@@ -875,7 +875,7 @@ static int pred_fix(void *priv, const size_t *units, size_t n)
 		}
 	}
 	bits_free(b);
-	return v < 0 ? v : v == VERDICT_PASS;
+	return v < 0 ? v : v == VERDICT_PASS ? 1 : v == VERDICT_UNRESOLVED ? 2 : 0;
 }
 
 /* The aux atoms found for the reverted atoms `fix`, or none when reverting them alone builds. */
