@@ -41,9 +41,12 @@ int dd_minimize(const size_t *units, size_t n, dd_pred pred, void *priv, size_t 
 
 	*nout = 0;
 	/* Invariant: pred(found + units[0..nrest)) holds. */
+	int stopped = 0;
 	while (nrest > 0) {
 		if (nfound > 0) {
 			rc = pred(priv, found, nfound);
+			if (rc == DD_STOP)
+				goto stop;
 			if (rc < 0)
 				goto out;
 			if (rc == 1)
@@ -69,6 +72,8 @@ int dd_minimize(const size_t *units, size_t n, dd_pred pred, void *priv, size_t 
 					at = cand[k];
 				}
 			}
+			if (rc == DD_STOP)
+				goto stop;
 			if (rc < 0)
 				goto out;
 			if (rc == 1)
@@ -90,6 +95,10 @@ int dd_minimize(const size_t *units, size_t n, dd_pred pred, void *priv, size_t 
 				if (j != i)
 					scratch[k++] = found[j];
 			rc = pred(priv, scratch, k);
+			if (rc == DD_STOP) {
+				nrest = 0;
+				goto stop;
+			}
 			if (rc < 0)
 				goto out;
 			if (rc == 1) {
@@ -110,9 +119,18 @@ int dd_minimize(const size_t *units, size_t n, dd_pred pred, void *priv, size_t 
 	rc = 0;
 	memcpy(out, found, nfound * sizeof(*found));
 	*nout = nfound;
+	goto out;
+stop:
+	/* The best known: what was found plus what was still left. */
+	stopped = 1;
+	memcpy(out, found, nfound * sizeof(*found));
+	memcpy(out + nfound, units, nrest * sizeof(*units));
+	*nout = nfound + nrest;
 out:
 	free(found);
 	free(scratch);
+	if (stopped)
+		return DD_STOP;
 	return rc < 0 ? rc : 0;
 }
 
@@ -164,9 +182,11 @@ int dd_ddmin(const size_t *units, size_t n, dd_pred pred, void *priv, size_t *ou
 		}
 	}
 	rc = 0;
-	memcpy(out, c, nc * sizeof(*c));
-	*nout = nc;
 out:
+	if (rc == 0 || rc == DD_STOP) {
+		memcpy(out, c, nc * sizeof(*c));   /* c always has the property */
+		*nout = nc;
+	}
 	free(c);
 	free(sub);
 	return rc < 0 ? rc : 0;
@@ -194,7 +214,7 @@ int dd_bisect(size_t n, dd_commit_test test, void *priv, size_t *plo, size_t *ph
 			break;
 		rc = test(priv, pick);
 		if (rc < 0)
-			break;
+			break;   /* DD_STOP too: lo..hi is the narrowest range known */
 		if (rc == 0)
 			lo = pick;
 		else if (rc == 1)

@@ -14,6 +14,11 @@
  * as "has not" except that the search probes nearby subsets), <0 to abort. */
 typedef int (*dd_pred)(void *priv, const size_t *units, size_t n);
 
+/* A predicate (or commit test) may return DD_STOP: the search then stops and
+ * returns DD_STOP with the best answer known so far (a set that has the
+ * property, not necessarily minimal; the narrowest commit range). */
+#define DD_STOP (-1000)
+
 /* Reduce `units` (n of them, in hierarchy order: file, function, position),
  * for which pred is known to hold, to a 1-minimal subset for which it holds
  * (removing any single unit loses the property). pred(empty) is assumed not

@@ -34,6 +34,7 @@ struct explain_priv {
 	char ws_base[41];
 	struct change_set *full;     /* diff(good, bad) */
 	struct cerr err;             /* the error that aborted a predicate */
+	int stopping;                /* the user stopped refinement: keep the best so far */
 };
 
 /* What the units of one search stand for: unit u is atoms [start[u], start[u]+len[u]). */
@@ -501,8 +502,17 @@ static int test_config(struct explain *x, const struct change_set *s, const stru
 	if (x->opts.replay)
 		return cerr_set(e, "the stored session is not finished (%s was not tested yet); run culprit again to finish it",
 				label);
-	if (was_stopped(x) || (x->hooks.gate && x->hooks.gate(x->hooks.priv, label) < 0))
+	if (was_stopped(x))
 		return ABORT_STOPPED;
+	if (x->p->stopping)
+		return DD_STOP;
+	int g = x->hooks.gate ? x->hooks.gate(x->hooks.priv, label) : 0;
+	if (g < 0)
+		return ABORT_STOPPED;
+	if (g > 0) {
+		x->p->stopping = 1;   /* unwind every search with its best answer */
+		return DD_STOP;
+	}
 
 	o->label = xstrdup(label);
 	size_t written = 0;
@@ -652,10 +662,16 @@ static int bisect(struct explain *x, struct cerr *e)
 	set_phase(x, PHASE_BISECT);
 	struct bisect_ctx c = {x, e};
 	int rc = dd_bisect(x->ncommits, bisect_test, &c, &x->lo, &x->hi);
-	if (rc < 0)
+	if (rc < 0 && rc != DD_STOP)
 		return rc;
 	char h[13];
 	short_hex(x->commits[x->hi], h);
+	if (rc == DD_STOP) {
+		char l[13];
+		short_hex(x->commits[x->lo], l);
+		event(x, "STOPPED", "stopped: the failure came in %s..%s", l, h);
+		return DD_STOP;
+	}
 	if (x->hi == x->lo + 1) {
 		char *subject = repo_commit_subject(x->p->repo, x->commits[x->hi]);
 		event(x, "COMMIT_BLAMED", "commit %s broke the test: %s", h, subject ? subject : "");
@@ -916,7 +932,7 @@ static int minimize(struct search *sr, const struct units *u, const size_t *cand
 	size_t *out = xmalloc((n + 1) * sizeof(*out)), nout = 0;
 	sr->u = u;
 	int rc = dd_minimize(cand, n, p, sr, out, &nout);
-	if (rc == 0)
+	if (rc == 0 || rc == DD_STOP)
 		units_add_atoms(u, out, nout, result, 1);
 	free(out);
 	return rc;
@@ -992,17 +1008,24 @@ static int search_changes(struct explain *x, struct cerr *e)
 	struct buf d = BUF_INIT;
 	int rc;
 
+	int stopped = 0;
 	set_phase(x, PHASE_INDUCING);
 	rc = minimize(&sr, &cu, all, s->nchanges, pred_inducing, F);
-	if (rc < 0)
+	if (rc == DD_STOP)
+		stopped = 1;
+	else if (rc < 0)
 		goto out;
 	describe_atoms(s, F, 0, &d);
-	event(x, "INDUCING_FOUND", "failure-inducing changes: %s", d.s);
+	event(x, "INDUCING_FOUND", "failure-inducing changes%s: %s", stopped ? " (stopped, not minimal)" : "", d.s);
 
-	set_phase(x, PHASE_FIX);
-	rc = minimize(&sr, &cu, all, s->nchanges, pred_fix, R);
-	if (rc < 0)
-		goto out;
+	if (!stopped) {
+		set_phase(x, PHASE_FIX);
+		rc = minimize(&sr, &cu, all, s->nchanges, pred_fix, R);
+		if (rc == DD_STOP)
+			stopped = 1;
+		else if (rc < 0)
+			goto out;
+	}
 	aux_of(&sr, R, A);
 	buf_reset(&d);
 	describe_atoms(s, R, 0, &d);
@@ -1020,7 +1043,7 @@ static int search_changes(struct explain *x, struct cerr *e)
 		if (s->changes[c].natoms > 1 && (bits_test(F, s->changes[c].atom0) || bits_test(R, s->changes[c].atom0)))
 			split = 1;
 	int entangled = bits_count(A) > 0 || !bits_equal(F, R);
-	if (split && entangled) {
+	if (split && entangled && !stopped) {
 		set_phase(x, PHASE_REFINE);
 		sr.aux_u = &au;
 		size_t nc;
@@ -1028,14 +1051,23 @@ static int search_changes(struct explain *x, struct cerr *e)
 		bits_zero(ind);
 		rc = minimize(&sr, &au, cand, nc, pred_inducing, ind);
 		free(cand);
-		if (rc < 0)
+		if (rc == DD_STOP)
+			stopped = 1;
+		else if (rc < 0)
 			goto out;
 		cand = atom_units_in(R, &nc);
 		bits_zero(fix);
-		rc = minimize(&sr, &au, cand, nc, pred_fix, fix);
+		rc = stopped ? DD_STOP : minimize(&sr, &au, cand, nc, pred_fix, fix);
 		free(cand);
-		if (rc < 0)
+		if (rc == DD_STOP) {
+			stopped = 1;
+			if (bits_count(fix) == 0)
+				for (size_t a = 0; a < s->natoms; a++)
+					if (bits_test(R, a))
+						bits_set(fix, a);
+		} else if (rc < 0) {
 			goto out;
+		}
 		/* What the hunk-level fix needed but the token-level one does not
 		 * cause travels with it: auxiliary. */
 		for (size_t a = 0; a < s->natoms; a++)
@@ -1063,6 +1095,10 @@ static int search_changes(struct explain *x, struct cerr *e)
 	to_items(s, fix, &x->fix);
 	to_items(s, aux, &x->aux);
 	x->explained = x->inducing.n > 0;
+	if (stopped) {
+		free(x->note);
+		x->note = xstrdup("the search was stopped: these sets are the best found so far, not minimal");
+	}
 	model_unlock(x);
 	finish_marks(x);
 	rc = 0;
@@ -1092,10 +1128,39 @@ const char *explain_culprit_commit(const struct explain *x)
 	return x->commits[x->hi];
 }
 
+/* Forget the previous run's model (the configurations tested stay: they are the cache). */
+static void reset_model(struct explain *x)
+{
+	model_lock(x);
+	if (x->set && x->set != x->p->full)
+		change_set_free(x->set);
+	x->set = NULL;
+	free(x->marks);
+	x->marks = NULL;
+	free(x->commits);
+	x->commits = NULL;
+	free(x->commit_verdict);
+	x->commit_verdict = NULL;
+	x->ncommits = x->lo = x->hi = 0;
+	list_release(&x->inducing);
+	list_release(&x->fix);
+	list_release(&x->aux);
+	free(x->note);
+	x->note = NULL;
+	free(x->signature);
+	x->signature = NULL;
+	x->refined = x->explained = x->commits_tested = 0;
+	x->phase = PHASE_START;
+	x->p->stopping = 0;
+	x->p->err.msg[0] = '\0';
+	model_unlock(x);
+}
+
 int explain_run(struct explain *x, struct cerr *e)
 {
 	int rc;
 
+	reset_model(x);
 	event(x, x->resumed ? "SESSION_RESUMED" : "SESSION_STARTED", "%s %.12s..%.12s: %s",
 	      x->resumed ? "resuming" : "starting", x->good, x->bad, x->opts.test);
 	rc = check_premise(x, e);
@@ -1109,10 +1174,12 @@ int explain_run(struct explain *x, struct cerr *e)
 		snprintf(num, sizeof(num), "%.3f", x->elapsed_before + x->elapsed);
 		store_set(x->p->store, x->p->session, "elapsed", num, NULL);
 	}
-	if (rc == ABORT_STOPPED) {
+	if (rc == ABORT_STOPPED || rc == DD_STOP) {
 		free(x->note);
-		x->note = xstrdup("the analysis was stopped before it finished");
+		x->note = xstrdup(rc == DD_STOP ? "stopped before the changes were searched"
+						: "the analysis was cancelled before it finished");
 		event(x, "STOPPED", "%s", x->note);
+		set_phase(x, PHASE_DONE);
 		return 1;
 	}
 	if (rc < 0)

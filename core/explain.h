@@ -27,7 +27,9 @@ struct explain_opts {
 
 struct explain_hooks {
 	/* Before a configuration is built and tested (never for stored ones):
-	 * return 0 to go on, <0 to stop the analysis (explain_run returns 1). */
+	 * return 0 to go on; 1 to stop refinement and keep the best answer so
+	 * far; <0 to cancel the analysis (explain_run returns 1). May block:
+	 * the workbench steps the analysis by releasing it. */
 	int (*gate)(void *priv, const char *label);
 	/* After every event (also stored in the session's log). */
 	void (*event)(void *priv, const char *type, const char *text);
@@ -126,7 +128,9 @@ void explain_free(struct explain *x);   /* NULL is a no-op */
 
 /* Run the analysis to the end. 0: a failure-inducing set was found; 1: it
  * could not be explained (x->note says why) or was stopped; <0: error (the
- * premise does not hold, or something broke), e says what. */
+ * premise does not hold, or something broke), e says what. It can be run
+ * again on the same x (after a cancel): configurations already tested are
+ * not tested again. Set x->hooks before calling it. */
 int explain_run(struct explain *x, struct cerr *e);
 
 /* The commit a change belongs to (hex), or NULL when a range is left. */
