@@ -35,6 +35,7 @@ struct explain_priv {
 	struct change_set *full;     /* diff(good, bad) */
 	struct cerr err;             /* the error that aborted a predicate */
 	int stopping;                /* the user stopped refinement: keep the best so far */
+	char *sessdir;               /* <gitdir>/culprit/ */
 };
 
 /* What the units of one search stand for: unit u is atoms [start[u], start[u]+len[u]). */
@@ -200,10 +201,9 @@ int explain_open(struct explain **out, const struct explain_opts *o, const struc
 		return cerr_set(e, "good (%.12s) and bad (%.12s) have the same files: there is no change to explain",
 				x->good, x->bad);
 
-	char *dir = xasprintf("%sculprit", x->gitdir);
-	int rc = mkdir_p(dir, 0755, e);
-	char *db = xasprintf("%s/session.db", dir);
-	free(dir);
+	x->p->sessdir = xasprintf("%sculprit/", x->gitdir);
+	int rc = mkdir_p(x->p->sessdir, 0755, e);
+	char *db = xasprintf("%ssession.db", x->p->sessdir);
 	if (rc == 0)
 		rc = store_open(&x->p->store, db, e);
 	free(db);
@@ -318,6 +318,7 @@ void explain_free(struct explain *x)
 		oracle_free(x->p->oracle);
 		store_free(x->p->store);
 		repo_free(x->p->repo);
+		free(x->p->sessdir);
 		free(x->p);
 	}
 	for (size_t i = 0; i < x->nconfigs; i++) {
@@ -1117,6 +1118,27 @@ out:
 	units_release(&au);
 	memo_free(sr.memo);
 	return rc;
+}
+
+int explain_state_set(struct explain *x, const char *name, const char *value)
+{
+	char *key = xasprintf("ui.%s", name);
+	int rc = store_set(x->p->store, x->p->session, key, value, NULL);
+	free(key);
+	return rc;
+}
+
+char *explain_state_get(struct explain *x, const char *name)
+{
+	char *key = xasprintf("ui.%s", name);
+	char *v = store_get(x->p->store, x->p->session, key);
+	free(key);
+	return v;
+}
+
+const char *explain_dir(const struct explain *x)
+{
+	return x->p->sessdir;
 }
 
 /* --------------------------------------------------------------- the run */

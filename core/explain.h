@@ -133,6 +133,13 @@ void explain_free(struct explain *x);   /* NULL is a no-op */
  * not tested again. Set x->hooks before calling it. */
 int explain_run(struct explain *x, struct cerr *e);
 
+/* Driver state kept with the session (the workbench's screen state): a
+ * value by name; get returns NULL when unset (caller frees). */
+int explain_state_set(struct explain *x, const char *name, const char *value);
+char *explain_state_get(struct explain *x, const char *name);
+/* Where the session is stored (<gitdir>/culprit/), for logs next to it. */
+const char *explain_dir(const struct explain *x);
+
 /* The commit a change belongs to (hex), or NULL when a range is left. */
 const char *explain_culprit_commit(const struct explain *x);
 
