@@ -50,7 +50,7 @@ $(BUILD)/culprit: $(TUI_OBJ) $(LIBUI) $(LIBCORE)
 $(LIBCORE): $(CORE_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
-$(LIBUI): $(UI_OBJ) keymaps/defaults.inc
+$(LIBUI): $(UI_OBJ)
 	rm -f $@ && ar rcs $@ $(UI_OBJ)
 
 # The default bindings are written in the user's keymap syntax and compiled in.

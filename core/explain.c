@@ -527,8 +527,8 @@ static int test_config(struct explain *x, const struct change_set *s, const stru
 	if (store_outcome_put(x->p->store, x->p->session, o, e) < 0)
 		return -1;
 	remember_config(x, o, 0);
-	event(x, "CONFIG_TESTED", "%s: %s%s%s (%.1fs, %zu files written)", label, verdict_name(o->verdict),
-	      o->why ? ", " : "", why_name(o->why), now_seconds() - t0, written);
+	event(x, "CONFIG_TESTED", "%s: %s%s%s (%.1fs, %zu file%s written)", label, verdict_name(o->verdict),
+	      o->why ? ", " : "", why_name(o->why), now_seconds() - t0, written, written == 1 ? "" : "s");
 	return 0;
 }
 
@@ -1030,9 +1030,10 @@ static int search_changes(struct explain *x, struct cerr *e)
 	aux_of(&sr, R, A);
 	buf_reset(&d);
 	describe_atoms(s, R, 0, &d);
-	buf_adds(&d, "; auxiliary: ");
+	buf_adds(&d, " makes the test pass (auxiliary: ");
 	describe_atoms(s, A, 0, &d);
-	event(x, "FIX_FOUND", "reverting %s makes the test pass", d.s);
+	buf_adds(&d, ")");
+	event(x, "FIX_FOUND", "fix: reverting %s%s", d.s, stopped ? " (stopped, not minimal)" : "");
 
 	ind = bits_dup(F);
 	fix = bits_dup(R);
