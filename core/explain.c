@@ -17,14 +17,6 @@
 #define ABORT_STOPPED (-100)    /* the gate or the cancel flag stopped the analysis */
 #define EXCERPT_MAX 4096
 
-/* Auxiliary sets already found, by the reverted units they repair. */
-struct aux_memo {
-	size_t *r, nr;
-	size_t *a, na;
-	int found;
-	struct aux_memo *next;
-};
-
 struct explain_priv {
 	struct repo *repo;
 	struct store *store;
@@ -49,10 +41,8 @@ struct search {
 	struct explain *x;
 	const struct change_set *s;
 	const struct units *u;       /* the units being searched */
-	const struct units *aux_u;   /* the units auxiliary changes are drawn from */
 	const size_t *reverted;      /* while searching aux: the reverted units (of u) */
 	size_t nreverted;
-	struct aux_memo *memo;
 };
 
 const char *explain_phase_name(enum explain_phase p)
@@ -293,17 +283,6 @@ static void list_release(struct explain_list *l)
 	free(l->v);
 	l->v = NULL;
 	l->n = 0;
-}
-
-static void memo_free(struct aux_memo *m)
-{
-	while (m) {
-		struct aux_memo *next = m->next;
-		free(m->r);
-		free(m->a);
-		free(m);
-		m = next;
-	}
 }
 
 void explain_free(struct explain *x)
@@ -783,14 +762,6 @@ static int pred_inducing(void *priv, const size_t *units, size_t n)
 	return v < 0 ? v : v == VERDICT_FAIL ? 1 : v == VERDICT_UNRESOLVED ? 2 : 0;
 }
 
-static struct aux_memo *memo_find(struct aux_memo *m, const size_t *r, size_t nr)
-{
-	for (; m; m = m->next)
-		if (m->nr == nr && !memcmp(m->r, r, nr * sizeof(*r)))
-			return m;
-	return NULL;
-}
-
 static size_t *bits_list(const struct bits *b, size_t *n)
 {
 	size_t *v = xmalloc((bits_count(b) + 1) * sizeof(*v));
@@ -801,110 +772,88 @@ static size_t *bits_list(const struct bits *b, size_t *n)
 	return v;
 }
 
-/* While searching auxiliary changes for the reverted atoms: does reverting
- * them and the units given still build? */
+/* Does reverting these units from the failing commit make the test pass? */
+static int pred_revert(void *priv, const size_t *units, size_t n)
+{
+	struct search *sr = priv;
+	struct bits *b = bits_new(sr->s->natoms);
+	bits_fill(b);
+	units_add_atoms(sr->u, units, n, b, 0);
+	int v = test_atoms(sr, b, 1, NULL);
+	bits_free(b);
+	return v < 0 ? v : v == VERDICT_PASS ? 1 : v == VERDICT_UNRESOLVED ? 2 : 0;
+}
+
+/* While searching auxiliary changes: does reverting sr->reverted (units)
+ * and these units still build? */
 static int pred_builds(void *priv, const size_t *units, size_t n)
 {
 	struct search *sr = priv;
 	struct bits *b = bits_new(sr->s->natoms);
 	bits_fill(b);
-	for (size_t i = 0; i < sr->nreverted; i++)
-		bits_clear(b, sr->reverted[i]);
-	units_add_atoms(sr->aux_u, units, n, b, 0);
+	units_add_atoms(sr->u, sr->reverted, sr->nreverted, b, 0);
+	units_add_atoms(sr->u, units, n, b, 0);
 	enum unresolved_why why = WHY_NONE;
 	int v = test_atoms(sr, b, 1, &why);
 	bits_free(b);
 	return v < 0 ? v : why != WHY_BUILD && why != WHY_BUILD_TIMEOUT;
 }
 
-/* The auxiliary atoms reverting `reverted` (atoms) needs to build, memoized.
- * Returns the memo entry (found = 0 when not even reverting everything builds). */
-static int find_aux(struct search *sr, const size_t *reverted, size_t nreverted, struct aux_memo **out)
+/* Split a minimal fix R (units of sr->u) into causes and auxiliary units: a
+ * unit is a cause when reverting R without it still fails; the auxiliary
+ * units are the fewest of the others that reverting the causes needs to
+ * build. 1 when split (causes and aux filled, as atoms), 0 when the units
+ * of R cannot be told apart at this level, <0 on abort. */
+static int split_fix(struct search *sr, const size_t *R, size_t nr, struct bits *causes, struct bits *aux)
 {
-	struct aux_memo *m = memo_find(sr->memo, reverted, nreverted);
-	if (m) {
-		*out = m;
-		return 0;
+	size_t *c = xmalloc((nr + 1) * sizeof(*c)), *rest = xmalloc((nr + 1) * sizeof(*rest));
+	size_t nc = 0, nrest = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < nr; i++) {
+		size_t k = 0;
+		for (size_t j = 0; j < nr; j++)
+			if (j != i)
+				rest[k++] = R[j];
+		rc = nr == 1 ? 0 : pred_revert(sr, rest, k);
+		if (rc < 0)
+			goto out;
+		if (rc == 0)
+			c[nc++] = R[i];   /* without it the test still fails: a cause */
 	}
-	struct bits *rb = bits_new(sr->s->natoms);
-	for (size_t i = 0; i < nreverted; i++)
-		bits_set(rb, reverted[i]);
-	/* Candidates: the aux units that do not touch the reverted atoms. */
-	size_t *cand = xmalloc((sr->aux_u->n + 1) * sizeof(*cand)), ncand = 0;
-	for (size_t u = 0; u < sr->aux_u->n; u++) {
-		int touches = 0;
-		for (size_t a = sr->aux_u->start[u]; a < sr->aux_u->start[u] + sr->aux_u->len[u]; a++)
-			touches |= bits_test(rb, a);
-		if (!touches)
-			cand[ncand++] = u;
+	if (nc == 0)
+		goto out;
+	for (size_t i = 0; i < nr; i++) {
+		int in = 0;
+		for (size_t j = 0; j < nc; j++)
+			in |= c[j] == R[i];
+		if (!in)
+			rest[nrest++] = R[i];
 	}
-	bits_free(rb);
-	struct search sub = *sr;
-	sub.reverted = reverted;
-	sub.nreverted = nreverted;
-	size_t *found = xmalloc((ncand + 1) * sizeof(*found)), nfound = 0;
-	int rc = dd_minimize(cand, ncand, pred_builds, &sub, found, &nfound);
-	free(cand);
+	size_t *a = xmalloc((nrest + 1) * sizeof(*a)), na = 0;
+	rc = nrest ? pred_builds(&(struct search){.x = sr->x, .s = sr->s, .u = sr->u, .reverted = c, .nreverted = nc},
+				 NULL, 0)
+		   : 1;
+	if (rc == 0) {
+		struct search sub = *sr;
+		sub.reverted = c;
+		sub.nreverted = nc;
+		rc = dd_minimize(rest, nrest, pred_builds, &sub, a, &na);
+	} else if (rc == 1) {
+		rc = 0;
+	}
 	if (rc < 0) {
-		free(found);
-		return rc;
+		free(a);
+		goto out;
 	}
-	m = xcalloc(1, sizeof(*m));
-	m->r = xmalloc((nreverted + 1) * sizeof(*m->r));
-	memcpy(m->r, reverted, nreverted * sizeof(*m->r));
-	m->nr = nreverted;
-	struct bits *ab = bits_new(sr->s->natoms);
-	units_add_atoms(sr->aux_u, found, nfound, ab, 1);
-	m->a = bits_list(ab, &m->na);
-	bits_free(ab);
-	m->found = 1;
-	free(found);
-	m->next = sr->memo;
-	sr->memo = m;
-	*out = m;
-	return 0;
-}
-
-/* Does reverting these units (with the auxiliary changes their build needs) make the test pass? */
-static int pred_fix(void *priv, const size_t *units, size_t n)
-{
-	struct search *sr = priv;
-	struct bits *b = bits_new(sr->s->natoms);
-	bits_fill(b);
-	units_add_atoms(sr->u, units, n, b, 0);
-	enum unresolved_why why = WHY_NONE;
-	int v = test_atoms(sr, b, 1, &why);
-	if (v == VERDICT_UNRESOLVED && (why == WHY_BUILD || why == WHY_BUILD_TIMEOUT)) {
-		struct bits *rb = bits_new(sr->s->natoms);
-		units_add_atoms(sr->u, units, n, rb, 1);
-		size_t nr;
-		size_t *r = bits_list(rb, &nr);
-		bits_free(rb);
-		struct aux_memo *m = NULL;
-		v = find_aux(sr, r, nr, &m);
-		free(r);
-		if (v == 0 && m->found) {
-			for (size_t i = 0; i < m->na; i++)
-				bits_clear(b, m->a[i]);
-			v = test_atoms(sr, b, 1, &why);
-		} else if (v == 0) {
-			v = VERDICT_UNRESOLVED;
-		}
-	}
-	bits_free(b);
-	return v < 0 ? v : v == VERDICT_PASS ? 1 : v == VERDICT_UNRESOLVED ? 2 : 0;
-}
-
-/* The aux atoms found for the reverted atoms `fix`, or none when reverting them alone builds. */
-static void aux_of(struct search *sr, const struct bits *fix, struct bits *aux)
-{
-	size_t n;
-	size_t *r = bits_list(fix, &n);
-	struct aux_memo *m = memo_find(sr->memo, r, n);
-	free(r);
-	if (m)
-		for (size_t i = 0; i < m->na; i++)
-			bits_set(aux, m->a[i]);
+	units_add_atoms(sr->u, c, nc, causes, 1);
+	units_add_atoms(sr->u, a, na, aux, 1);
+	free(a);
+	rc = 1;
+out:
+	free(c);
+	free(rest);
+	return rc;
 }
 
 static void to_items(const struct change_set *s, const struct bits *b, struct explain_list *l)
@@ -926,16 +875,15 @@ static void to_items(const struct change_set *s, const struct bits *b, struct ex
 	}
 }
 
-/* Minimize over units `cand` of table u with predicate p; the result as atoms. */
+/* Minimize over units `cand` of table u with predicate p: the result as
+ * units (out, room for n) and as atoms (result). */
 static int minimize(struct search *sr, const struct units *u, const size_t *cand, size_t n, dd_pred p,
-		    struct bits *result)
+		    size_t *out, size_t *nout, struct bits *result)
 {
-	size_t *out = xmalloc((n + 1) * sizeof(*out)), nout = 0;
 	sr->u = u;
-	int rc = dd_minimize(cand, n, p, sr, out, &nout);
+	int rc = dd_minimize(cand, n, p, sr, out, nout);
 	if (rc == 0 || rc == DD_STOP)
-		units_add_atoms(u, out, nout, result, 1);
-	free(out);
+		units_add_atoms(u, out, *nout, result, 1);
 	return rc;
 }
 
@@ -952,12 +900,6 @@ static void units_release(struct units *u)
 	free(u->len);
 }
 
-/* The changes (as atom units of table au) whose atoms are all in b. */
-static size_t *atom_units_in(const struct bits *b, size_t *n)
-{
-	return bits_list(b, n);
-}
-
 static void finish_marks(struct explain *x)
 {
 	model_lock(x);
@@ -970,6 +912,83 @@ static void finish_marks(struct explain *x)
 	for (size_t i = 0; i < x->inducing.n; i++)
 		x->marks[x->inducing.v[i].change] = x->inducing.n > 1 ? MARK_INTERACTING : MARK_INDUCING;
 	model_unlock(x);
+}
+
+/* The search at one level (changes or atoms) over candidate units cand. */
+struct level {
+	struct bits *inducing, *revert, *causes, *aux;
+	int split;      /* the fix could be split into causes and auxiliary units */
+};
+
+static void level_init(struct level *l, size_t natoms)
+{
+	l->inducing = bits_new(natoms);
+	l->revert = bits_new(natoms);
+	l->causes = bits_new(natoms);
+	l->aux = bits_new(natoms);
+	l->split = 0;
+}
+
+static void level_release(struct level *l)
+{
+	bits_free(l->inducing);
+	bits_free(l->revert);
+	bits_free(l->causes);
+	bits_free(l->aux);
+}
+
+static int search_level(struct explain *x, struct search *sr, const struct units *u, const size_t *ind_cand,
+			size_t nind, const size_t *rev_cand, size_t nrev, struct level *l, int *stopped)
+{
+	size_t n = nind > nrev ? nind : nrev;
+	size_t *out = xmalloc((n + 1) * sizeof(*out)), nout = 0;
+	struct buf d = BUF_INIT;
+	const char *lvl = u->n == sr->s->natoms && sr->s->natoms != sr->s->nchanges ? " (token level)" : "";
+	int rc;
+
+	set_phase(x, lvl[0] ? PHASE_REFINE : PHASE_INDUCING);
+	rc = minimize(sr, u, ind_cand, nind, pred_inducing, out, &nout, l->inducing);
+	if (rc == DD_STOP)
+		*stopped = 1;
+	else if (rc < 0)
+		goto out;
+	describe_atoms(sr->s, l->inducing, 0, &d);
+	event(x, "INDUCING_FOUND", "failure-inducing%s: %s%s", lvl, d.s, *stopped ? " (stopped, not minimal)" : "");
+	if (*stopped) {
+		rc = 0;
+		goto out;
+	}
+
+	set_phase(x, lvl[0] ? PHASE_REFINE : PHASE_FIX);
+	rc = minimize(sr, u, rev_cand, nrev, pred_revert, out, &nout, l->revert);
+	if (rc == DD_STOP) {
+		*stopped = 1;
+		bits_free(l->causes);
+		l->causes = bits_dup(l->revert);
+		rc = 0;
+		goto out;
+	}
+	if (rc < 0)
+		goto out;
+	rc = split_fix(sr, out, nout, l->causes, l->aux);
+	if (rc == DD_STOP) {
+		*stopped = 1;
+		rc = 0;
+	}
+	if (rc < 0)
+		goto out;
+	l->split = rc == 1;
+	buf_reset(&d);
+	describe_atoms(sr->s, l->split ? l->causes : l->revert, 0, &d);
+	buf_adds(&d, " makes the test pass (auxiliary: ");
+	describe_atoms(sr->s, l->aux, 0, &d);
+	buf_adds(&d, l->split ? ")" : "; causes and build needs cannot be told apart here)");
+	event(x, "FIX_FOUND", "fix%s: reverting %s", lvl, d.s);
+	rc = 0;
+out:
+	free(out);
+	buf_release(&d);
+	return rc;
 }
 
 static int search_changes(struct explain *x, struct cerr *e)
@@ -1003,83 +1022,53 @@ static int search_changes(struct explain *x, struct cerr *e)
 	for (size_t c = 0; c < s->nchanges; c++)
 		all[c] = c;
 
-	struct search sr = {.x = x, .s = s, .aux_u = &cu};
-	struct bits *F = bits_new(s->natoms), *R = bits_new(s->natoms), *A = bits_new(s->natoms);
-	struct bits *ind = NULL, *fix = NULL, *aux = NULL;
-	struct buf d = BUF_INIT;
-	int rc;
+	struct search sr = {.x = x, .s = s};
+	struct level hl, tl;
+	struct bits *ind = NULL, *fix = NULL, *aux = bits_new(s->natoms);
+	int stopped = 0, rc;
+	level_init(&hl, s->natoms);
+	level_init(&tl, s->natoms);
 
-	int stopped = 0;
-	set_phase(x, PHASE_INDUCING);
-	rc = minimize(&sr, &cu, all, s->nchanges, pred_inducing, F);
-	if (rc == DD_STOP)
-		stopped = 1;
-	else if (rc < 0)
+	rc = search_level(x, &sr, &cu, all, s->nchanges, all, s->nchanges, &hl, &stopped);
+	if (rc < 0)
 		goto out;
-	describe_atoms(s, F, 0, &d);
-	event(x, "INDUCING_FOUND", "failure-inducing changes%s: %s", stopped ? " (stopped, not minimal)" : "", d.s);
+	ind = bits_dup(hl.inducing);
+	fix = bits_dup(hl.split ? hl.causes : hl.revert);
+	if (hl.split)
+		bits_or(aux, hl.aux);
 
-	if (!stopped) {
-		set_phase(x, PHASE_FIX);
-		rc = minimize(&sr, &cu, all, s->nchanges, pred_fix, R);
-		if (rc == DD_STOP)
-			stopped = 1;
-		else if (rc < 0)
-			goto out;
-	}
-	aux_of(&sr, R, A);
-	buf_reset(&d);
-	describe_atoms(s, R, 0, &d);
-	buf_adds(&d, " makes the test pass (auxiliary: ");
-	describe_atoms(s, A, 0, &d);
-	buf_adds(&d, ")");
-	event(x, "FIX_FOUND", "fix: reverting %s%s", d.s, stopped ? " (stopped, not minimal)" : "");
-
-	ind = bits_dup(F);
-	fix = bits_dup(R);
-	aux = bits_dup(A);
-	/* Hunks that cannot be told apart (the fix needs auxiliary changes, or the
-	 * failure needs more than the fix): go to token level inside them. */
-	int split = 0;
+	/* Hunks that cannot be told apart (the fix needs auxiliary changes, or
+	 * the failure needs more than the fix): go to token level inside them. */
+	int splittable = 0;
 	for (size_t c = 0; c < s->nchanges; c++)
-		if (s->changes[c].natoms > 1 && (bits_test(F, s->changes[c].atom0) || bits_test(R, s->changes[c].atom0)))
-			split = 1;
-	int entangled = bits_count(A) > 0 || !bits_equal(F, R);
-	if (split && entangled && !stopped) {
-		set_phase(x, PHASE_REFINE);
-		sr.aux_u = &au;
-		size_t nc;
-		size_t *cand = atom_units_in(F, &nc);
-		bits_zero(ind);
-		rc = minimize(&sr, &au, cand, nc, pred_inducing, ind);
-		free(cand);
-		if (rc == DD_STOP)
-			stopped = 1;
-		else if (rc < 0)
+		if (s->changes[c].natoms > 1 &&
+		    (bits_test(hl.inducing, s->changes[c].atom0) || bits_test(hl.revert, s->changes[c].atom0)))
+			splittable = 1;
+	int entangled = !hl.split || bits_count(hl.aux) > 0 || !bits_equal(hl.inducing, hl.causes);
+	if (splittable && entangled && !stopped) {
+		size_t ni, nr;
+		size_t *ic = bits_list(hl.inducing, &ni), *rc_ = bits_list(hl.revert, &nr);
+		rc = search_level(x, &sr, &au, ic, ni, rc_, nr, &tl, &stopped);
+		free(ic);
+		free(rc_);
+		if (rc < 0)
 			goto out;
-		cand = atom_units_in(R, &nc);
-		bits_zero(fix);
-		rc = stopped ? DD_STOP : minimize(&sr, &au, cand, nc, pred_fix, fix);
-		free(cand);
-		if (rc == DD_STOP) {
-			stopped = 1;
-			if (bits_count(fix) == 0)
-				for (size_t a = 0; a < s->natoms; a++)
-					if (bits_test(R, a))
-						bits_set(fix, a);
-		} else if (rc < 0) {
-			goto out;
+		bits_free(ind);
+		ind = bits_dup(tl.inducing);
+		if (tl.split) {
+			/* What the hunk-level fix carried but the token-level one does
+			 * not need travels with it: auxiliary. */
+			bits_free(fix);
+			fix = bits_dup(tl.causes);
+			bits_zero(aux);
+			bits_or(aux, hl.revert);
+			bits_or(aux, hl.aux);
+			bits_or(aux, tl.aux);
+			for (size_t a = 0; a < s->natoms; a++)
+				if (bits_test(fix, a))
+					bits_clear(aux, a);
 		}
-		/* What the hunk-level fix needed but the token-level one does not
-		 * cause travels with it: auxiliary. */
-		for (size_t a = 0; a < s->natoms; a++)
-			if ((bits_test(R, a) || bits_test(A, a)) && !bits_test(fix, a))
-				bits_set(aux, a);
-		aux_of(&sr, fix, aux);
 		x->refined = 1;
-		buf_reset(&d);
-		describe_atoms(s, fix, 0, &d);
-		event(x, "REFINED", "at token level the fix is %s", d.s);
 	}
 	/* Changes the failure needs only to build are auxiliary, not causes. */
 	struct bits *causes = bits_dup(ind);
@@ -1100,6 +1089,9 @@ static int search_changes(struct explain *x, struct cerr *e)
 	if (stopped) {
 		free(x->note);
 		x->note = xstrdup("the search was stopped: these sets are the best found so far, not minimal");
+	} else if (!hl.split && !tl.split) {
+		free(x->note);
+		x->note = xstrdup("the fix's changes only build together: culprit could not tell causes from build needs");
 	}
 	model_unlock(x);
 	finish_marks(x);
@@ -1107,17 +1099,14 @@ static int search_changes(struct explain *x, struct cerr *e)
 out:
 	if (rc < 0 && rc != ABORT_STOPPED && x->p->err.msg[0])
 		cerr_set(e, "%s", x->p->err.msg);
-	buf_release(&d);
-	bits_free(F);
-	bits_free(R);
-	bits_free(A);
+	level_release(&hl);
+	level_release(&tl);
 	bits_free(ind);
 	bits_free(fix);
 	bits_free(aux);
 	free(all);
 	units_release(&cu);
 	units_release(&au);
-	memo_free(sr.memo);
 	return rc;
 }
 

@@ -231,8 +231,10 @@ int store_outcome_get(struct store *s, int64_t session, const char *key, struct 
 		bind_text(st, 2, key);
 		int step = sqlite3_step(st);
 		if (step == SQLITE_ROW) {
+			char k[41];
+			snprintf(k, sizeof(k), "%s", key);   /* key may be o->key */
 			memset(o, 0, sizeof(*o));
-			snprintf(o->key, sizeof(o->key), "%s", key);
+			memcpy(o->key, k, sizeof(k));
 			o->label = col_text(st, 0);
 			o->verdict = sqlite3_column_int(st, 1);
 			o->why = sqlite3_column_int(st, 2);

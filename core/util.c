@@ -214,6 +214,12 @@ int bits_equal(const struct bits *a, const struct bits *b)
 	return a->n == b->n && !memcmp(a->w, b->w, ((a->n + 63) / 64) * sizeof(uint64_t));
 }
 
+void bits_or(struct bits *a, const struct bits *b)
+{
+	for (size_t i = 0; i < (a->n + 63) / 64; i++)
+		a->w[i] |= b->w[i];
+}
+
 int file_read(const char *path, struct buf *out, size_t max, struct cerr *e)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
