@@ -11,7 +11,7 @@ FAILED=0
 ok() { echo "ok $1"; }
 fail() { echo "FAIL $1: $2"; FAILED=$((FAILED + 1)); }
 # check NAME CONDITION-COMMAND...: run the command, ok if it succeeds.
-check() { n=$1; shift; if "$@"; then ok "$n"; else fail "$n" "$*"; fi; }
+check() { _cn=$1; shift; if "$@"; then ok "$_cn"; else fail "$_cn" "$*"; fi; }
 
 # repo_state DIR: print everything culprit must never change in the user's repo.
 repo_state() {
@@ -23,3 +23,28 @@ repo_state() {
 }
 
 finish() { exit $((FAILED > 0)); }
+
+# fixture NAME: build tests/fixtures/NAME.sh into $T/NAME and print its path.
+fixture() {
+	rm -rf "$T/$1"
+	FX_HOME=$T/home sh "$TOP/tests/fixtures/$1.sh" "$T/$1" >/dev/null 2>&1 || { echo "fixture $1 failed" >&2; return 1; }
+	echo "$T/$1"
+}
+
+# culprit_json DIR ARGS...: run culprit --batch --format json --quiet in DIR;
+# stdout in $T/out.json, stderr in $T/err, exit status in RC. Checks that
+# the repository's state is unchanged (a failed check is reported as FAIL).
+culprit_json() {
+	_cd=$1; shift
+	_before=$(repo_state "$_cd")
+	(cd "$_cd" && "$CULPRIT" --batch --format json --quiet "$@") > "$T/out.json" 2> "$T/err"
+	RC=$?
+	_after=$(repo_state "$_cd")
+	if [ "$_before" != "$_after" ]; then
+		fail "repository untouched ($(basename "$_cd") $*)" "working tree, index, HEAD or refs changed"
+	fi
+	return 0
+}
+
+# jqf FILTER: evaluate a jq filter on the last JSON output.
+jqf() { jq -r "$1" "$T/out.json"; }

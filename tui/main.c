@@ -53,6 +53,19 @@ static void die_usage(const char *fmt, ...)
 	exit(2);
 }
 
+/* After getopt_long returned '?' (unknown) or ':' (missing argument). */
+static void bad_option(int c, char **argv) __attribute__((noreturn));
+static void bad_option(int c, char **argv)
+{
+	const char *opt = argv[optind - 1];
+	char shortopt[3] = {'-', (char)optopt, 0};
+	if (optopt && !(opt[0] == '-' && opt[1] == '-'))
+		opt = shortopt;
+	if (c == ':')
+		die_usage("option '%s' needs an argument", opt);
+	die_usage("unknown option '%s'", opt);
+}
+
 static double parse_seconds(const char *opt, const char *s)
 {
 	char *end;
@@ -101,7 +114,8 @@ static int cmd_report(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+C:f:h", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:C:f:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'C':
 			dir = optarg;
@@ -114,7 +128,7 @@ static int cmd_report(int argc, char **argv)
 			fputs(usage, stdout);
 			return 0;
 		default:
-			exit(2);
+			bad_option(c, argv);
 		}
 	}
 	if (optind < argc)
@@ -164,7 +178,8 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "report"))
 		return cmd_report(argc - 1, argv + 1);
 
-	while ((c = getopt_long(argc, argv, "+C:g:b:B:f:qh", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:C:g:b:B:f:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'C':
 			o.dir = optarg;
@@ -215,7 +230,7 @@ int main(int argc, char **argv)
 			printf("culprit %s\n", VERSION);
 			return 0;
 		default:
-			exit(2);
+			bad_option(c, argv);
 		}
 	}
 	if (!o.good)

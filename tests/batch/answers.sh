@@ -1,0 +1,65 @@
+#!/bin/sh
+# The known answers of the fixture repositories, through the real binary.
+. "$TOP/tests/lib.sh"
+
+# Two changes that fail only together.
+d=$(fixture interact)
+culprit_json "$d" --good good --bad bad -- ./run-test.sh
+check "interact: exit 0" [ "$RC" = 0 ]
+check "interact: culprit commit" [ "$(jqf .culprit_commit)" = "$(git -C "$d" rev-parse culprit)" ]
+check "interact: both changes and only them" \
+	[ "$(jqf '[.failure_inducing[] | .file + ":" + (.added | join("|"))] | sort | join(",")')" = "a.c:	return 6;,b.c:	return 6;" ]
+check "interact: the fix is one of them" [ "$(jqf '.fix | length')" = 1 ]
+check "interact: no auxiliary" [ "$(jqf '.auxiliary | length')" = 0 ]
+
+# The faulty hunk's reversion needs its callers reverted: auxiliary, not causes.
+d=$(fixture auxiliary)
+culprit_json "$d" --good good --bad bad -- ./run-test.sh
+check "auxiliary: exit 0" [ "$RC" = 0 ]
+check "auxiliary: the fix is the +1 piece of scale.c" \
+	[ "$(jqf '[.fix[] | select(.file == "scale.c" and (.added | join("") | test("k \\+ 1")))] | length')" = 1 ]
+check "auxiliary: nothing else in the fix" [ "$(jqf '.fix | length')" = 1 ]
+check "auxiliary: both caller hunks are auxiliary" \
+	[ "$(jqf '[.auxiliary[] | select(.file == "main.c")] | length')" = 2 ]
+check "auxiliary: callers are not causes" \
+	[ "$(jqf '[.failure_inducing[], .fix[] | select(.file == "main.c")] | length')" = 0 ]
+
+# Rename and value change in one line: token level tells them apart.
+d=$(fixture rename_value)
+culprit_json "$d" --good good --bad bad -- ./run-test.sh
+check "rename_value: exit 0" [ "$RC" = 0 ]
+check "rename_value: failure-inducing is the value piece" \
+	[ "$(jqf '[.failure_inducing[] | .id + " " + (.added | join(""))] | join(",")')" = "1.2 int limit = 5;" ]
+check "rename_value: the fix is the value piece" [ "$(jqf '[.fix[].id] | join(",")')" = "1.2" ]
+check "rename_value: the renames are auxiliary" \
+	[ "$(jqf '[.auxiliary[].id] | sort | join(",")')" = "1.1,2,3" ]
+check "rename_value: refined to tokens" [ "$(jqf .refined_to_tokens)" = true ]
+
+# Renamed, added, deleted and binary files in the diff.
+d=$(fixture files)
+culprit_json "$d" --good good --bad bad -- ./run-test.sh
+check "files: exit 0" [ "$RC" = 0 ]
+check "files: the edit in the renamed file" \
+	[ "$(jqf '[.failure_inducing[] | .file + " " + .old_file + " " + .kind] | join(",")')" = "src/helpers.c src/util.c hunk" ]
+check "files: its text" [ "$(jqf '.failure_inducing[0].added[0]')" = "	return x + x + 1;" ]
+check "files: every kind of change is in the set" [ "$(jqf .changes)" -ge 5 ]
+
+# A configuration that fails differently is unresolved, not FAIL.
+d=$(fixture different_failure)
+culprit_json "$d" --good good --bad bad -- ./run-test.sh
+check "different failure: exit 0" [ "$RC" = 0 ]
+check "different failure: the signature is the assertion" \
+	[ "$(jqf .signature)" = "signal 6 (SIGABRT); assertion \`total == 10' failed" ]
+check "different failure: only the total's hunk" \
+	[ "$(jqf '[.failure_inducing[].file] | join(",")')" = "stats.c" ]
+check "different failure: count.c alone was unresolved" [ "$(jqf .configurations_unresolved)" -ge 1 ]
+
+# A configuration that hangs is bounded by the timeout.
+d=$(fixture hang)
+culprit_json "$d" --good good --bad bad --test-timeout 2 -- ./run-test.sh
+check "hang: exit 0" [ "$RC" = 0 ]
+check "hang: both hunks needed" [ "$(jqf '.failure_inducing | length')" = 2 ]
+check "hang: the hanging configuration was unresolved" [ "$(jqf .configurations_unresolved)" -ge 1 ]
+check "hang: no test process left" sh -c '! pgrep -x prog >/dev/null'
+
+finish

@@ -1,0 +1,14 @@
+#!/bin/sh
+# Commit bisection over 20+ first-parent commits with unbuildable ones.
+. "$TOP/tests/lib.sh"
+d=$(fixture history)
+n=$(git -C "$d" rev-list --first-parent --count good..bad)
+check "history: at least 20 commits" [ "$n" -ge 20 ]
+culprit_json "$d" --good good --bad bad -- ./run-test.sh
+check "history: exit 0" [ "$RC" = 0 ]
+check "history: the culprit commit" [ "$(jqf .culprit_commit)" = "$(git -C "$d" rev-parse culprit)" ]
+check "history: commits counted" [ "$(jqf .commits)" = "$n" ]
+check "history: far fewer commits tested than there are" [ "$(jqf .commits_tested)" -le 8 ]
+check "history: the loop bound hunk" [ "$(jqf '.failure_inducing[0].added[0]')" = "	for (int i = 0; i < n - 1; i++)" ]
+check "history: each change names the commit" [ "$(jqf '.failure_inducing[0].commit')" = "$(git -C "$d" rev-parse culprit)" ]
+finish
