@@ -48,3 +48,12 @@ culprit_json() {
 
 # jqf FILTER: evaluate a jq filter on the last JSON output.
 jqf() { jq -r "$1" "$T/out.json"; }
+
+# procs_under DIR: the processes whose working directory is inside DIR.
+procs_under() {
+	for _p in /proc/[0-9]*; do
+		case "$(readlink "$_p/cwd" 2>/dev/null)" in
+		"$1"/*) echo "${_p#/proc/}" ;;
+		esac
+	done
+}

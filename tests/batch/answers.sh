@@ -60,6 +60,6 @@ culprit_json "$d" --good good --bad bad --test-timeout 2 -- ./run-test.sh
 check "hang: exit 0" [ "$RC" = 0 ]
 check "hang: both hunks needed" [ "$(jqf '.failure_inducing | length')" = 2 ]
 check "hang: the hanging configuration was unresolved" [ "$(jqf .configurations_unresolved)" -ge 1 ]
-check "hang: no test process left" sh -c '! pgrep -x prog >/dev/null'
+check "hang: no test process left" [ -z "$(procs_under "$d")" ]
 
 finish
