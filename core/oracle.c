@@ -11,16 +11,16 @@ struct oracle {
 
 const char *verdict_name(enum verdict v)
 {
-	static const char *names[] = {"PASS", "FAIL", "UNRESOLVED"};
-	return names[v];
+	static const char *const names[] = {"PASS", "FAIL", "UNRESOLVED"};
+	return (unsigned)v < sizeof(names) / sizeof(*names) ? names[v] : "?";
 }
 
 const char *why_name(enum unresolved_why w)
 {
-	static const char *names[] = {"", "build failed", "build timed out", "test timed out",
+	static const char *const names[] = {"", "build failed", "build timed out", "test timed out",
 				      "test exited 125 (cannot test)", "failed differently", "flaky",
 				      "cancelled"};
-	return names[w];
+	return (unsigned)w < sizeof(names) / sizeof(*names) ? names[w] : "?";
 }
 
 static pcre2_code *compile(const char *re, struct cerr *e, const char *what)
@@ -80,35 +80,45 @@ static char *first_match(pcre2_code *c, const char *s, size_t len)
 	return m;
 }
 
+/* The run's failure without a fail pattern: exit status or signal, plus the
+ * condition of a failed assert() (never its file or line: hunks shift lines). */
+static char *status_signature(const struct oracle *o, const struct run_result *r)
+{
+	struct run_result shown = {.status = r->status, .code = r->code};
+	if (r->status == RUN_EXITED && r->code > 128 && r->code <= 128 + 64) {
+		shown.status = RUN_SIGNALED;   /* the shell's 128+N for a child killed by N */
+		shown.code = r->code - 128;
+	}
+	struct buf b = BUF_INIT;
+	char *what = run_describe(&shown, 0);
+	buf_adds(&b, what);
+	free(what);
+	char *a = first_match(o->assertion, r->out.s ? r->out.s : "", r->out.len);
+	if (a) {
+		buf_addf(&b, "; assertion `%s' failed", a);
+		free(a);
+	}
+	return buf_detach(&b);
+}
+
 char *oracle_signature(const struct oracle *o, const struct run_result *r)
 {
-	const char *out = r->out.s ? r->out.s : "";
 	if (r->status == RUN_TIMEOUT || r->status == RUN_CANCELLED)
 		return NULL;
+	if (r->status == RUN_EXITED && r->code == 125)
+		return NULL;
 	if (o->pattern) {
-		char *m = first_match(o->pattern, out, r->out.len);
+		/* A match fails the run whatever its exit status. */
+		char *m = first_match(o->pattern, r->out.s ? r->out.s : "", r->out.len);
 		if (m) {
 			char *sig = xasprintf("match: %s", m);
 			free(m);
 			return sig;
 		}
 	}
-	struct buf b = BUF_INIT;
-	if (r->status == RUN_SIGNALED || (r->code > 128 && r->code <= 128 + 64)) {
-		int sig = r->status == RUN_SIGNALED ? r->code : r->code - 128;
-		const char *name = sigabbrev_np(sig);
-		buf_addf(&b, "signal %d (SIG%s)", sig, name ? name : "?");
-	} else if (r->code == 0 || r->code == 125) {
+	if (r->status == RUN_EXITED && r->code == 0)
 		return NULL;
-	} else {
-		buf_addf(&b, "exit %d", r->code);
-	}
-	char *a = first_match(o->assertion, out, r->out.len);
-	if (a) {
-		buf_addf(&b, "; assertion `%s' failed", a);
-		free(a);
-	}
-	return buf_detach(&b);
+	return status_signature(o, r);
 }
 
 enum verdict oracle_judge(const struct oracle *o, const char *expected, const struct run_result *r,

@@ -16,18 +16,20 @@ struct store {
 	pthread_mutex_t lock;
 };
 
+/* Version 1. A later version migrates from user_version up, step by step. */
 static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS session(id INTEGER PRIMARY KEY, key TEXT UNIQUE NOT NULL,"
 	" inputs TEXT, created REAL, used REAL);"
-	"CREATE TABLE IF NOT EXISTS outcome(session INTEGER NOT NULL, key TEXT NOT NULL, label TEXT,"
-	" verdict INTEGER, why INTEGER, signature TEXT, excerpt TEXT, build_seconds REAL,"
-	" test_seconds REAL, runs INTEGER, flaky INTEGER, created REAL, PRIMARY KEY(session, key));"
-	"CREATE TABLE IF NOT EXISTS kv(session INTEGER NOT NULL, name TEXT NOT NULL, value TEXT,"
-	" PRIMARY KEY(session, name));"
-	"CREATE TABLE IF NOT EXISTS change(session INTEGER NOT NULL, id TEXT NOT NULL, json TEXT,"
-	" PRIMARY KEY(session, id));"
-	"CREATE TABLE IF NOT EXISTS event(seq INTEGER PRIMARY KEY, session INTEGER NOT NULL,"
-	" time REAL, type TEXT, text TEXT);"
+	"CREATE TABLE IF NOT EXISTS outcome(session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	" key TEXT NOT NULL, label TEXT, verdict INTEGER, why INTEGER, signature TEXT, excerpt TEXT,"
+	" build_seconds REAL, test_seconds REAL, runs INTEGER, flaky INTEGER, created REAL,"
+	" PRIMARY KEY(session, key));"
+	"CREATE TABLE IF NOT EXISTS kv(session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	" name TEXT NOT NULL, value TEXT, PRIMARY KEY(session, name));"
+	"CREATE TABLE IF NOT EXISTS change(session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	" id TEXT NOT NULL, json TEXT, PRIMARY KEY(session, id));"
+	"CREATE TABLE IF NOT EXISTS event(seq INTEGER PRIMARY KEY,"
+	" session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE, time REAL, type TEXT, text TEXT);"
 	"CREATE INDEX IF NOT EXISTS event_session ON event(session, seq);";
 
 static double wall(void)
@@ -42,6 +44,50 @@ static int db_error(struct store *s, struct cerr *e, const char *what)
 	return cerr_set(e, "%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
 }
 
+/* One integer from a query without parameters; -1 when it fails. */
+static int query_int(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	int v = -1;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* Set up the connection and the schema; a message for the user on failure. */
+static int store_init(struct store *s, struct cerr *e)
+{
+	if (sqlite3_busy_timeout(s->db, 5000) != SQLITE_OK)
+		return db_error(s, e, "cannot open");
+	/* The first read of a file that is not SQLite fails here. */
+	int version = query_int(s->db, "PRAGMA user_version");
+	int tables = query_int(s->db, "SELECT count(*) FROM sqlite_master");
+	if ((version < 0 || tables < 0) && sqlite3_errcode(s->db) != SQLITE_NOTADB)
+		return db_error(s, e, "cannot read");
+	if (version < 0 || tables < 0 || (version == 0 && tables > 0))
+		return cerr_set(e, "%s: not a culprit session database", s->path);
+	if (version > SCHEMA_VERSION)
+		return cerr_set(e, "%s: made by a newer culprit (schema %d)", s->path, version);
+	char *msg = NULL;
+	if (sqlite3_exec(s->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON",
+			 NULL, NULL, &msg) != SQLITE_OK)
+		goto fail;
+	if (version < SCHEMA_VERSION &&
+	    (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, &msg) != SQLITE_OK ||
+	     sqlite3_exec(s->db, schema, NULL, NULL, &msg) != SQLITE_OK ||
+	     /* pragmas take no parameters: keep this literal equal to SCHEMA_VERSION */
+	     sqlite3_exec(s->db, "PRAGMA user_version=1; COMMIT", NULL, NULL, &msg) != SQLITE_OK)) {
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		goto fail;
+	}
+	return 0;
+fail:
+	cerr_set(e, "%s: cannot set up the session database: %s", s->path, msg ? msg : "?");
+	sqlite3_free(msg);
+	return -1;
+}
+
 int store_open(struct store **out, const char *path, struct cerr *e)
 {
 	struct store *s = xcalloc(1, sizeof(*s));
@@ -54,29 +100,7 @@ int store_open(struct store **out, const char *path, struct cerr *e)
 		store_free(s);
 		return -1;
 	}
-	sqlite3_busy_timeout(s->db, 5000);
-	int version = -1;
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK ||
-	    sqlite3_step(st) != SQLITE_ROW) {
-		sqlite3_finalize(st);
-		cerr_set(e, "%s: not a culprit session database", path);
-		store_free(s);
-		return -1;
-	}
-	version = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	if (version > SCHEMA_VERSION) {
-		cerr_set(e, "%s: made by a newer culprit (schema %d)", path, version);
-		store_free(s);
-		return -1;
-	}
-	char *msg = NULL;
-	if (sqlite3_exec(s->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", NULL, NULL, &msg) != SQLITE_OK ||
-	    sqlite3_exec(s->db, schema, NULL, NULL, &msg) != SQLITE_OK ||
-	    sqlite3_exec(s->db, "PRAGMA user_version=1", NULL, NULL, &msg) != SQLITE_OK) {
-		cerr_set(e, "%s: not a culprit session database (%s)", path, msg ? msg : "?");
-		sqlite3_free(msg);
+	if (store_init(s, e) < 0) {
 		store_free(s);
 		return -1;
 	}
@@ -119,21 +143,39 @@ static char *col_text(sqlite3_stmt *st, int i)
 	return t ? xstrdup((const char *)t) : NULL;
 }
 
-/* Run a statement that returns no rows. */
+/* Run a statement that returns no rows, and finalize it. */
 static int exec_done(struct store *s, sqlite3_stmt *st, struct cerr *e)
 {
-	int rc = sqlite3_step(st);
+	int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_error(s, e, "write failed");
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return db_error(s, e, "write failed");
+	return rc;
+}
+
+static int begin(struct store *s, struct cerr *e)
+{
+	if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		return db_error(s, e, "cannot start a transaction");
 	return 0;
 }
 
+/* Commit when rc is 0, else roll back; returns rc, or <0 when the commit fails. */
+static int finish(struct store *s, int rc, struct cerr *e)
+{
+	if (rc == 0 && sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+		return 0;
+	if (rc == 0)
+		rc = db_error(s, e, "commit failed");
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+/* The tables reference the session with ON DELETE CASCADE; deleting by hand
+ * as well keeps this independent of the foreign_keys pragma. */
 static int delete_session(struct store *s, int64_t id, struct cerr *e)
 {
-	static const char *sql[] = {"DELETE FROM outcome WHERE session=?", "DELETE FROM kv WHERE session=?",
-				    "DELETE FROM change WHERE session=?", "DELETE FROM event WHERE session=?",
-				    "DELETE FROM session WHERE id=?"};
+	static const char *const sql[] = {"DELETE FROM outcome WHERE session=?", "DELETE FROM kv WHERE session=?",
+					  "DELETE FROM change WHERE session=?", "DELETE FROM event WHERE session=?",
+					  "DELETE FROM session WHERE id=?"};
 	for (size_t i = 0; i < sizeof(sql) / sizeof(*sql); i++) {
 		sqlite3_stmt *st = prep(s, sql[i], e);
 		if (!st)
@@ -145,48 +187,54 @@ static int delete_session(struct store *s, int64_t id, struct cerr *e)
 	return 0;
 }
 
-int store_session_open(struct store *s, const char *key, const char *inputs, int fresh, int64_t *id,
-		       int *resumed, struct cerr *e)
+static int session_open(struct store *s, const char *key, const char *inputs, int fresh, int64_t *id,
+			int *resumed, struct cerr *e)
 {
-	int rc = -1;
-	pthread_mutex_lock(&s->lock);
-	sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
 	sqlite3_stmt *st = prep(s, "SELECT id FROM session WHERE key=?", e);
 	if (!st)
-		goto out;
+		return -1;
 	bind_text(st, 1, key);
-	int found = sqlite3_step(st) == SQLITE_ROW;
+	int step = sqlite3_step(st);
+	int found = step == SQLITE_ROW;
 	int64_t old = found ? sqlite3_column_int64(st, 0) : 0;
 	sqlite3_finalize(st);
+	if (step != SQLITE_ROW && step != SQLITE_DONE)
+		return db_error(s, e, "read failed");
 	if (found && fresh) {
 		if (delete_session(s, old, e) < 0)
-			goto out;
+			return -1;
 		found = 0;
 	}
-	*resumed = found;
+	double t = wall();
 	if (found) {
-		*id = old;
 		st = prep(s, "UPDATE session SET used=? WHERE id=?", e);
 		if (!st)
-			goto out;
-		sqlite3_bind_double(st, 1, wall());
+			return -1;
+		sqlite3_bind_double(st, 1, t);
 		sqlite3_bind_int64(st, 2, old);
 	} else {
 		st = prep(s, "INSERT INTO session(key, inputs, created, used) VALUES(?,?,?,?)", e);
 		if (!st)
-			goto out;
+			return -1;
 		bind_text(st, 1, key);
 		bind_text(st, 2, inputs);
-		sqlite3_bind_double(st, 3, wall());
-		sqlite3_bind_double(st, 4, wall());
+		sqlite3_bind_double(st, 3, t);
+		sqlite3_bind_double(st, 4, t);
 	}
 	if (exec_done(s, st, e) < 0)
-		goto out;
-	if (!found)
-		*id = sqlite3_last_insert_rowid(s->db);
-	rc = 0;
-out:
-	sqlite3_exec(s->db, rc == 0 ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	*id = found ? old : sqlite3_last_insert_rowid(s->db);
+	*resumed = found;
+	return 0;
+}
+
+int store_session_open(struct store *s, const char *key, const char *inputs, int fresh, int64_t *id,
+		       int *resumed, struct cerr *e)
+{
+	pthread_mutex_lock(&s->lock);
+	int rc = begin(s, e);
+	if (rc == 0)
+		rc = finish(s, session_open(s, key, inputs, fresh, id, resumed, e), e);
 	pthread_mutex_unlock(&s->lock);
 	return rc;
 }
@@ -331,31 +379,37 @@ char *store_get(struct store *s, int64_t session, const char *name)
 	return v;
 }
 
-int store_changes_put(struct store *s, int64_t session, const char *const *ids, const char *const *json,
-		      size_t n, struct cerr *e)
+static int changes_put(struct store *s, int64_t session, const char *const *ids, const char *const *json,
+		       size_t n, struct cerr *e)
 {
-	int rc = 0;
-	pthread_mutex_lock(&s->lock);
-	sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
 	sqlite3_stmt *st = prep(s, "DELETE FROM change WHERE session=?", e);
 	if (!st)
-		rc = -1;
-	else {
-		sqlite3_bind_int64(st, 1, session);
-		rc = exec_done(s, st, e);
-	}
+		return -1;
+	sqlite3_bind_int64(st, 1, session);
+	if (exec_done(s, st, e) < 0)
+		return -1;
+	if (!(st = prep(s, "INSERT INTO change(session, id, json) VALUES(?,?,?)", e)))
+		return -1;
+	int rc = 0;
 	for (size_t i = 0; rc == 0 && i < n; i++) {
-		st = prep(s, "INSERT INTO change(session, id, json) VALUES(?,?,?)", e);
-		if (!st) {
-			rc = -1;
-			break;
-		}
 		sqlite3_bind_int64(st, 1, session);
 		bind_text(st, 2, ids[i]);
 		bind_text(st, 3, json[i]);
-		rc = exec_done(s, st, e);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rc = db_error(s, e, "write failed");
+		sqlite3_reset(st);
 	}
-	sqlite3_exec(s->db, rc == 0 ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int store_changes_put(struct store *s, int64_t session, const char *const *ids, const char *const *json,
+		      size_t n, struct cerr *e)
+{
+	pthread_mutex_lock(&s->lock);
+	int rc = begin(s, e);
+	if (rc == 0)
+		rc = finish(s, changes_put(s, session, ids, json, n, e), e);
 	pthread_mutex_unlock(&s->lock);
 	return rc;
 }

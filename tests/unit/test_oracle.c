@@ -1,0 +1,254 @@
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "core/oracle.h"
+#include "core/run.h"
+#include "core/util.h"
+#include "tests/unit/test.h"
+
+static struct run_result result(enum run_status status, int code, const char *out)
+{
+	struct run_result r;
+	memset(&r, 0, sizeof(r));
+	r.status = status;
+	r.code = code;
+	buf_init(&r.out);
+	buf_adds(&r.out, out);
+	r.total = r.out.len;
+	return r;
+}
+
+/* The signature of a made-up run; "(null)" for NULL. */
+static char *sig_of(const struct oracle *o, enum run_status status, int code, const char *out)
+{
+	struct run_result r = result(status, code, out);
+	char *s = oracle_signature(o, &r);
+	run_result_release(&r);
+	return s ? s : xstrdup("(null)");
+}
+
+#define CHECK_SIG(o, status, code, out, want)                       \
+	do {                                                        \
+		char *s_ = sig_of(o, status, code, out);            \
+		CHECK_STR(s_, want);                                \
+		free(s_);                                           \
+	} while (0)
+
+static void test_signatures(void)
+{
+	struct oracle *o;
+	struct cerr e;
+	CHECK(oracle_new(&o, NULL, &e) == 0);
+	CHECK_SIG(o, RUN_EXITED, 0, "all good\n", "(null)");
+	CHECK_SIG(o, RUN_EXITED, 1, "", "exit 1");
+	CHECK_SIG(o, RUN_EXITED, 2, "FAIL\n", "exit 2");
+	CHECK_SIG(o, RUN_EXITED, 125, "", "(null)");
+	CHECK_SIG(o, RUN_TIMEOUT, 15, "", "(null)");
+	CHECK_SIG(o, RUN_CANCELLED, 9, "", "(null)");
+	CHECK_SIG(o, RUN_SIGNALED, 11, "", "signal 11 (SIGSEGV)");
+	CHECK_SIG(o, RUN_EXITED, 139, "", "signal 11 (SIGSEGV)");
+	CHECK_SIG(o, RUN_EXITED, 134, "", "signal 6 (SIGABRT)");
+	CHECK_SIG(o, RUN_EXITED, 128, "", "exit 128");
+	CHECK_SIG(o, RUN_EXITED, 193, "", "exit 193");
+	oracle_free(o);
+	oracle_free(NULL);
+}
+
+static void test_assertion(void)
+{
+	struct oracle *o;
+	struct cerr e;
+	CHECK(oracle_new(&o, NULL, &e) == 0);
+	CHECK_SIG(o, RUN_SIGNALED, 6, "running\nprog: src/a.c:12: check: Assertion `x > 0' failed.\n",
+		  "signal 6 (SIGABRT); assertion `x > 0' failed");
+	/* Hunks applied elsewhere move the line: the signature stays. */
+	char *a = sig_of(o, RUN_EXITED, 134, "prog: src/a.c:12: check: Assertion `n == len' failed.\n");
+	char *b = sig_of(o, RUN_EXITED, 134, "other: src/a.c:97: check2: Assertion `n == len' failed.\nAborted\n");
+	CHECK_STR(a, "signal 6 (SIGABRT); assertion `n == len' failed");
+	CHECK_STR(a, b);
+	free(a);
+	free(b);
+	/* A different condition is a different failure. */
+	a = sig_of(o, RUN_EXITED, 134, "prog: src/a.c:12: check: Assertion `n != 0' failed.\n");
+	CHECK(strcmp(a, "signal 6 (SIGABRT); assertion `n == len' failed") != 0);
+	free(a);
+	oracle_free(o);
+}
+
+static void test_fail_pattern(void)
+{
+	struct oracle *o;
+	struct cerr e;
+	CHECK(oracle_new(&o, "^FAIL: (\\w+)", &e) == 0);
+	CHECK_SIG(o, RUN_EXITED, 0, "ok a\nFAIL: test_b (expected 3)\n", "match: test_b");
+	CHECK_SIG(o, RUN_EXITED, 1, "ok a\nFAIL: test_b (expected 3)\n", "match: test_b");
+	CHECK_SIG(o, RUN_EXITED, 0, "ok a\nok b\n", "(null)");
+	CHECK_SIG(o, RUN_EXITED, 2, "ok a\nnot FAIL: x\n", "exit 2");
+	CHECK_SIG(o, RUN_EXITED, 125, "FAIL: test_b\n", "(null)");
+	CHECK_SIG(o, RUN_TIMEOUT, 15, "FAIL: test_b\n", "(null)");
+	oracle_free(o);
+
+	CHECK(oracle_new(&o, "FAIL: \\w+", &e) == 0);
+	CHECK_SIG(o, RUN_EXITED, 0, "ok a\nFAIL: test_b (expected 3)\n", "match: FAIL: test_b");
+	oracle_free(o);
+
+	/* An optional group that did not take part: the whole match. */
+	CHECK(oracle_new(&o, "FAIL(: \\w+)?", &e) == 0);
+	CHECK_SIG(o, RUN_EXITED, 0, "FAIL\n", "match: FAIL");
+	oracle_free(o);
+}
+
+static void test_bad_pattern(void)
+{
+	struct oracle *o = (struct oracle *)&o;
+	struct cerr e;
+	CHECK(oracle_new(&o, "FAIL(", &e) < 0);
+	CHECK(o == NULL);
+	CHECK(!strncmp(e.msg, "bad --fail-pattern at offset 5: ", 32));
+	CHECK(strstr(e.msg, "missing closing parenthesis") != NULL);
+}
+
+static void test_judge(void)
+{
+	struct oracle *o;
+	struct cerr e;
+	CHECK(oracle_new(&o, NULL, &e) == 0);
+	struct {
+		enum run_status status;
+		int code;
+		enum verdict v;
+		enum unresolved_why why;
+		const char *sig;
+	} cases[] = {
+		{RUN_EXITED, 0, VERDICT_PASS, WHY_NONE, NULL},
+		{RUN_EXITED, 1, VERDICT_FAIL, WHY_NONE, "exit 1"},
+		{RUN_EXITED, 2, VERDICT_UNRESOLVED, WHY_DIFFERENT, "exit 2"},
+		{RUN_SIGNALED, 11, VERDICT_UNRESOLVED, WHY_DIFFERENT, "signal 11 (SIGSEGV)"},
+		{RUN_EXITED, 125, VERDICT_UNRESOLVED, WHY_UNTESTABLE, NULL},
+		{RUN_TIMEOUT, 15, VERDICT_UNRESOLVED, WHY_TEST_TIMEOUT, NULL},
+		{RUN_CANCELLED, 15, VERDICT_UNRESOLVED, WHY_CANCELLED, NULL},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct run_result r = result(cases[i].status, cases[i].code, "");
+		enum unresolved_why why = WHY_FLAKY;
+		char *sig = (char *)"unset";
+		enum verdict v = oracle_judge(o, "exit 1", &r, &why, &sig);
+		CHECK(v == cases[i].v);
+		CHECK(why == cases[i].why);
+		if (cases[i].sig)
+			CHECK_STR(sig, cases[i].sig);
+		else
+			CHECK(sig == NULL);
+		free(sig);
+		CHECK(oracle_judge(o, "exit 1", &r, &why, NULL) == cases[i].v);
+		run_result_release(&r);
+	}
+	oracle_free(o);
+
+	CHECK_STR(verdict_name(VERDICT_PASS), "PASS");
+	CHECK_STR(verdict_name(VERDICT_FAIL), "FAIL");
+	CHECK_STR(verdict_name(VERDICT_UNRESOLVED), "UNRESOLVED");
+	CHECK_STR(why_name(WHY_NONE), "");
+	CHECK_STR(why_name(WHY_BUILD), "build failed");
+	CHECK_STR(why_name(WHY_BUILD_TIMEOUT), "build timed out");
+	CHECK_STR(why_name(WHY_TEST_TIMEOUT), "test timed out");
+	CHECK_STR(why_name(WHY_UNTESTABLE), "test exited 125 (cannot test)");
+	CHECK_STR(why_name(WHY_DIFFERENT), "failed differently");
+	CHECK_STR(why_name(WHY_FLAKY), "flaky");
+	CHECK_STR(why_name(WHY_CANCELLED), "cancelled");
+}
+
+/* Run cmd in dir; the output. Caller frees. */
+static char *output_of(const char *dir, const char *cmd, int *code)
+{
+	struct run_opts ro = {.cmd = cmd, .cwd = dir, .timeout = 60};
+	struct run_result r;
+	struct cerr e;
+	if (run_command(&ro, &r, &e) < 0)
+		return xstrdup("");
+	*code = r.status == RUN_EXITED ? r.code : 128 + r.code;
+	char *s = buf_detach(&r.out);
+	run_result_release(&r);
+	return s;
+}
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	struct cerr e;
+	CHECK(file_write_atomic(path, text, strlen(text), 0644, &e) == 0);
+	free(path);
+}
+
+static void test_real_compiler(void)
+{
+	char dir[] = "/tmp/culprit-oracle-XXXXXX";
+	struct cerr e;
+	int code = 0;
+	CHECK(mkdtemp(dir) != NULL);
+	write_file(dir, "broken.c", "#include <stdio.h>\nint main(void)\n{\n\tint x = 1\n\treturn x;\n}\n");
+	char *out = output_of(dir, "cc -Wall -c broken.c", &code);
+	char *line = oracle_build_error(out);
+	CHECK(code != 0);
+	CHECK(line && !strncmp(line, "broken.c:", 9) && strstr(line, "error: ") && !strchr(line, '\n'));
+	free(line);
+	free(out);
+
+	write_file(dir, "undef.c", "int missing(void);\nint main(void) { return missing(); }\n");
+	out = output_of(dir, "cc -o undef undef.c", &code);
+	line = oracle_build_error(out);
+	CHECK(code != 0);
+	CHECK(line && strstr(line, "undefined reference to") && strstr(line, "missing"));
+	free(line);
+	free(out);
+
+	/* A real assert() in two versions whose lines differ. */
+	write_file(dir, "a1.c", "#include <assert.h>\nint main(void)\n{\n\tint x = 0;\n\tassert(x > 0);\n}\n");
+	write_file(dir, "a2.c", "#include <assert.h>\n\n\nint main(void)\n{\n\tint x = 0;\n\n\tassert(x > 0);\n}\n");
+	free(output_of(dir, "cc -o a1 a1.c && cc -o a2 a2.c", &code));
+	CHECK(code == 0);
+	struct oracle *o;
+	CHECK(oracle_new(&o, NULL, &e) == 0);
+	struct run_opts ro = {.cmd = "./a1", .cwd = dir};
+	struct run_result r1, r2;
+	CHECK(run_command(&ro, &r1, &e) == 0);
+	ro.cmd = "./a2";
+	CHECK(run_command(&ro, &r2, &e) == 0);
+	char *s1 = oracle_signature(o, &r1), *s2 = oracle_signature(o, &r2);
+	CHECK_STR(s1, "signal 6 (SIGABRT); assertion `x > 0' failed");
+	CHECK_STR(s1, s2);
+	free(s1);
+	free(s2);
+	run_result_release(&r1);
+	run_result_release(&r2);
+	oracle_free(o);
+	CHECK(remove_tree(dir, &e) == 0);
+}
+
+static void test_build_error_text(void)
+{
+	char *s = oracle_build_error("make: Entering\nlib.c:3:1: warning: unused\nlib.c:7: error: no\nmain.c:9:2: fatal error: x.h: No such file\n");
+	CHECK_STR(s, "lib.c:7: error: no");
+	free(s);
+	s = oracle_build_error("step 1\nstep 2 failed\n\n  \n");
+	CHECK_STR(s, "step 2 failed");
+	free(s);
+	s = oracle_build_error("/usr/bin/ld: t.o: in function `main':\nt.c:(.text+0x5): undefined reference to `f'\n"
+			       "collect2: error: ld returned 1 exit status\n");
+	CHECK_STR(s, "t.c:(.text+0x5): undefined reference to `f'");
+	free(s);
+	CHECK(oracle_build_error("") == NULL);
+	CHECK(oracle_build_error("\n\n") == NULL);
+}
+
+int main(void)
+{
+	RUN(test_signatures);
+	RUN(test_assertion);
+	RUN(test_fail_pattern);
+	RUN(test_bad_pattern);
+	RUN(test_judge);
+	RUN(test_real_compiler);
+	RUN(test_build_error_text);
+	TEST_EXIT();
+}
