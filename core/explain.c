@@ -16,6 +16,7 @@
 
 #define ABORT_STOPPED (-100)    /* the gate or the cancel flag stopped the analysis */
 #define EXCERPT_MAX 4096
+#define REFINE_MAX_ATOMS 32     /* token-level search budget, in pieces */
 
 struct explain_priv {
 	struct repo *repo;
@@ -1045,6 +1046,16 @@ static int search_changes(struct explain *x, struct cerr *e)
 		    (bits_test(hl.inducing, s->changes[c].atom0) || bits_test(hl.revert, s->changes[c].atom0)))
 			splittable = 1;
 	int entangled = !hl.split || bits_count(hl.aux) > 0 || !bits_equal(hl.inducing, hl.causes);
+	/* Token pieces of large rewrites mostly give configurations that do not
+	 * build: past a budget, the hunk-level answer is the answer. */
+	struct bits *both = bits_dup(hl.inducing);
+	bits_or(both, hl.revert);
+	size_t pieces = bits_count(both);
+	bits_free(both);
+	if (splittable && entangled && !stopped && pieces > REFINE_MAX_ATOMS) {
+		event(x, "REFINE_SKIPPED", "not refined to tokens: %zu pieces is more than %d", pieces, REFINE_MAX_ATOMS);
+		splittable = 0;
+	}
 	if (splittable && entangled && !stopped) {
 		size_t ni, nr;
 		size_t *ic = bits_list(hl.inducing, &ni), *rc_ = bits_list(hl.revert, &nr);
@@ -1056,12 +1067,14 @@ static int search_changes(struct explain *x, struct cerr *e)
 		bits_free(ind);
 		ind = bits_dup(tl.inducing);
 		if (tl.split) {
-			/* What the hunk-level fix carried but the token-level one does
-			 * not need travels with it: auxiliary. */
+			/* When the hunk-level fix only built as a whole, what it
+			 * carried beyond the token-level causes is what the build
+			 * needs with them: auxiliary. */
 			bits_free(fix);
 			fix = bits_dup(tl.causes);
 			bits_zero(aux);
-			bits_or(aux, hl.revert);
+			if (!hl.split)
+				bits_or(aux, hl.revert);
 			bits_or(aux, hl.aux);
 			bits_or(aux, tl.aux);
 			for (size_t a = 0; a < s->natoms; a++)
