@@ -61,7 +61,8 @@ void config_key(const struct change_set *s, const struct bits *applied, char hex
 	struct buf b = BUF_INIT;
 
 	change_materialize(s, applied, collect_cb, &c);
-	qsort(c.lines, c.n, sizeof(*c.lines), cmp_str);
+	if (c.n)
+		qsort(c.lines, c.n, sizeof(*c.lines), cmp_str);
 	buf_addf(&b, "base %s\n", s->old_rev);
 	for (size_t i = 0; i < c.n; i++) {
 		buf_adds(&b, c.lines[i]);
