@@ -961,7 +961,16 @@ static int search_level(struct explain *x, struct search *sr, const struct units
 	}
 
 	set_phase(x, lvl[0] ? PHASE_REFINE : PHASE_FIX);
-	rc = minimize(sr, u, rev_cand, nrev, pred_revert, out, &nout, l->revert);
+	/* Most often reverting the failure-inducing changes fixes the test:
+	 * then the fix lies among them, and the search stays that small. */
+	size_t *finducing = xmalloc((nout + 1) * sizeof(*finducing)), nfi = nout;
+	memcpy(finducing, out, nout * sizeof(*out));
+	rc = nfi < nrev ? pred_revert(sr, finducing, nfi) : 0;
+	if (rc == 1)
+		rc = minimize(sr, u, finducing, nfi, pred_revert, out, &nout, l->revert);
+	else if (rc >= 0 || rc == 2)
+		rc = minimize(sr, u, rev_cand, nrev, pred_revert, out, &nout, l->revert);
+	free(finducing);
 	if (rc == DD_STOP) {
 		*stopped = 1;
 		bits_free(l->causes);
