@@ -82,7 +82,7 @@ asan:
 	    SAN='-fsanitize=address,undefined -fno-sanitize-recover=undefined -Wno-format-truncation' check
 
 bench: all $(BENCH_BIN)
-	sh bench/run.sh $(BUILD)
+	sh bench/bench.sh $(BUILD)
 
 demo: all
 	sh scripts/demo.sh
