@@ -9,6 +9,7 @@
 
 #include "core/config.h"
 #include "core/dd.h"
+#include "core/json.h"
 #include "core/repo.h"
 #include "core/run.h"
 #include "core/store.h"
@@ -1001,6 +1002,39 @@ out:
 	return rc;
 }
 
+/* Keep the changes being searched in the session, one JSON object each. */
+static int store_changes(struct explain *x, const struct change_set *s, struct cerr *e)
+{
+	static const char *const kinds[] = {"hunk", "file added", "file deleted", "file renamed",
+					    "mode changed", "binary file changed"};
+	char **ids = xcalloc(s->nchanges + 1, sizeof(*ids)), **json = xcalloc(s->nchanges + 1, sizeof(*json));
+	for (size_t i = 0; i < s->nchanges; i++) {
+		const struct change *c = &s->changes[i];
+		const struct change_file *f = &s->files[c->file];
+		struct buf b = BUF_INIT;
+		ids[i] = xasprintf("%u", c->id);
+		buf_addf(&b, "{\"id\": \"%u\", \"kind\": \"%s\", \"commit\": \"%s\", \"file\": ", c->id, kinds[c->kind],
+			 s->new_rev);
+		json_str(&b, f->new_path);
+		buf_adds(&b, ", \"old_file\": ");
+		json_str(&b, f->old_path);
+		buf_adds(&b, ", \"function\": ");
+		json_str(&b, c->function ? c->function : "");
+		buf_addf(&b, ", \"old_start\": %d, \"old_lines\": %d, \"new_start\": %d, \"new_lines\": %d, \"pieces\": %zu}",
+			 c->old_start, c->old_lines, c->new_start, c->new_lines, c->natoms);
+		json[i] = buf_detach(&b);
+	}
+	int rc = store_changes_put(x->p->store, x->p->session, (const char *const *)ids, (const char *const *)json,
+				   s->nchanges, e);
+	for (size_t i = 0; i < s->nchanges; i++) {
+		free(ids[i]);
+		free(json[i]);
+	}
+	free(ids);
+	free(json);
+	return rc;
+}
+
 static int search_changes(struct explain *x, struct cerr *e)
 {
 	struct change_set *s = x->p->full;
@@ -1012,6 +1046,8 @@ static int search_changes(struct explain *x, struct cerr *e)
 	x->set = s;
 	x->marks = xcalloc(s->nchanges + 1, sizeof(*x->marks));
 	model_unlock(x);
+	if (!x->opts.replay && store_changes(x, s, e) < 0)
+		return -1;
 	if (s->nchanges == 0) {
 		x->note = xstrdup("the culprit commit changes no file");
 		return 1;

@@ -34,6 +34,11 @@ culprit_json "$T/auxiliary-copy" --good good --bad bad -- ./run-test.sh
 answer() { jq -c '[.failure_inducing[].id, "/", .fix[].id, "/", .auxiliary[].id]' "$1"; }
 check "resume: same answer as an uninterrupted run" [ "$(answer "$T/resumed.json")" = "$(answer "$T/out.json")" ]
 
+check "store: the changes are kept" [ "$(sqlite3 "$db" 'select count(*) from change')" -ge 4 ]
+check "store: outcomes carry signatures and build errors" \
+	[ "$(sqlite3 "$db" "select count(*) from outcome where signature like 'exit 1%' or excerpt like '%error:%'")" -ge 2 ]
+check "store: the event log" [ "$(sqlite3 "$db" "select count(*) from event where type = 'ANALYSIS_DONE'")" -ge 1 ]
+
 # A second run of the same inputs builds nothing and gives the same answer.
 d=$T/auxiliary-copy
 culprit_json "$d" --good good --bad bad -- ./run-test.sh
