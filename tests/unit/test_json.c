@@ -42,8 +42,54 @@ static void test_null(void)
 	buf_release(&b);
 }
 
+static void test_parse(void)
+{
+	struct cerr e;
+	const char *t = "{\"files\": [{\"file\": \"a.c\", \"lines\": [{\"line_number\": 3, \"count\": 2}, "
+			"{\"line_number\": 4, \"count\": 0}]}], \"ok\": true, \"no\": null, \"f\": -1.5e2,"
+			" \"s\": \"q\\\"\\u00e9\\ud83d\\ude00\\n\"}";
+	struct json *j = json_parse(t, strlen(t), &e);
+	CHECK(j != NULL);
+	if (!j)
+		return;
+	const struct json *files = json_get(j, "files");
+	CHECK(files && files->type == JSON_ARRAY && files->n == 1);
+	const struct json *lines = json_get(files->kids[0], "lines");
+	CHECK(lines && lines->n == 2);
+	CHECK(json_get(lines->kids[0], "line_number")->num == 3);
+	CHECK(json_get(lines->kids[1], "count")->num == 0);
+	CHECK_STR(json_get(files->kids[0], "file")->str, "a.c");
+	CHECK(json_get(j, "ok")->type == JSON_TRUE);
+	CHECK(json_get(j, "no")->type == JSON_NULL);
+	CHECK(json_get(j, "f")->num == -150);
+	CHECK_STR(json_get(j, "s")->str, "q\"\xc3\xa9\xf0\x9f\x98\x80\n");
+	CHECK(json_get(j, "missing") == NULL);
+	json_free(j);
+}
+
+static void test_parse_errors(void)
+{
+	struct cerr e;
+	const char *bad[] = {"", "{", "[1,]", "{\"a\" 1}", "\"open", "[1] x", "tru", "{1: 2}", "\"\\x\"", "[\"\x01\"]"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		struct json *j = json_parse(bad[i], strlen(bad[i]), &e);
+		CHECK(j == NULL);
+		CHECK(strncmp(e.msg, "offset ", 7) == 0);
+		json_free(j);
+	}
+	/* Deep nesting is refused, not a stack overflow. */
+	struct buf b = BUF_INIT;
+	for (int i = 0; i < 10000; i++)
+		buf_addc(&b, '[');
+	CHECK(json_parse(b.s, b.len, &e) == NULL);
+	CHECK(strstr(e.msg, "nested too deeply") != NULL);
+	buf_release(&b);
+}
+
 int main(void)
 {
+	RUN(test_parse);
+	RUN(test_parse_errors);
 	RUN(test_escapes);
 	RUN(test_utf8);
 	RUN(test_null);
