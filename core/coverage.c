@@ -1,0 +1,315 @@
+#include "core/coverage.h"
+
+#include <dirent.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/json.h"
+#include "core/run.h"
+
+#define GCOV_MAX_OUTPUT (256u << 20)
+
+/* One test's raw result: (file path, line, count) triples. */
+struct raw_line {
+	char *file;
+	uint32_t line;
+	int hit;
+};
+
+struct job {
+	const struct suite_test *t;
+	const char *worktree;
+	char *dir;                 /* its GCOV_PREFIX directory */
+	double timeout;
+	const volatile int *cancel;
+	struct cov_run run;
+	struct raw_line *raw;
+	size_t nraw, capraw;
+	char err[2048];
+};
+
+struct pool {
+	struct job *jobs;
+	size_t njobs, next;
+	pthread_mutex_t lock;
+};
+
+static int path_components(const char *p)
+{
+	int n = 0;
+	for (; *p; p++)
+		if (*p == '/' && p[1] && p[1] != '/')
+			n++;
+	return n;
+}
+
+/* The project's own files only: relative paths that stay inside the worktree. */
+static int own_file(const char *f)
+{
+	return f[0] && f[0] != '/' && strncmp(f, "../", 3) && !strstr(f, "/../");
+}
+
+static void add_raw(struct job *j, const char *file, uint32_t line, int hit)
+{
+	if (j->nraw == j->capraw) {
+		j->capraw = j->capraw ? 2 * j->capraw : 256;
+		j->raw = xrealloc(j->raw, j->capraw * sizeof(*j->raw));
+	}
+	j->raw[j->nraw++] = (struct raw_line){xstrdup(file), line, hit};
+}
+
+/* gcov one data file; its lines into j->raw. */
+static int read_gcda(struct job *j, const char *gcda, const char *rel)
+{
+	/* gcov finds the notes file beside the data file: link it there. */
+	char *gcno_src = xasprintf("%s/%.*s.gcno", j->worktree, (int)(strlen(rel) - 5), rel);
+	char *gcno_dst = xasprintf("%.*s.gcno", (int)(strlen(gcda) - 5), gcda);
+	unlink(gcno_dst);
+	int linked = symlink(gcno_src, gcno_dst) == 0;
+	free(gcno_src);
+	free(gcno_dst);
+	if (!linked)
+		return 0;   /* no notes: an object built without coverage */
+	struct buf cmd = BUF_INIT;
+	buf_adds(&cmd, "gcov --json-format --stdout ");
+	shell_quote(&cmd, gcda);
+	struct run_opts o = {.cmd = cmd.s, .cwd = j->worktree, .timeout = 60, .output_cap = GCOV_MAX_OUTPUT};
+	struct run_result r;
+	struct cerr e;
+	int rc = run_command(&o, &r, &e);
+	buf_release(&cmd);
+	if (rc < 0 || r.status != RUN_EXITED || r.code != 0) {
+		snprintf(j->err, sizeof(j->err), "gcov failed on %.500s", rel);
+		if (rc == 0)
+			run_result_release(&r);
+		return -1;
+	}
+	/* One JSON document a line (gcov writes one per data file). */
+	for (char *p = r.out.s; p && *p;) {
+		char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		if (len > 0 && *p == '{') {
+			struct json *doc = json_parse(p, len, &e);
+			if (!doc) {
+				snprintf(j->err, sizeof(j->err), "gcov's JSON for %.500s: %.1000s", rel, e.msg);
+				run_result_release(&r);
+				return -1;
+			}
+			const struct json *files = json_get(doc, "files");
+			for (size_t f = 0; files && f < files->n; f++) {
+				const struct json *name = json_get(files->kids[f], "file");
+				const struct json *lines = json_get(files->kids[f], "lines");
+				if (!name || name->type != JSON_STRING || !own_file(name->str) || !lines)
+					continue;
+				for (size_t k = 0; k < lines->n; k++) {
+					const struct json *ln = json_get(lines->kids[k], "line_number");
+					const struct json *cnt = json_get(lines->kids[k], "count");
+					if (ln && cnt && ln->type == JSON_NUMBER && cnt->type == JSON_NUMBER && ln->num >= 1)
+						add_raw(j, name->str, (uint32_t)ln->num, cnt->num > 0);
+				}
+			}
+			json_free(doc);
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	run_result_release(&r);
+	return 0;
+}
+
+/* Every .gcda under dir (rel: its path below the prefix root). */
+static int walk_gcda(struct job *j, const char *dir, const char *rel)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	struct dirent *de;
+	int rc = 0;
+	while (!rc && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		char *path = xasprintf("%s/%s", dir, de->d_name);
+		char *sub = rel[0] ? xasprintf("%s/%s", rel, de->d_name) : xstrdup(de->d_name);
+		struct stat st;
+		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			rc = walk_gcda(j, path, sub);
+		else if (strlen(de->d_name) > 5 && !strcmp(de->d_name + strlen(de->d_name) - 5, ".gcda"))
+			rc = read_gcda(j, path, sub);
+		free(path);
+		free(sub);
+	}
+	closedir(d);
+	return rc;
+}
+
+static void run_job(struct job *j)
+{
+	struct cerr e;
+	char *prefix = xasprintf("GCOV_PREFIX=%s", j->dir);
+	char *strip = xasprintf("GCOV_PREFIX_STRIP=%d", path_components(j->worktree));
+	const char *env[] = {prefix, strip, NULL};
+	struct run_opts o = {.cmd = j->t->cmd, .cwd = j->worktree, .timeout = j->timeout, .cancel = j->cancel, .env = env};
+	struct run_result r;
+	j->run.name = xstrdup(j->t->name);
+	if (mkdir_p(j->dir, 0755, &e) < 0 || run_command(&o, &r, &e) < 0) {
+		snprintf(j->err, sizeof(j->err), "%.1000s", e.msg);
+	} else {
+		j->run.seconds = r.seconds;
+		j->run.code = r.code;
+		if (r.status == RUN_EXITED && r.code == 0)
+			j->run.status = COV_PASS;
+		else if (r.status == RUN_TIMEOUT || r.status == RUN_CANCELLED || (r.status == RUN_EXITED && r.code == 125))
+			j->run.status = COV_UNRESOLVED;
+		else
+			j->run.status = COV_FAIL;
+		run_result_release(&r);
+		walk_gcda(j, j->dir, "");
+	}
+	free(prefix);
+	free(strip);
+}
+
+static void *worker(void *arg)
+{
+	struct pool *p = arg;
+	for (;;) {
+		pthread_mutex_lock(&p->lock);
+		size_t i = p->next < p->njobs ? p->next++ : p->njobs;
+		pthread_mutex_unlock(&p->lock);
+		if (i == p->njobs)
+			return NULL;
+		run_job(&p->jobs[i]);
+	}
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+	const struct cov_line *x = a, *y = b;
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static uint32_t file_index(const struct coverage *c, const char *f)
+{
+	char *const *hit = bsearch(&f, c->files, c->nfiles, sizeof(*c->files), cmp_str);
+	return (uint32_t)(hit - c->files);
+}
+
+long coverage_find(const struct coverage *c, const char *file, uint32_t line)
+{
+	char *const *fp = bsearch(&file, c->files, c->nfiles, sizeof(*c->files), cmp_str);
+	if (!fp)
+		return -1;
+	struct cov_line key = {(uint32_t)(fp - c->files), line};
+	struct cov_line *hit = bsearch(&key, c->lines, c->nlines, sizeof(*c->lines), cmp_line);
+	return hit ? hit - c->lines : -1;
+}
+
+int coverage_collect(struct coverage *c, const char *worktree, const char *rundir, const struct suite *s,
+		     int jobs, double timeout, const volatile int *cancel, struct cerr *e)
+{
+	memset(c, 0, sizeof(*c));
+	if (remove_tree(rundir, e) < 0 || mkdir_p(rundir, 0755, e) < 0)
+		return -1;
+	struct pool p = {xcalloc(s->n + 1, sizeof(struct job)), s->n, 0, PTHREAD_MUTEX_INITIALIZER};
+	for (size_t i = 0; i < s->n; i++) {
+		p.jobs[i].t = &s->v[i];
+		p.jobs[i].worktree = worktree;
+		p.jobs[i].dir = xasprintf("%s/%zu", rundir, i);
+		p.jobs[i].timeout = timeout;
+		p.jobs[i].cancel = cancel;
+	}
+	if (jobs < 1)
+		jobs = 1;
+	pthread_t *th = xcalloc((size_t)jobs, sizeof(*th));
+	int started = 0;
+	for (int i = 0; i < jobs; i++)
+		if (pthread_create(&th[i], NULL, worker, &p) == 0)
+			started++;
+	if (started == 0)
+		worker(&p);
+	for (int i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	free(th);
+
+	int rc = 0;
+	for (size_t i = 0; i < s->n && !rc; i++)
+		if (p.jobs[i].err[0])
+			rc = cerr_set(e, "test '%s': %s", s->v[i].name, p.jobs[i].err);
+	if (rc == 0) {
+		/* The file table, then the line table, then each run's hits. */
+		for (size_t i = 0; i < s->n; i++)
+			for (size_t k = 0; k < p.jobs[i].nraw; k++) {
+				const char *f = p.jobs[i].raw[k].file;
+				int known = 0;
+				for (size_t x = 0; x < c->nfiles && !known; x++)
+					known = !strcmp(c->files[x], f);
+				if (!known) {
+					c->files = xrealloc(c->files, (c->nfiles + 1) * sizeof(*c->files));
+					c->files[c->nfiles++] = xstrdup(f);
+				}
+			}
+		if (c->nfiles)
+			qsort(c->files, c->nfiles, sizeof(*c->files), cmp_str);
+		size_t total = 0;
+		for (size_t i = 0; i < s->n; i++)
+			total += p.jobs[i].nraw;
+		c->lines = xmalloc((total + 1) * sizeof(*c->lines));
+		for (size_t i = 0; i < s->n; i++)
+			for (size_t k = 0; k < p.jobs[i].nraw; k++)
+				c->lines[c->nlines++] = (struct cov_line){file_index(c, p.jobs[i].raw[k].file),
+									  p.jobs[i].raw[k].line};
+		if (c->nlines)
+			qsort(c->lines, c->nlines, sizeof(*c->lines), cmp_line);
+		size_t u = 0;
+		for (size_t i = 0; i < c->nlines; i++)
+			if (u == 0 || cmp_line(&c->lines[u - 1], &c->lines[i]))
+				c->lines[u++] = c->lines[i];
+		c->nlines = u;
+		c->runs = xcalloc(s->n + 1, sizeof(*c->runs));
+		c->nruns = s->n;
+		for (size_t i = 0; i < s->n; i++) {
+			c->runs[i] = p.jobs[i].run;
+			p.jobs[i].run.name = NULL;
+			c->runs[i].hit = bits_new(c->nlines);
+			for (size_t k = 0; k < p.jobs[i].nraw; k++)
+				if (p.jobs[i].raw[k].hit)
+					bits_set(c->runs[i].hit,
+						 (size_t)coverage_find(c, p.jobs[i].raw[k].file, p.jobs[i].raw[k].line));
+		}
+	}
+	for (size_t i = 0; i < s->n; i++) {
+		for (size_t k = 0; k < p.jobs[i].nraw; k++)
+			free(p.jobs[i].raw[k].file);
+		free(p.jobs[i].raw);
+		free(p.jobs[i].dir);
+		free(p.jobs[i].run.name);
+	}
+	free(p.jobs);
+	if (rc < 0)
+		coverage_release(c);
+	return rc;
+}
+
+void coverage_release(struct coverage *c)
+{
+	for (size_t i = 0; i < c->nfiles; i++)
+		free(c->files[i]);
+	for (size_t i = 0; i < c->nruns; i++) {
+		free(c->runs[i].name);
+		bits_free(c->runs[i].hit);
+	}
+	free(c->files);
+	free(c->lines);
+	free(c->runs);
+	memset(c, 0, sizeof(*c));
+}
