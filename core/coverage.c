@@ -214,6 +214,61 @@ long coverage_find(const struct coverage *c, const char *file, uint32_t line)
 	return hit ? hit - c->lines : -1;
 }
 
+/* Build the file table, the line table and each run's hits from the jobs'
+ * raw lines; the runs' names move into c. */
+static void assemble(struct coverage *c, struct job *jobs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < jobs[i].nraw; k++) {
+			const char *f = jobs[i].raw[k].file;
+			int known = 0;
+			for (size_t x = 0; x < c->nfiles && !known; x++)
+				known = !strcmp(c->files[x], f);
+			if (!known) {
+				c->files = xrealloc(c->files, (c->nfiles + 1) * sizeof(*c->files));
+				c->files[c->nfiles++] = xstrdup(f);
+			}
+		}
+	if (c->nfiles)
+		qsort(c->files, c->nfiles, sizeof(*c->files), cmp_str);
+	size_t total = 0;
+	for (size_t i = 0; i < n; i++)
+		total += jobs[i].nraw;
+	c->lines = xmalloc((total + 1) * sizeof(*c->lines));
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < jobs[i].nraw; k++)
+			c->lines[c->nlines++] = (struct cov_line){file_index(c, jobs[i].raw[k].file), jobs[i].raw[k].line};
+	if (c->nlines)
+		qsort(c->lines, c->nlines, sizeof(*c->lines), cmp_line);
+	size_t u = 0;
+	for (size_t i = 0; i < c->nlines; i++)
+		if (u == 0 || cmp_line(&c->lines[u - 1], &c->lines[i]))
+			c->lines[u++] = c->lines[i];
+	c->nlines = u;
+	c->runs = xcalloc(n + 1, sizeof(*c->runs));
+	c->nruns = n;
+	for (size_t i = 0; i < n; i++) {
+		c->runs[i] = jobs[i].run;
+		jobs[i].run.name = NULL;
+		c->runs[i].hit = bits_new(c->nlines);
+		for (size_t k = 0; k < jobs[i].nraw; k++)
+			if (jobs[i].raw[k].hit)
+				bits_set(c->runs[i].hit, (size_t)coverage_find(c, jobs[i].raw[k].file, jobs[i].raw[k].line));
+	}
+}
+
+static void release_jobs(struct job *jobs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < jobs[i].nraw; k++)
+			free(jobs[i].raw[k].file);
+		free(jobs[i].raw);
+		free(jobs[i].dir);
+		free(jobs[i].run.name);
+	}
+	free(jobs);
+}
+
 int coverage_collect(struct coverage *c, const char *worktree, const char *rundir, const struct suite *s,
 		     int jobs, double timeout, const volatile int *cancel, struct cerr *e)
 {
@@ -245,58 +300,48 @@ int coverage_collect(struct coverage *c, const char *worktree, const char *rundi
 	for (size_t i = 0; i < s->n && !rc; i++)
 		if (p.jobs[i].err[0])
 			rc = cerr_set(e, "test '%s': %s", s->v[i].name, p.jobs[i].err);
-	if (rc == 0) {
-		/* The file table, then the line table, then each run's hits. */
-		for (size_t i = 0; i < s->n; i++)
-			for (size_t k = 0; k < p.jobs[i].nraw; k++) {
-				const char *f = p.jobs[i].raw[k].file;
-				int known = 0;
-				for (size_t x = 0; x < c->nfiles && !known; x++)
-					known = !strcmp(c->files[x], f);
-				if (!known) {
-					c->files = xrealloc(c->files, (c->nfiles + 1) * sizeof(*c->files));
-					c->files[c->nfiles++] = xstrdup(f);
-				}
-			}
-		if (c->nfiles)
-			qsort(c->files, c->nfiles, sizeof(*c->files), cmp_str);
-		size_t total = 0;
-		for (size_t i = 0; i < s->n; i++)
-			total += p.jobs[i].nraw;
-		c->lines = xmalloc((total + 1) * sizeof(*c->lines));
-		for (size_t i = 0; i < s->n; i++)
-			for (size_t k = 0; k < p.jobs[i].nraw; k++)
-				c->lines[c->nlines++] = (struct cov_line){file_index(c, p.jobs[i].raw[k].file),
-									  p.jobs[i].raw[k].line};
-		if (c->nlines)
-			qsort(c->lines, c->nlines, sizeof(*c->lines), cmp_line);
-		size_t u = 0;
-		for (size_t i = 0; i < c->nlines; i++)
-			if (u == 0 || cmp_line(&c->lines[u - 1], &c->lines[i]))
-				c->lines[u++] = c->lines[i];
-		c->nlines = u;
-		c->runs = xcalloc(s->n + 1, sizeof(*c->runs));
-		c->nruns = s->n;
-		for (size_t i = 0; i < s->n; i++) {
-			c->runs[i] = p.jobs[i].run;
-			p.jobs[i].run.name = NULL;
-			c->runs[i].hit = bits_new(c->nlines);
-			for (size_t k = 0; k < p.jobs[i].nraw; k++)
-				if (p.jobs[i].raw[k].hit)
-					bits_set(c->runs[i].hit,
-						 (size_t)coverage_find(c, p.jobs[i].raw[k].file, p.jobs[i].raw[k].line));
-		}
-	}
-	for (size_t i = 0; i < s->n; i++) {
-		for (size_t k = 0; k < p.jobs[i].nraw; k++)
-			free(p.jobs[i].raw[k].file);
-		free(p.jobs[i].raw);
-		free(p.jobs[i].dir);
-		free(p.jobs[i].run.name);
-	}
-	free(p.jobs);
+	if (rc == 0)
+		assemble(c, p.jobs, s->n);
+	release_jobs(p.jobs, s->n);
 	if (rc < 0)
 		coverage_release(c);
+	return rc;
+}
+
+char *coverage_hits_text(const struct coverage *c, size_t run)
+{
+	struct buf b = BUF_INIT;
+	for (size_t l = 0; l < c->nlines; l++)
+		if (bits_test(c->runs[run].hit, l))
+			buf_addf(&b, "%s\t%u\n", c->files[c->lines[l].file], c->lines[l].line);
+	return buf_detach(&b);
+}
+
+int coverage_from_text(struct coverage *c, size_t nruns, char *const *names, const enum cov_status *status,
+		       const int *codes, char *const *hits, struct cerr *e)
+{
+	struct job *jobs = xcalloc(nruns + 1, sizeof(*jobs));
+	int rc = 0;
+	memset(c, 0, sizeof(*c));
+	for (size_t i = 0; i < nruns && !rc; i++) {
+		for (const char *p = hits[i] ? hits[i] : ""; *p;) {
+			const char *tab = strchr(p, '\t'), *nl = strchr(p, '\n');
+			if (!tab || !nl || tab > nl) {
+				rc = cerr_set(e, "stored coverage of '%s' is damaged", names[i]);
+				break;
+			}
+			char *file = xstrndup(p, (size_t)(tab - p));
+			add_raw(&jobs[i], file, (uint32_t)strtoul(tab + 1, NULL, 10), 1);
+			free(file);
+			p = nl + 1;
+		}
+		jobs[i].run.name = xstrdup(names[i]);
+		jobs[i].run.status = status[i];
+		jobs[i].run.code = codes[i];
+	}
+	if (rc == 0)
+		assemble(c, jobs, nruns);
+	release_jobs(jobs, nruns);
 	return rc;
 }
 

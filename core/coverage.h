@@ -41,6 +41,12 @@ struct coverage {
 int coverage_collect(struct coverage *c, const char *worktree, const char *rundir, const struct suite *s,
 		     int jobs, double timeout, const volatile int *cancel, struct cerr *e);
 void coverage_release(struct coverage *c);
+/* A run's executed lines as text, "file\tline\n" each (caller frees), and
+ * back: rebuild a coverage from runs given as names, statuses, codes and such
+ * texts (what the session stores). */
+char *coverage_hits_text(const struct coverage *c, size_t run);
+int coverage_from_text(struct coverage *c, size_t nruns, char *const *names, const enum cov_status *status,
+		       const int *codes, char *const *hits, struct cerr *e);
 /* Index of (file, line) in c->lines, or -1. */
 long coverage_find(const struct coverage *c, const char *file, uint32_t line);
 

@@ -158,6 +158,41 @@ static void test_rank_of_the_fault(void)
 	coverage_release(&c);
 }
 
+static void test_text_round_trip(void)
+{
+	struct coverage a, b;
+	struct cerr e;
+	char runs[300];
+	snprintf(runs, sizeof(runs), "%s/runs", dir);
+	CHECK(coverage_collect(&a, dir, runs, &suite, 2, 30, NULL, &e) == 0);
+	char **names = xcalloc(a.nruns, sizeof(*names)), **hits = xcalloc(a.nruns, sizeof(*hits));
+	enum cov_status *st = xcalloc(a.nruns, sizeof(*st));
+	int *codes = xcalloc(a.nruns, sizeof(*codes));
+	for (size_t i = 0; i < a.nruns; i++) {
+		names[i] = a.runs[i].name;
+		st[i] = a.runs[i].status;
+		codes[i] = a.runs[i].code;
+		hits[i] = coverage_hits_text(&a, i);
+	}
+	CHECK(coverage_from_text(&b, a.nruns, names, st, codes, hits, &e) == 0);
+	/* The same runs hit the same (file, line) pairs. */
+	for (size_t i = 0; i < a.nruns; i++) {
+		char *t = coverage_hits_text(&b, i);
+		CHECK_STR(t, hits[i]);
+		free(t);
+		free(hits[i]);
+	}
+	char *bad[] = {"no tab here\n"};
+	coverage_release(&b);
+	struct coverage d;
+	CHECK(coverage_from_text(&d, 1, names, st, codes, bad, &e) < 0);
+	free(names);
+	free(hits);
+	free(st);
+	free(codes);
+	coverage_release(&a);
+}
+
 static void test_timeout_is_unresolved(void)
 {
 	struct suite s;
@@ -185,6 +220,7 @@ int main(void)
 	make_suite();
 	RUN(test_collect_serial_and_parallel);
 	RUN(test_rank_of_the_fault);
+	RUN(test_text_round_trip);
 	RUN(test_timeout_is_unresolved);
 	suite_release(&suite);
 	remove_tree(dir, NULL);
