@@ -6,10 +6,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/config.h"
 #include "core/dd.h"
 #include "core/json.h"
+#include "core/suite.h"
+#include "core/coverage.h"
 #include "core/repo.h"
 #include "core/run.h"
 #include "core/store.h"
@@ -30,6 +33,8 @@ struct explain_priv {
 	struct cerr err;             /* the error that aborted a predicate */
 	int stopping;                /* the user stopped refinement: keep the best so far */
 	char *sessdir;               /* <gitdir>/culprit/ */
+	struct buf *sources;         /* files of the bad revision the ranking shows lines of */
+	size_t nsources;
 };
 
 /* What the units of one search stand for: unit u is atoms [start[u], start[u]+len[u]). */
@@ -51,7 +56,7 @@ const char *explain_phase_name(enum explain_phase p)
 {
 	static const char *names[] = {"starting", "checking the premise", "bisecting commits",
 				      "minimizing failure-inducing changes", "searching the fix",
-				      "refining to tokens", "done"};
+				      "refining to tokens", "ranking by coverage", "done"};
 	return names[p];
 }
 
@@ -129,9 +134,9 @@ static void session_inputs(const struct explain *x, struct buf *key, struct buf 
 static int store_inputs(struct explain *x, struct cerr *e)
 {
 	char num[64];
-	const char *names[] = {"good_rev", "bad_rev", "build", "test", "fail_pattern"};
+	const char *names[] = {"good_rev", "bad_rev", "build", "test", "fail_pattern", "suite", "coverage_build"};
 	const char *values[] = {x->opts.good, x->opts.bad, x->opts.build, x->opts.test,
-				x->opts.fail_pattern};
+				x->opts.fail_pattern, x->opts.suite, x->opts.coverage_build};
 	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
 		if (values[i] && store_set(x->p->store, x->p->session, names[i], values[i], e) < 0)
 			return -1;
@@ -140,6 +145,9 @@ static int store_inputs(struct explain *x, struct cerr *e)
 		return -1;
 	snprintf(num, sizeof(num), "%g", x->opts.build_timeout);
 	if (store_set(x->p->store, x->p->session, "build_timeout", num, e) < 0)
+		return -1;
+	snprintf(num, sizeof(num), "%d", x->opts.jobs);
+	if (store_set(x->p->store, x->p->session, "jobs", num, e) < 0)
 		return -1;
 	snprintf(num, sizeof(num), "%g", x->opts.test_timeout);
 	return store_set(x->p->store, x->p->session, "test_timeout", num, e);
@@ -158,6 +166,8 @@ int explain_open(struct explain **out, const struct explain_opts *o, const struc
 	x->opts.build = dupe_or_null(o->build);
 	x->opts.test = xstrdup(o->test);
 	x->opts.fail_pattern = dupe_or_null(o->fail_pattern);
+	x->opts.suite = dupe_or_null(o->suite);
+	x->opts.coverage_build = dupe_or_null(o->coverage_build);
 	if (x->opts.repeat < 1)
 		x->opts.repeat = 1;
 	if (h)
@@ -189,6 +199,7 @@ int explain_open(struct explain **out, const struct explain_opts *o, const struc
 
 	if (repo_diff(x->p->repo, x->good, x->bad, &x->p->full, e) < 0)
 		return -1;
+	x->set_full = x->p->full;
 	if (x->p->full->nchanges == 0)
 		return cerr_set(e, "good (%.12s) and bad (%.12s) have the same files: there is no change to explain",
 				x->good, x->bad);
@@ -222,7 +233,7 @@ int explain_open(struct explain **out, const struct explain_opts *o, const struc
 	return 0;
 }
 
-int explain_open_stored(struct explain **out, const char *dir, struct cerr *e)
+int explain_open_stored(struct explain **out, const char *dir, int o_formula, int o_changed, struct cerr *e)
 {
 	struct repo *r;
 	struct store *s;
@@ -257,6 +268,8 @@ int explain_open_stored(struct explain **out, const char *dir, struct cerr *e)
 	char *build = store_get(s, id, "build"), *test = store_get(s, id, "test");
 	char *pattern = store_get(s, id, "fail_pattern"), *repeat = store_get(s, id, "repeat");
 	char *bt = store_get(s, id, "build_timeout"), *tt = store_get(s, id, "test_timeout");
+	char *suite = store_get(s, id, "suite"), *cov = store_get(s, id, "coverage_build");
+	char *jobs = store_get(s, id, "jobs");
 	store_free(s);
 	if (!good || !bad || !test) {
 		rc = cerr_set(e, "the stored session is incomplete; run culprit again");
@@ -265,7 +278,8 @@ int explain_open_stored(struct explain **out, const char *dir, struct cerr *e)
 			.dir = dir, .good = good, .bad = bad, .build = build, .test = test,
 			.fail_pattern = pattern, .repeat = repeat ? atoi(repeat) : 1,
 			.build_timeout = bt ? strtod(bt, NULL) : 0, .test_timeout = tt ? strtod(tt, NULL) : 0,
-			.replay = 1,
+			.suite = suite, .coverage_build = cov, .jobs = jobs ? atoi(jobs) : 0,
+			.formula = o_formula, .changed_only = o_changed, .replay = 1,
 		};
 		rc = explain_open(out, &o, NULL, e);
 	}
@@ -277,6 +291,9 @@ int explain_open_stored(struct explain **out, const char *dir, struct cerr *e)
 	free(repeat);
 	free(bt);
 	free(tt);
+	free(suite);
+	free(cov);
+	free(jobs);
 	return rc;
 }
 
@@ -300,6 +317,9 @@ void explain_free(struct explain *x)
 		store_free(x->p->store);
 		repo_free(x->p->repo);
 		free(x->p->sessdir);
+		for (size_t i = 0; i < x->p->nsources; i++)
+			buf_release(&x->p->sources[i]);
+		free(x->p->sources);
 		free(x->p);
 	}
 	for (size_t i = 0; i < x->nconfigs; i++) {
@@ -325,6 +345,10 @@ void explain_free(struct explain *x)
 	free((char *)x->opts.build);
 	free((char *)x->opts.test);
 	free((char *)x->opts.fail_pattern);
+	free((char *)x->opts.suite);
+	free((char *)x->opts.coverage_build);
+	rank_release(&x->ranking);
+	free(x->ranking_note);
 	pthread_mutex_destroy(&x->lock);
 	free(x);
 }
@@ -1189,6 +1213,239 @@ const char *explain_dir(const struct explain *x)
 	return x->p->sessdir;
 }
 
+
+/* ------------------------------------------------------------- ranking */
+
+#define DEFAULT_COVERAGE_BUILD "make CFLAGS='-O0 -g --coverage' LDFLAGS=--coverage"
+#define FAILING_TEST_NAME "(the failing test)"
+
+/* Where a test's result at a revision is kept: by kind, revision, name and command. */
+static char *run_key(const char *kind, const char *rev, const struct suite_test *t)
+{
+	char h[41];
+	repo_hash(t->cmd, strlen(t->cmd), h);
+	return xasprintf("run.%s.%.12s.%s.%.12s", kind, rev, t->name, h);
+}
+
+/* Build dir's tree with cmd; 0, or an error naming the command. */
+static int build_for_suite(struct explain *x, const char *dir, const char *cmd, const char *what, struct cerr *e)
+{
+	if (!cmd[0])
+		return 0;
+	struct run_opts ro = {.cmd = cmd, .cwd = dir, .timeout = x->opts.build_timeout, .cancel = x->hooks.cancel,
+			      .on_output = on_output, .priv = x};
+	struct run_result r;
+	set_activity(x, xasprintf("building %s: %s", what, cmd));
+	if (run_command(&ro, &r, e) < 0)
+		return -1;
+	x->builds++;
+	set_activity(x, NULL);
+	int rc = 0;
+	if (r.status == RUN_CANCELLED)
+		rc = ABORT_STOPPED;
+	else if (r.status != RUN_EXITED || r.code != 0) {
+		char *err = oracle_build_error(r.out.s ? r.out.s : "");
+		rc = cerr_set(e, "the %s build failed (%s): %s", what, cmd, err ? err : "no output");
+		free(err);
+	}
+	run_result_release(&r);
+	return rc;
+}
+
+/* Run the tests of s whose results at rev are not stored yet, in dir, and
+ * store them: "status code seconds\n" then the executed lines. */
+static int suite_runs(struct explain *x, const char *kind, const char *rev, const char *dir, const char *build,
+		      const struct suite *s, struct cerr *e)
+{
+	struct suite missing = {xcalloc(s->n + 1, sizeof(struct suite_test)), 0};
+	for (size_t i = 0; i < s->n; i++) {
+		char *key = run_key(kind, rev, &s->v[i]);
+		char *v = store_get(x->p->store, x->p->session, key);
+		if (!v)
+			missing.v[missing.n++] = s->v[i];
+		free(key);
+		free(v);
+	}
+	int rc = 0;
+	if (missing.n && x->opts.replay)
+		rc = cerr_set(e, "the stored session has no %s results for %zu tests; run culprit again to finish it",
+			      kind, missing.n);
+	if (missing.n && rc == 0) {
+		rc = build_for_suite(x, dir, build, !strcmp(kind, "coverage") ? "coverage" : "good revision's", e);
+		struct coverage c;
+		char *runs = xasprintf("%sruns-%s", x->p->sessdir, kind);
+		if (rc == 0) {
+			int jobs = x->opts.jobs > 0 ? x->opts.jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+			set_activity(x, xasprintf("running %zu tests (%s)", missing.n, kind));
+			rc = coverage_collect(&c, dir, runs, &missing, jobs, x->opts.test_timeout, x->hooks.cancel, e);
+			set_activity(x, NULL);
+		}
+		for (size_t i = 0; rc == 0 && i < c.nruns; i++) {
+			char *hits = coverage_hits_text(&c, i);
+			char *val = xasprintf("%d %d %.3f\n%s", (int)c.runs[i].status, c.runs[i].code, c.runs[i].seconds, hits);
+			char *key = run_key(kind, rev, &missing.v[i]);
+			rc = store_set(x->p->store, x->p->session, key, val, e);
+			free(hits);
+			free(val);
+			free(key);
+		}
+		if (rc == 0) {
+			event(x, "TESTS_RUN", "%zu tests run at %.12s (%s)", missing.n, rev, kind);
+			coverage_release(&c);
+		}
+		remove_tree(runs, NULL);
+		free(runs);
+	}
+	free(missing.v);
+	return rc;
+}
+
+/* The stored results of s at rev as a coverage. */
+static int suite_load_runs(struct explain *x, const char *kind, const char *rev, const struct suite *s,
+			   struct coverage *c, struct cerr *e)
+{
+	char **names = xcalloc(s->n + 1, sizeof(*names)), **hits = xcalloc(s->n + 1, sizeof(*hits));
+	char **vals = xcalloc(s->n + 1, sizeof(*vals));
+	enum cov_status *st = xcalloc(s->n + 1, sizeof(*st));
+	int *codes = xcalloc(s->n + 1, sizeof(*codes));
+	int rc = 0;
+	for (size_t i = 0; i < s->n && rc == 0; i++) {
+		char *key = run_key(kind, rev, &s->v[i]);
+		vals[i] = store_get(x->p->store, x->p->session, key);
+		free(key);
+		int status = 0;
+		char *nl = vals[i] ? strchr(vals[i], '\n') : NULL;
+		if (!nl || sscanf(vals[i], "%d %d", &status, &codes[i]) != 2 || status < 0 || status > COV_UNRESOLVED) {
+			rc = cerr_set(e, "the stored results of test '%s' are damaged", s->v[i].name);
+			break;
+		}
+		st[i] = (enum cov_status)status;
+		names[i] = s->v[i].name;
+		hits[i] = nl + 1;
+	}
+	if (rc == 0)
+		rc = coverage_from_text(c, s->n, names, st, codes, hits, e);
+	for (size_t i = 0; i < s->n; i++)
+		free(vals[i]);
+	free(vals);
+	free(names);
+	free(hits);
+	free(st);
+	free(codes);
+	return rc;
+}
+
+/* Point each ranked line at its text in the bad revision. */
+static void attach_sources(struct explain *x)
+{
+	for (size_t i = 0; i < x->ranking.n; i++) {
+		struct rank_entry *r = &x->ranking.v[i];
+		size_t k;
+		for (k = 0; k < x->p->nsources; k++)
+			if (!strcmp(x->p->sources[k].s, r->s.file))
+				break;
+		if (k == x->p->nsources) {
+			/* Each source kept as "path\0content". */
+			struct buf content = BUF_INIT;
+			unsigned mode;
+			x->p->sources = xrealloc(x->p->sources, (x->p->nsources + 1) * sizeof(*x->p->sources));
+			struct buf *b = &x->p->sources[x->p->nsources++];
+			buf_init(b);
+			buf_adds(b, r->s.file);
+			buf_addc(b, '\0');
+			if (repo_read_path(x->p->repo, x->bad, r->s.file, &content, &mode, NULL) == 1)
+				buf_add(b, content.s, content.len);
+			buf_release(&content);
+		}
+		const struct buf *b = &x->p->sources[k];
+		const char *p = b->s + strlen(b->s) + 1, *end = b->s + b->len;
+		for (int line = 1; p < end && line < r->s.line; line++) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			p = nl ? nl + 1 : end;
+		}
+		if (p < end) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			r->text = p;
+			r->text_len = (size_t)((nl ? nl : end) - p);
+		}
+	}
+}
+
+static int rank_suite(struct explain *x, struct cerr *e)
+{
+	struct suite s;
+	int rc;
+	set_phase(x, PHASE_RANK);
+	if (suite_load(&s, x->opts.suite, e) < 0)
+		return -1;
+	/* The failing test counts as failing even if the suite has no failing test. */
+	int has_failing = 0;
+	for (size_t i = 0; i < s.n; i++)
+		has_failing |= !strcmp(s.v[i].cmd, x->opts.test);
+	if (!has_failing) {
+		s.v = xrealloc(s.v, (s.n + 1) * sizeof(*s.v));
+		s.v[s.n++] = (struct suite_test){xstrdup(FAILING_TEST_NAME), xstrdup(x->opts.test), 0};
+	}
+	/* Which tests fail at the good revision too: they are not about this regression. */
+	rc = ensure_workspace(x, x->good, e);
+	if (rc == 0) {
+		struct bits *none = bits_new(x->p->full->natoms);
+		rc = workspace_apply(x->p->ws, x->p->full, none, NULL, e);
+		bits_free(none);
+	}
+	if (rc == 0)
+		rc = suite_runs(x, "good", x->good, workspace_path(x->p->ws), x->build, &s, e);
+	struct coverage good = {0}, cov = {0};
+	if (rc == 0)
+		rc = suite_load_runs(x, "good", x->good, &s, &good, e);
+	/* Coverage at the bad revision, in its own worktree. */
+	struct workspace *cw = NULL;
+	char *cdir = xasprintf("%swt-cov-%.12s", x->p->sessdir, x->bad);
+	if (rc == 0 && !x->opts.replay)
+		rc = workspace_open(&cw, x->p->repo, cdir, x->bad, e);
+	if (rc == 0)
+		rc = suite_runs(x, "coverage", x->bad, cdir, x->opts.coverage_build ? x->opts.coverage_build
+									   : DEFAULT_COVERAGE_BUILD, &s, e);
+	free(cdir);
+	workspace_free(cw);
+	if (rc == 0)
+		rc = suite_load_runs(x, "coverage", x->bad, &s, &cov, e);
+	if (rc == 0) {
+		int *counted = xcalloc(cov.nruns + 1, sizeof(*counted));
+		size_t at_good = 0, unresolved = 0;
+		for (size_t i = 0; i < cov.nruns; i++) {
+			int is_failing_test = !strcmp(s.v[i].cmd, x->opts.test);
+			if (is_failing_test)
+				cov.runs[i].status = COV_FAIL;
+			if (!is_failing_test && good.runs[i].status == COV_FAIL) {
+				at_good++;
+				event(x, "TEST_LEFT_OUT", "test %s fails at the good revision too: left out", s.v[i].name);
+			} else if (cov.runs[i].status == COV_UNRESOLVED) {
+				unresolved++;
+			} else {
+				counted[i] = 1;
+			}
+		}
+		model_lock(x);
+		rank_release(&x->ranking);
+		rank_compute(&x->ranking, &cov, counted, x->p->full, (enum spectra_formula)x->opts.formula,
+			     x->opts.changed_only);
+		x->tests = s.n;
+		x->tests_failing_at_good = at_good;
+		x->tests_unresolved = unresolved;
+		x->ranked = 1;
+		attach_sources(x);
+		model_unlock(x);
+		free(counted);
+		event(x, "RANKED", "%zu lines ranked (%s) from %d failing and %d passing tests", x->ranking.n,
+		      spectra_formula_name((enum spectra_formula)x->opts.formula), x->ranking.F, x->ranking.P);
+	}
+	coverage_release(&good);
+	coverage_release(&cov);
+	suite_release(&s);
+	return rc;
+}
+
 /* --------------------------------------------------------------- the run */
 
 const char *explain_culprit_commit(const struct explain *x)
@@ -1238,6 +1495,13 @@ int explain_run(struct explain *x, struct cerr *e)
 		rc = bisect(x, e);
 	if (rc == 0)
 		rc = search_changes(x, e);
+	if (rc >= 0 && x->opts.suite) {
+		int rr = rank_suite(x, e);
+		if (rr == ABORT_STOPPED)
+			rc = rr;
+		else if (rr < 0)
+			rc = -1;
+	}
 	x->elapsed = now_seconds() - x->started;
 	if (!x->opts.replay) {
 		char num[64];

@@ -12,6 +12,7 @@
 #include "core/util.h"
 #include "core/change.h"
 #include "core/oracle.h"
+#include "core/rank.h"
 
 struct explain_opts {
 	const char *dir;            /* repository or any subdirectory (NULL: .) */
@@ -21,6 +22,11 @@ struct explain_opts {
 	const char *fail_pattern;   /* PCRE2 or NULL */
 	int repeat;                 /* test runs per configuration (>= 1) */
 	double build_timeout, test_timeout;
+	const char *suite;          /* suite file for the suspiciousness ranking, or NULL */
+	const char *coverage_build; /* NULL: make CFLAGS='-O0 -g --coverage' LDFLAGS=--coverage */
+	int jobs;                   /* tests run at once for coverage (0: the number of cores) */
+	int formula;                /* enum spectra_formula */
+	int changed_only;           /* rank only lines good..bad added or modified */
 	int fresh;                  /* forget the stored session */
 	int replay;                 /* use stored outcomes only; never build (culprit report) */
 };
@@ -46,6 +52,7 @@ enum explain_phase {
 	PHASE_INDUCING,
 	PHASE_FIX,
 	PHASE_REFINE,
+	PHASE_RANK,
 	PHASE_DONE,
 };
 const char *explain_phase_name(enum explain_phase p);
@@ -97,6 +104,7 @@ struct explain {
 	size_t lo, hi;              /* last passing / first failing commit */
 
 	struct change_set *set;     /* diff(commits[lo], commits[hi]) */
+	const struct change_set *set_full;  /* diff(good, bad): what the ranking's change ids refer to */
 	enum change_mark *marks;    /* per change */
 	struct explain_list inducing, fix, aux;
 	int refined;                /* answers are at token level */
@@ -106,6 +114,12 @@ struct explain {
 	struct explain_config *configs;
 	size_t nconfigs;
 	int commits_tested, builds, stored_hits, flaky;
+
+	/* The suspiciousness ranking (with --suite). */
+	int ranked;
+	struct ranking ranking;
+	size_t tests, tests_failing_at_good, tests_unresolved;
+	char *ranking_note;         /* why there is no ranking, or NULL */
 	double elapsed, elapsed_before, started;
 
 	enum explain_phase phase;
@@ -122,8 +136,9 @@ struct explain {
  * (revisions, ancestry, empty diff). Errors are for the user (exit 2). */
 int explain_open(struct explain **out, const struct explain_opts *o, const struct explain_hooks *h,
 		 struct cerr *e);
-/* Reopen the most recent session of the repository at dir (culprit report). */
-int explain_open_stored(struct explain **out, const char *dir, struct cerr *e);
+/* Reopen the most recent session of the repository at dir (culprit report,
+ * culprit rank), ranking with formula (enum spectra_formula) and changed_only. */
+int explain_open_stored(struct explain **out, const char *dir, int formula, int changed_only, struct cerr *e);
 void explain_free(struct explain *x);   /* NULL is a no-op */
 
 /* Run the analysis to the end. 0: a failure-inducing set was found; 1: it

@@ -1,8 +1,10 @@
 #include "core/report.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "core/json.h"
+#include "core/spectra.h"
 
 int report_format_parse(const char *name, enum report_format *f)
 {
@@ -267,10 +269,115 @@ static void render_json(const struct explain *x, struct buf *b)
 	buf_adds(b, "\n}\n");
 }
 
-void report_render(const struct explain *x, enum report_format f, struct buf *out)
+static size_t shown(const struct explain *x, size_t top)
 {
-	if (f == REPORT_JSON)
-		render_json(x, out);
+	return top == 0 || top > x->ranking.n ? x->ranking.n : top;
+}
+
+static void ranking_text(const struct explain *x, int md, size_t top, struct buf *b)
+{
+	const struct ranking *r = &x->ranking;
+	if (!x->ranked) {
+		buf_addf(b, "%sno suspiciousness ranking: %s\n", md ? "\n" : "\n",
+			 x->ranking_note ? x->ranking_note : "no test suite given (--suite FILE)");
+		return;
+	}
+	buf_addf(b, "\n%sSuspiciousness (%s; %d failing and %d passing tests", md ? "## " : "",
+		 spectra_formula_name(r->formula), r->F, r->P);
+	if (x->tests_failing_at_good)
+		buf_addf(b, "; %zu left out: they fail at the good revision too", x->tests_failing_at_good);
+	if (x->tests_unresolved)
+		buf_addf(b, "; %zu unresolved (timed out or exit 125)", x->tests_unresolved);
+	buf_addf(b, "; %zu lines%s%s):\n\n", r->n, x->opts.changed_only ? " changed by good..bad" : "",
+		 x->set && x->set != x->set_full ? "; change ids of good..bad" : "");
+	if (md)
+		buf_adds(b, "| rank | score | conf | line | ef | ep | change | source |\n|---:|---:|---:|---|---:|---:|---|---|\n");
 	else
+		buf_addf(b, "  %5s %8s %5s  %-24s %4s %4s %-7s %s\n", "rank", "score", "conf", "line", "ef", "ep", "change", "source");
+	for (size_t i = 0; i < shown(x, top); i++) {
+		const struct rank_entry *e = &r->v[i];
+		char where[512], change[32] = "-";
+		snprintf(where, sizeof(where), "%s:%d", e->s.file, e->s.line);
+		if (e->change >= 0 && x->set_full)
+			snprintf(change, sizeof(change), "#%u", x->set_full->changes[e->change].id);
+		struct buf src = BUF_INIT;
+		const char *t = e->text ? e->text : "";
+		size_t n = e->text ? e->text_len : 0;
+		while (n && (*t == ' ' || *t == '\t'))
+			t++, n--;
+		buf_add(&src, t, n > 60 ? 60 : n);
+		if (md)
+			buf_addf(b, "| %zu | %.3f | %.2f | %s | %d | %d | %s | `%s` |\n", e->s.rank, e->s.score, e->s.confidence,
+				 where, e->s.ef, e->s.ep, change, src.s ? src.s : "");
+		else
+			buf_addf(b, "  %5zu %8.3f %5.2f  %-24s %4d %4d %-7s %s\n", e->s.rank, e->s.score, e->s.confidence,
+				 where, e->s.ef, e->s.ep, change, src.s ? src.s : "");
+		buf_release(&src);
+	}
+}
+
+static void ranking_json(const struct explain *x, size_t top, struct buf *b)
+{
+	const struct ranking *r = &x->ranking;
+	buf_addf(b, "{\"formula\": \"%s\", \"failing\": %d, \"passing\": %d, \"tests\": %zu, "
+		    "\"left_out_failing_at_good\": %zu, \"unresolved\": %zu, \"lines\": %zu, \"ranking\": [",
+		 spectra_formula_name(r->formula), r->F, r->P, x->tests, x->tests_failing_at_good, x->tests_unresolved, r->n);
+	for (size_t i = 0; i < shown(x, top); i++) {
+		const struct rank_entry *e = &r->v[i];
+		buf_adds(b, i ? ",\n    {\"file\": " : "\n    {\"file\": ");
+		json_str(b, e->s.file);
+		buf_addf(b, ", \"line\": %d, \"score\": %.6g, \"confidence\": %.6g, \"rank\": %zu, \"rank_avg\": %.6g, "
+			    "\"ef\": %d, \"ep\": %d, \"change_id\": ",
+			 e->s.line, e->s.score, e->s.confidence, e->s.rank, e->s.rank_avg, e->s.ef, e->s.ep);
+		if (e->change >= 0 && x->set_full)
+			buf_addf(b, "\"%u\"", x->set_full->changes[e->change].id);
+		else
+			buf_adds(b, "null");
+		buf_adds(b, "}");
+	}
+	buf_adds(b, r->n ? "\n  ]}" : "]}");
+}
+
+void report_ranking(const struct explain *x, enum report_format f, size_t top, struct buf *out)
+{
+	if (f == REPORT_JSON) {
+		if (x->ranked)
+			ranking_json(x, top, out);
+		else
+			buf_adds(out, "null");
+		buf_addc(out, '\n');
+	} else {
+		ranking_text(x, f == REPORT_MARKDOWN, top, out);
+	}
+}
+
+void report_render(const struct explain *x, enum report_format f, size_t top, struct buf *out)
+{
+	if (f == REPORT_JSON) {
+		render_json(x, out);
+		/* render_json ends with "\n}\n": put the ranking before the brace. */
+		out->len -= 3;
+		out->s[out->len] = '\0';
+		buf_adds(out, ",\n  \"suspiciousness\": ");
+		if (x->ranked)
+			ranking_json(x, top, out);
+		else
+			buf_adds(out, "null");
+		buf_adds(out, ",\n  \"ranking\": ");
+		if (x->ranked) {
+			/* The plain list, as the contract names it. */
+			struct buf tmp = BUF_INIT;
+			ranking_json(x, top, &tmp);
+			const char *lst = strstr(tmp.s, "\"ranking\": ");
+			buf_add(out, lst + 11, tmp.len - (size_t)(lst + 11 - tmp.s) - 1);
+			buf_release(&tmp);
+		} else {
+			buf_adds(out, "[]");
+		}
+		buf_adds(out, "\n}\n");
+	} else {
 		render_text(x, f == REPORT_MARKDOWN, out);
+		if (x->opts.suite || x->ranked)
+			ranking_text(x, f == REPORT_MARKDOWN, top, out);
+	}
 }

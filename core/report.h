@@ -14,8 +14,10 @@ enum report_format {
 
 /* "text", "markdown" (or "md"), "json" -> 0 and *f; else -1. */
 int report_format_parse(const char *name, enum report_format *f);
-/* Append the report of x to out. */
-void report_render(const struct explain *x, enum report_format f, struct buf *out);
+/* Append the report of x to out; with a ranking, its top `top` lines. */
+void report_render(const struct explain *x, enum report_format f, size_t top, struct buf *out);
+/* Only the ranking (culprit rank): its top `top` lines (0: all). */
+void report_ranking(const struct explain *x, enum report_format f, size_t top, struct buf *out);
 /* Id of an answer item: "3" or "3.2" (a token piece of change 3). */
 void report_item_id(const struct explain *x, const struct explain_item *it, struct buf *out);
 

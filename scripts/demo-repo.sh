@@ -25,7 +25,7 @@ cat > Makefile <<'MK'
 CFLAGS = -std=c99 -Wall -O0 -g
 OBJ = lex.o parse.o main.o
 calc: $(OBJ)
-	$(CC) -o $@ $(OBJ)
+	$(CC) $(LDFLAGS) -o $@ $(OBJ)
 %.o: %.c calc.h
 	$(CC) $(CFLAGS) -c -o $@ $<
 clean:

@@ -10,6 +10,7 @@
 
 #include "core/explain.h"
 #include "core/report.h"
+#include "core/spectra.h"
 #include "core/util.h"
 
 #define VERSION "0.1"
@@ -18,7 +19,8 @@ static volatile int interrupted;
 
 static const char usage[] =
 	"usage: culprit [options] --good REV --bad REV -- TEST-COMMAND [ARG...]\n"
-	"       culprit report [-C DIR] [--format FORMAT]\n"
+	"       culprit report [-C DIR] [--format FORMAT] [--top N]\n"
+	"       culprit rank [-C DIR] [--formula F] [--top N] [--changed] [--format FORMAT]\n"
 	"\n"
 	"Find the commit and the smallest set of changes that make a test fail.\n"
 	"\n"
@@ -33,6 +35,14 @@ static const char usage[] =
 	"      --repeat N         run the test N times per configuration; disagreeing runs are flaky\n"
 	"      --build-timeout S  seconds before a build is killed (default 600)\n"
 	"      --test-timeout S   seconds before a test is killed (default 60)\n"
+	"      --suite FILE       rank lines by suspiciousness over this test suite's coverage\n"
+	"                         (a line a test: NAME COMMAND; '#' starts a comment)\n"
+	"      --coverage-build CMD  build with coverage (default: make CFLAGS='-O0 -g --coverage'\n"
+	"                         LDFLAGS=--coverage)\n"
+	"      --jobs N           tests run at once for coverage (default: the number of cores)\n"
+	"      --formula F        tarantula, ochiai (default), dstar, op2 or jaccard\n"
+	"      --changed          rank only lines that good..bad added or modified\n"
+	"      --top N            ranked lines in the report (default 20; 0: all)\n"
 	"      --fresh            forget the stored session and start over\n"
 	"  -q, --quiet            no progress on standard error\n"
 	"  -h, --help             this text\n"
@@ -93,25 +103,48 @@ static void batch_event(void *priv, const char *type, const char *text)
 	(void)type;
 }
 
-static int print_report(const struct explain *x, enum report_format f)
+static int print_report(const struct explain *x, enum report_format f, size_t top)
 {
 	struct buf out = BUF_INIT;
-	report_render(x, f, &out);
+	report_render(x, f, top, &out);
 	fwrite(out.s, 1, out.len, stdout);
 	buf_release(&out);
 	return fflush(stdout) == 0 ? 0 : -1;
 }
 
-static int cmd_report(int argc, char **argv)
+static long parse_count(const char *opt, const char *s, long min, long max)
 {
+	char *end;
+	long n = strtol(s, &end, 10);
+	if (end == s || *end || n < min || n > max)
+		die_usage("%s needs a number from %ld to %ld, not '%s'", opt, min, max, s);
+	return n;
+}
+
+static int parse_formula(const char *s)
+{
+	enum spectra_formula f;
+	if (spectra_formula_parse(s, &f) < 0)
+		die_usage("unknown formula '%s' (tarantula, ochiai, dstar, op2, jaccard)", s);
+	return (int)f;
+}
+
+/* culprit report and culprit rank: the stored session, replayed without building. */
+static int cmd_stored(int argc, char **argv, int rank)
+{
+	enum { OPT_FORMULA = 256, OPT_TOP, OPT_CHANGED };
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
+		{"formula", required_argument, NULL, OPT_FORMULA},
+		{"top", required_argument, NULL, OPT_TOP},
+		{"changed", no_argument, NULL, OPT_CHANGED},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *dir = NULL;
 	enum report_format fmt = REPORT_TEXT;
-	int c;
+	int c, formula = SPECTRA_OCHIAI, changed = 0;
+	size_t top = 20;
 
 	optind = 1;
 	opterr = 0;
@@ -124,6 +157,15 @@ static int cmd_report(int argc, char **argv)
 			if (report_format_parse(optarg, &fmt) < 0)
 				die_usage("unknown report format '%s'", optarg);
 			break;
+		case OPT_FORMULA:
+			formula = parse_formula(optarg);
+			break;
+		case OPT_TOP:
+			top = (size_t)parse_count("--top", optarg, 0, 100000000);
+			break;
+		case OPT_CHANGED:
+			changed = 1;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
@@ -133,10 +175,12 @@ static int cmd_report(int argc, char **argv)
 	}
 	if (optind < argc)
 		die_usage("unexpected argument '%s'", argv[optind]);
+	if (!rank && (formula != SPECTRA_OCHIAI || changed))
+		die_usage("%s", "--formula and --changed are options of culprit rank");
 
 	struct cerr e = {{0}};
 	struct explain *x = NULL;
-	if (explain_open_stored(&x, dir, &e) < 0) {
+	if (explain_open_stored(&x, dir, formula, changed, &e) < 0) {
 		fprintf(stderr, "culprit: %s\n", e.msg);
 		explain_free(x);
 		return 2;
@@ -147,14 +191,26 @@ static int cmd_report(int argc, char **argv)
 		explain_free(x);
 		return 2;
 	}
-	print_report(x, fmt);
+	if (rank && !x->ranked) {
+		fprintf(stderr, "culprit: the stored session has no ranking: run culprit with --suite FILE\n");
+		explain_free(x);
+		return 2;
+	}
+	struct buf out = BUF_INIT;
+	if (rank)
+		report_ranking(x, fmt, top, &out);
+	else
+		report_render(x, fmt, top, &out);
+	fwrite(out.s, 1, out.len, stdout);
+	buf_release(&out);
 	explain_free(x);
 	return rc;
 }
 
 int main(int argc, char **argv)
 {
-	enum { OPT_BATCH = 256, OPT_PATTERN, OPT_REPEAT, OPT_BTIME, OPT_TTIME, OPT_FRESH, OPT_VERSION };
+	enum { OPT_BATCH = 256, OPT_PATTERN, OPT_REPEAT, OPT_BTIME, OPT_TTIME, OPT_FRESH, OPT_VERSION, OPT_SUITE,
+	       OPT_COVBUILD, OPT_JOBS, OPT_FORMULA, OPT_CHANGED, OPT_TOP };
 	static const struct option longopts[] = {
 		{"good", required_argument, NULL, 'g'},
 		{"bad", required_argument, NULL, 'b'},
@@ -166,17 +222,26 @@ int main(int argc, char **argv)
 		{"build-timeout", required_argument, NULL, OPT_BTIME},
 		{"test-timeout", required_argument, NULL, OPT_TTIME},
 		{"fresh", no_argument, NULL, OPT_FRESH},
+		{"suite", required_argument, NULL, OPT_SUITE},
+		{"coverage-build", required_argument, NULL, OPT_COVBUILD},
+		{"jobs", required_argument, NULL, OPT_JOBS},
+		{"formula", required_argument, NULL, OPT_FORMULA},
+		{"changed", no_argument, NULL, OPT_CHANGED},
+		{"top", required_argument, NULL, OPT_TOP},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, OPT_VERSION},
 		{NULL, 0, NULL, 0},
 	};
-	struct explain_opts o = {.repeat = 1, .build_timeout = 600, .test_timeout = 60};
+	struct explain_opts o = {.repeat = 1, .build_timeout = 600, .test_timeout = 60, .formula = SPECTRA_OCHIAI};
+	size_t top = 20;
 	enum report_format fmt = REPORT_TEXT;
 	int batch = 0, quiet = 0, c;
 
 	if (argc > 1 && !strcmp(argv[1], "report"))
-		return cmd_report(argc - 1, argv + 1);
+		return cmd_stored(argc - 1, argv + 1, 0);
+	if (argc > 1 && !strcmp(argv[1], "rank"))
+		return cmd_stored(argc - 1, argv + 1, 1);
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:C:g:b:B:f:qh", longopts, NULL)) != -1) {
@@ -203,14 +268,9 @@ int main(int argc, char **argv)
 		case OPT_PATTERN:
 			o.fail_pattern = optarg;
 			break;
-		case OPT_REPEAT: {
-			char *end;
-			long n = strtol(optarg, &end, 10);
-			if (end == optarg || *end || n < 1 || n > 1000)
-				die_usage("--repeat needs a number from 1 to 1000, not '%s'", optarg);
-			o.repeat = (int)n;
+		case OPT_REPEAT:
+			o.repeat = (int)parse_count("--repeat", optarg, 1, 1000);
 			break;
-		}
 		case OPT_BTIME:
 			o.build_timeout = parse_seconds("--build-timeout", optarg);
 			break;
@@ -219,6 +279,24 @@ int main(int argc, char **argv)
 			break;
 		case OPT_FRESH:
 			o.fresh = 1;
+			break;
+		case OPT_SUITE:
+			o.suite = optarg;
+			break;
+		case OPT_COVBUILD:
+			o.coverage_build = optarg;
+			break;
+		case OPT_JOBS:
+			o.jobs = (int)parse_count("--jobs", optarg, 1, 1024);
+			break;
+		case OPT_FORMULA:
+			o.formula = parse_formula(optarg);
+			break;
+		case OPT_CHANGED:
+			o.changed_only = 1;
+			break;
+		case OPT_TOP:
+			top = (size_t)parse_count("--top", optarg, 0, 100000000);
 			break;
 		case 'q':
 			quiet = 1;
@@ -278,7 +356,7 @@ int main(int argc, char **argv)
 		explain_free(x);
 		return 2;
 	}
-	if (print_report(x, fmt) < 0)
+	if (print_report(x, fmt, top) < 0)
 		rc = 2;
 	explain_free(x);
 	return rc;
