@@ -1216,7 +1216,27 @@ const char *explain_dir(const struct explain *x)
 
 /* ------------------------------------------------------------- ranking */
 
-#define DEFAULT_COVERAGE_BUILD "make CFLAGS='-O0 -g --coverage' LDFLAGS=--coverage"
+#define DEFAULT_COVERAGE_BUILD "make CFLAGS=\"-O0 -g --coverage -include $CULPRIT_GCOV_FLUSH\" LDFLAGS=--coverage"
+
+/* Included in every file of the coverage build (through $CULPRIT_GCOV_FLUSH):
+ * a test that crashes or fails an assert still leaves its coverage, since
+ * gcov only writes its counts at exit. */
+static const char gcov_flush_header[] =
+	"/* written by culprit: dump coverage counts when a test dies by a signal */\n"
+	"#include <signal.h>\n"
+	"extern void __gcov_dump(void);\n"
+	"static void culprit_gcov_on_signal(int sig)\n"
+	"{\n"
+	"\t__gcov_dump();\n"
+	"\tsignal(sig, SIG_DFL);\n"
+	"\traise(sig);\n"
+	"}\n"
+	"__attribute__((constructor)) static void culprit_gcov_catch(void)\n"
+	"{\n"
+	"\tstatic const int sigs[] = {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTERM};\n"
+	"\tfor (unsigned i = 0; i < sizeof(sigs) / sizeof(*sigs); i++)\n"
+	"\t\tsignal(sigs[i], culprit_gcov_on_signal);\n"
+	"}\n";
 #define FAILING_TEST_NAME "(the failing test)"
 
 /* Where a test's result at a revision is kept: by kind, revision, name and command. */
@@ -1232,11 +1252,22 @@ static int build_for_suite(struct explain *x, const char *dir, const char *cmd, 
 {
 	if (!cmd[0])
 		return 0;
+	char *header = xasprintf("%sgcov-flush.h", x->p->sessdir);
+	char *env0 = xasprintf("CULPRIT_GCOV_FLUSH=%s", header);
+	const char *env[] = {env0, NULL};
+	int wrote = file_write_atomic(header, gcov_flush_header, sizeof(gcov_flush_header) - 1, 0644, e);
+	free(header);
+	if (wrote < 0) {
+		free(env0);
+		return -1;
+	}
 	struct run_opts ro = {.cmd = cmd, .cwd = dir, .timeout = x->opts.build_timeout, .cancel = x->hooks.cancel,
-			      .on_output = on_output, .priv = x};
+			      .on_output = on_output, .priv = x, .env = env};
 	struct run_result r;
 	set_activity(x, xasprintf("building %s: %s", what, cmd));
-	if (run_command(&ro, &r, e) < 0)
+	int ran = run_command(&ro, &r, e);
+	free(env0);
+	if (ran < 0)
 		return -1;
 	x->builds++;
 	set_activity(x, NULL);
@@ -1271,7 +1302,7 @@ static int suite_runs(struct explain *x, const char *kind, const char *rev, cons
 		rc = cerr_set(e, "the stored session has no %s results for %zu tests; run culprit again to finish it",
 			      kind, missing.n);
 	if (missing.n && rc == 0) {
-		rc = build_for_suite(x, dir, build, !strcmp(kind, "coverage") ? "coverage" : "good revision's", e);
+		rc = build_for_suite(x, dir, build, !strncmp(kind, "coverage", 8) ? "coverage" : "good revision's", e);
 		struct coverage c;
 		char *runs = xasprintf("%sruns-%s", x->p->sessdir, kind);
 		if (rc == 0) {
@@ -1398,18 +1429,24 @@ static int rank_suite(struct explain *x, struct cerr *e)
 	struct coverage good = {0}, cov = {0};
 	if (rc == 0)
 		rc = suite_load_runs(x, "good", x->good, &s, &good, e);
-	/* Coverage at the bad revision, in its own worktree. */
+	/* Coverage at the bad revision, in its own worktree. Results and
+	 * worktree go by coverage build command too: another command, other
+	 * objects and other counts. */
+	const char *cbuild = x->opts.coverage_build ? x->opts.coverage_build : DEFAULT_COVERAGE_BUILD;
+	char ch[41];
+	repo_hash(cbuild, strlen(cbuild), ch);
+	char *ckind = xasprintf("coverage-%.8s", ch);
 	struct workspace *cw = NULL;
-	char *cdir = xasprintf("%swt-cov-%.12s", x->p->sessdir, x->bad);
+	char *cdir = xasprintf("%swt-cov-%.12s-%.8s", x->p->sessdir, x->bad, ch);
 	if (rc == 0 && !x->opts.replay)
 		rc = workspace_open(&cw, x->p->repo, cdir, x->bad, e);
 	if (rc == 0)
-		rc = suite_runs(x, "coverage", x->bad, cdir, x->opts.coverage_build ? x->opts.coverage_build
-									   : DEFAULT_COVERAGE_BUILD, &s, e);
+		rc = suite_runs(x, ckind, x->bad, cdir, cbuild, &s, e);
 	free(cdir);
 	workspace_free(cw);
 	if (rc == 0)
-		rc = suite_load_runs(x, "coverage", x->bad, &s, &cov, e);
+		rc = suite_load_runs(x, ckind, x->bad, &s, &cov, e);
+	free(ckind);
 	if (rc == 0) {
 		int *counted = xcalloc(cov.nruns + 1, sizeof(*counted));
 		size_t at_good = 0, unresolved = 0;
