@@ -269,6 +269,18 @@ static void render_json(const struct explain *x, struct buf *b)
 	buf_adds(b, "\n}\n");
 }
 
+/* Whether a ranked line's change is among the failure-inducing changes
+ * (only when the ranking and the analysis share one change set). */
+static int entry_inducing(const struct explain *x, const struct rank_entry *e)
+{
+	if (e->change < 0 || x->set != x->set_full)
+		return 0;
+	for (size_t i = 0; i < x->inducing.n; i++)
+		if ((long)x->inducing.v[i].change == e->change)
+			return 1;
+	return 0;
+}
+
 static size_t shown(const struct explain *x, size_t top)
 {
 	return top == 0 || top > x->ranking.n ? x->ranking.n : top;
@@ -289,7 +301,7 @@ static void ranking_text(const struct explain *x, int md, size_t top, struct buf
 	if (x->tests_unresolved)
 		buf_addf(b, "; %zu unresolved (timed out or exit 125)", x->tests_unresolved);
 	buf_addf(b, "; %zu lines%s%s):\n\n", r->n, x->opts.changed_only ? " changed by good..bad" : "",
-		 x->set && x->set != x->set_full ? "; change ids of good..bad" : "");
+		 x->set && x->set != x->set_full ? "; change ids of good..bad" : "; ! marks a failure-inducing change");
 	if (md)
 		buf_adds(b, "| rank | score | conf | line | ef | ep | change | source |\n|---:|---:|---:|---|---:|---:|---|---|\n");
 	else
@@ -299,7 +311,8 @@ static void ranking_text(const struct explain *x, int md, size_t top, struct buf
 		char where[512], change[32] = "-";
 		snprintf(where, sizeof(where), "%s:%d", e->s.file, e->s.line);
 		if (e->change >= 0 && x->set_full)
-			snprintf(change, sizeof(change), "#%u", x->set_full->changes[e->change].id);
+			snprintf(change, sizeof(change), "#%u%s", x->set_full->changes[e->change].id,
+				 entry_inducing(x, e) ? "!" : "");
 		struct buf src = BUF_INIT;
 		const char *t = e->text ? e->text : "";
 		size_t n = e->text ? e->text_len : 0;
@@ -333,7 +346,7 @@ static void ranking_json(const struct explain *x, size_t top, struct buf *b)
 			buf_addf(b, "\"%u\"", x->set_full->changes[e->change].id);
 		else
 			buf_adds(b, "null");
-		buf_adds(b, "}");
+		buf_addf(b, ", \"failure_inducing\": %s}", entry_inducing(x, e) ? "true" : "false");
 	}
 	buf_adds(b, r->n ? "\n  ]}" : "]}");
 }
