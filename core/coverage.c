@@ -62,86 +62,133 @@ static void add_raw(struct job *j, const char *file, uint32_t line, int hit)
 	j->raw[j->nraw++] = (struct raw_line){xstrdup(file), line, hit};
 }
 
-/* gcov one data file; its lines into j->raw. */
-static int read_gcda(struct job *j, const char *gcda, const char *rel)
-{
-	/* gcov finds the notes file beside the data file: link it there. */
-	char *gcno_src = xasprintf("%s/%.*s.gcno", j->worktree, (int)(strlen(rel) - 5), rel);
-	char *gcno_dst = xasprintf("%.*s.gcno", (int)(strlen(gcda) - 5), gcda);
-	unlink(gcno_dst);
-	int linked = symlink(gcno_src, gcno_dst) == 0;
-	free(gcno_src);
-	free(gcno_dst);
-	if (!linked)
-		return 0;   /* no notes: an object built without coverage */
-	struct buf cmd = BUF_INIT;
-	buf_adds(&cmd, "gcov --json-format --stdout ");
-	shell_quote(&cmd, gcda);
-	struct run_opts o = {.cmd = cmd.s, .cwd = j->worktree, .timeout = 60, .output_cap = GCOV_MAX_OUTPUT};
-	struct run_result r;
-	struct cerr e;
-	int rc = run_command(&o, &r, &e);
-	buf_release(&cmd);
-	if (rc < 0 || r.status != RUN_EXITED || r.code != 0) {
-		snprintf(j->err, sizeof(j->err), "gcov failed on %.500s", rel);
-		if (rc == 0)
-			run_result_release(&r);
-		return -1;
-	}
-	/* One JSON document a line (gcov writes one per data file). */
-	for (char *p = r.out.s; p && *p;) {
-		char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		if (len > 0 && *p == '{') {
-			struct json *doc = json_parse(p, len, &e);
-			if (!doc) {
-				snprintf(j->err, sizeof(j->err), "gcov's JSON for %.500s: %.1000s", rel, e.msg);
-				run_result_release(&r);
-				return -1;
-			}
-			const struct json *files = json_get(doc, "files");
-			for (size_t f = 0; files && f < files->n; f++) {
-				const struct json *name = json_get(files->kids[f], "file");
-				const struct json *lines = json_get(files->kids[f], "lines");
-				if (!name || name->type != JSON_STRING || !own_file(name->str) || !lines)
-					continue;
-				for (size_t k = 0; k < lines->n; k++) {
-					const struct json *ln = json_get(lines->kids[k], "line_number");
-					const struct json *cnt = json_get(lines->kids[k], "count");
-					if (ln && cnt && ln->type == JSON_NUMBER && cnt->type == JSON_NUMBER && ln->num >= 1)
-						add_raw(j, name->str, (uint32_t)ln->num, cnt->num > 0);
-				}
-			}
-			json_free(doc);
-		}
-		p = nl ? nl + 1 : NULL;
-	}
-	run_result_release(&r);
-	return 0;
-}
+/* The data files of all runs, read by gcov in batches. */
+struct gcda {
+	size_t job;
+	char *path;
+};
 
-/* Every .gcda under dir (rel: its path below the prefix root). */
-static int walk_gcda(struct job *j, const char *dir, const char *rel)
+struct gcda_list {
+	struct gcda *v;
+	size_t n, cap;
+};
+
+#define GCOV_BATCH 256
+
+/* Every .gcda under dir (rel: its path below the prefix root), with the
+ * notes file linked beside it, where gcov looks for it. */
+static void find_gcda(struct job *j, size_t job, const char *dir, const char *rel, struct gcda_list *l)
 {
 	DIR *d = opendir(dir);
 	if (!d)
-		return 0;
+		return;
 	struct dirent *de;
-	int rc = 0;
-	while (!rc && (de = readdir(d))) {
+	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
 		char *path = xasprintf("%s/%s", dir, de->d_name);
 		char *sub = rel[0] ? xasprintf("%s/%s", rel, de->d_name) : xstrdup(de->d_name);
 		struct stat st;
-		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
-			rc = walk_gcda(j, path, sub);
-		else if (strlen(de->d_name) > 5 && !strcmp(de->d_name + strlen(de->d_name) - 5, ".gcda"))
-			rc = read_gcda(j, path, sub);
+		size_t nl = strlen(de->d_name);
+		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+			find_gcda(j, job, path, sub, l);
+		} else if (nl > 5 && !strcmp(de->d_name + nl - 5, ".gcda")) {
+			char *src = xasprintf("%s/%.*s.gcno", j->worktree, (int)(strlen(sub) - 5), sub);
+			char *dst = xasprintf("%.*s.gcno", (int)(strlen(path) - 5), path);
+			unlink(dst);
+			if (symlink(src, dst) == 0) {
+				if (l->n == l->cap) {
+					l->cap = l->cap ? 2 * l->cap : 64;
+					l->v = xrealloc(l->v, l->cap * sizeof(*l->v));
+				}
+				l->v[l->n++] = (struct gcda){job, path};
+				path = NULL;
+			}
+			free(src);
+			free(dst);
+		}
 		free(path);
 		free(sub);
 	}
 	closedir(d);
+}
+
+/* One gcov document (the counts of one data file) into its job's raw lines. */
+static int take_doc(struct job *jobs, const struct gcda_list *l, size_t from, size_t to, const struct json *doc)
+{
+	const struct json *data = json_get(doc, "data_file");
+	if (!data || data->type != JSON_STRING)
+		return -1;
+	size_t k = from;
+	while (k < to && strcmp(l->v[k].path, data->str))
+		k++;
+	if (k == to)
+		return -1;
+	struct job *j = &jobs[l->v[k].job];
+	const struct json *files = json_get(doc, "files");
+	for (size_t f = 0; files && f < files->n; f++) {
+		const struct json *name = json_get(files->kids[f], "file");
+		const struct json *lines = json_get(files->kids[f], "lines");
+		if (!name || name->type != JSON_STRING || !own_file(name->str) || !lines)
+			continue;
+		for (size_t i = 0; i < lines->n; i++) {
+			const struct json *ln = json_get(lines->kids[i], "line_number");
+			const struct json *cnt = json_get(lines->kids[i], "count");
+			if (ln && cnt && ln->type == JSON_NUMBER && cnt->type == JSON_NUMBER && ln->num >= 1)
+				add_raw(j, name->str, (uint32_t)ln->num, cnt->num > 0);
+		}
+	}
+	return 0;
+}
+
+/* gcov over data files [from, to): one process for the whole batch. */
+static int read_batch(struct job *jobs, const char *worktree, const struct gcda_list *l, size_t from, size_t to,
+		      struct cerr *e)
+{
+	struct buf cmd = BUF_INIT;
+	buf_adds(&cmd, "gcov --json-format --stdout");
+	for (size_t k = from; k < to; k++) {
+		buf_addc(&cmd, ' ');
+		shell_quote(&cmd, l->v[k].path);
+	}
+	struct run_opts o = {.cmd = cmd.s, .cwd = worktree, .timeout = 300, .output_cap = GCOV_MAX_OUTPUT};
+	struct run_result r;
+	int rc = run_command(&o, &r, e);
+	buf_release(&cmd);
+	if (rc < 0)
+		return -1;
+	if (r.status != RUN_EXITED || r.code != 0 || r.truncated) {
+		run_result_release(&r);
+		return cerr_set(e, "gcov failed on the data files of the tests");
+	}
+	for (char *p = r.out.s; rc == 0 && p && *p;) {
+		char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		if (len > 0 && *p == '{') {
+			struct json *doc = json_parse(p, len, e);
+			if (!doc)
+				rc = -1;
+			else if (take_doc(jobs, l, from, to, doc) < 0)
+				rc = cerr_set(e, "gcov's JSON names a data file it was not given");
+			json_free(doc);
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	run_result_release(&r);
+	return rc;
+}
+
+static int read_all_gcda(struct job *jobs, size_t n, const char *worktree, struct cerr *e)
+{
+	struct gcda_list l = {NULL, 0, 0};
+	for (size_t i = 0; i < n; i++)
+		find_gcda(&jobs[i], i, jobs[i].dir, "", &l);
+	int rc = 0;
+	for (size_t k = 0; rc == 0 && k < l.n; k += GCOV_BATCH)
+		rc = read_batch(jobs, worktree, &l, k, k + GCOV_BATCH < l.n ? k + GCOV_BATCH : l.n, e);
+	for (size_t k = 0; k < l.n; k++)
+		free(l.v[k].path);
+	free(l.v);
 	return rc;
 }
 
@@ -166,7 +213,6 @@ static void run_job(struct job *j)
 		else
 			j->run.status = COV_FAIL;
 		run_result_release(&r);
-		walk_gcda(j, j->dir, "");
 	}
 	free(prefix);
 	free(strip);
@@ -300,6 +346,8 @@ int coverage_collect(struct coverage *c, const char *worktree, const char *rundi
 	for (size_t i = 0; i < s->n && !rc; i++)
 		if (p.jobs[i].err[0])
 			rc = cerr_set(e, "test '%s': %s", s->v[i].name, p.jobs[i].err);
+	if (rc == 0)
+		rc = read_all_gcda(p.jobs, s->n, worktree, e);
 	if (rc == 0)
 		assemble(c, p.jobs, s->n);
 	release_jobs(p.jobs, s->n);
