@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -101,8 +102,16 @@ static void child_fail(const char *what, const char *arg)
 	_exit(127);
 }
 
+#define GUARD_SIGNAL SIGUSR2
+
+static void guard_on_parent_death(int sig)
+{
+	(void)sig;
+	kill(0, SIGKILL);
+}
+
 /* In the child: only async-signal-safe work from here to exec. */
-static void child(const struct run_opts *o, int out, char **env)
+static void child(const struct run_opts *o, int out, char **env, pid_t parent)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
@@ -126,8 +135,40 @@ static void child(const struct run_opts *o, int out, char **env)
 	if (o->cwd && chdir(o->cwd) < 0)
 		child_fail("cannot enter", o->cwd);
 	char *const argv[] = {"sh", "-c", (char *)o->cmd, NULL};
-	execve("/bin/sh", argv, env);
-	child_fail("cannot run", "/bin/sh");
+	/* A guard stays in the group and runs the command as its child: if
+	 * culprit dies, even by SIGKILL, the kernel signals the guard, which
+	 * kills the whole group, so no build outlives us. */
+	pid_t cmd = fork();
+	if (cmd < 0)
+		child_fail("cannot fork for", o->cmd);
+	if (cmd == 0) {
+		execve("/bin/sh", argv, env);
+		child_fail("cannot run", "/bin/sh");
+	}
+	/* The group's TERM and KILL are for the command: the guard ignores what
+	 * can be ignored and reports how the command ended. */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+	sa.sa_handler = guard_on_parent_death;
+	sigaction(GUARD_SIGNAL, &sa, NULL);
+	prctl(PR_SET_PDEATHSIG, GUARD_SIGNAL);
+	if (getppid() != parent)
+		kill(0, SIGKILL);   /* the parent died before prctl */
+	int status;
+	while (waitpid(cmd, &status, 0) < 0)
+		if (errno != EINTR)
+			_exit(127);
+	if (WIFEXITED(status))
+		_exit(WEXITSTATUS(status));
+	/* Die the way the command died. */
+	int sig = WTERMSIG(status);
+	sa.sa_handler = SIG_DFL;
+	sigaction(sig, &sa, NULL);
+	kill(getpid(), sig);
+	_exit(128 + sig);
 }
 
 /* Read what is there (up to READS_PER_TICK chunks). 0 at end of file. */
@@ -171,10 +212,11 @@ int run_command(const struct run_opts *o, struct run_result *r, struct cerr *e)
 		return cerr_set(e, "cannot create a pipe: %s", strerror(errno));
 	char **env = o->env ? make_env(o->env) : environ;
 	double t0 = now_seconds();
+	pid_t self = getpid();
 	pid_t pid = fork();
 	if (pid == 0) {
 		close(fds[0]);
-		child(o, fds[1], env);
+		child(o, fds[1], env, self);
 	}
 	int fork_errno = errno;
 	if (env != environ)
