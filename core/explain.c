@@ -644,6 +644,9 @@ static int bisect(struct explain *x, struct cerr *e)
 		return -1;
 	if (anc && repo_first_parents(x->p->repo, x->good, x->bad, &fp, &nfp, e) < 0)
 		return -1;
+	x->unrelated = !anc;
+	if (!anc)
+		event(x, "NO_BISECTION", "good is not an ancestor of bad: searching the changes between the two trees");
 	if (!anc || nfp == 0) {
 		free(fp);
 		fp = xmalloc(sizeof(*fp));
@@ -1487,7 +1490,7 @@ static int rank_suite(struct explain *x, struct cerr *e)
 
 const char *explain_culprit_commit(const struct explain *x)
 {
-	if (!x->commits || x->hi != x->lo + 1)
+	if (!x->commits || x->hi != x->lo + 1 || x->unrelated)
 		return NULL;
 	return x->commits[x->hi];
 }
@@ -1506,6 +1509,7 @@ static void reset_model(struct explain *x)
 	free(x->commit_verdict);
 	x->commit_verdict = NULL;
 	x->ncommits = x->lo = x->hi = 0;
+	x->unrelated = 0;
 	list_release(&x->inducing);
 	list_release(&x->fix);
 	list_release(&x->aux);

@@ -102,6 +102,7 @@ struct explain {
 	size_t ncommits;
 	int *commit_verdict;        /* -1 untested, else enum verdict */
 	size_t lo, hi;              /* last passing / first failing commit */
+	int unrelated;              /* good is not an ancestor of bad: no bisection, no culprit commit */
 
 	struct change_set *set;     /* diff(commits[lo], commits[hi]) */
 	const struct change_set *set_full;  /* diff(good, bad): what the ranking's change ids refer to */

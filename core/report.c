@@ -132,6 +132,8 @@ static void render_text(const struct explain *x, int md, struct buf *b)
 		 x->signature ? x->signature : "?");
 	if (culprit) {
 		buf_addf(b, "%sCulprit commit: %.12s\n", h, culprit);
+	} else if (x->unrelated) {
+		buf_addf(b, "%sNo culprit commit: good is not an ancestor of bad, so the changes are those between the two trees\n", h);
 	} else if (x->commits && x->hi > x->lo + 1) {
 		buf_addf(b, "%sCulprit range: %.12s..%.12s (%zu commits in between could not be tested)\n", h,
 			 x->commits[x->lo], x->commits[x->hi], x->hi - x->lo - 1);

@@ -11,4 +11,23 @@ check "history: commits counted" [ "$(jqf .commits)" = "$n" ]
 check "history: far fewer commits tested than there are" [ "$(jqf .commits_tested)" -le 8 ]
 check "history: the loop bound hunk" [ "$(jqf '.failure_inducing[0].added[0]')" = "	for (int i = 0; i < n - 1; i++)" ]
 check "history: each change names the commit" [ "$(jqf '.failure_inducing[0].commit')" = "$(git -C "$d" rev-parse culprit)" ]
+# good on another branch than bad: no bisection, no culprit commit.
+. "$TOP/tests/fixtures/lib.sh"
+set +e
+fx_init "$T/apart"
+printf 'x\n' > f.txt
+printf '#!/bin/sh\ngrep -q x f.txt\n' > t.sh
+chmod +x t.sh
+fx_commit base
+git checkout -q -b side
+printf 'y\n' > f.txt
+fx_commit "side" bad
+git checkout -q main
+printf 'x\nz\n' > f.txt
+fx_commit "main" good
+cd "$T"
+culprit_json "$T/apart" --good good --bad bad --build true -- ./t.sh
+check "unrelated revisions: exit 0" [ "$RC" = 0 ]
+check "unrelated revisions: no culprit commit" [ "$(jqf .culprit_commit)" = null ]
+check "unrelated revisions: the change between the trees" [ "$(jqf '.failure_inducing[0].added[0]')" = y ]
 finish
