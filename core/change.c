@@ -443,14 +443,13 @@ void change_lines_of(const struct change_set *s, size_t ci, struct change_lines 
 	case CHANGE_HUNK:
 		break;
 	}
-	const struct change_atom *first = &s->atoms[c->atom0], *last = &s->atoms[c->atom0 + c->natoms - 1];
+	const struct change_atom *first = &s->atoms[c->atom0];
 	/* The hunk's whole range: from the first atom's start to the last's end,
 	 * widened to lines (a split hunk keeps unchanged tokens between pieces). */
 	struct lines ol;
 	lines_init(&ol, f->old_data ? f->old_data : "", f->old_len);
 	size_t o0 = c->old_lines ? line_off(&ol, c->old_start) : first->old_off;
 	size_t o1 = c->old_lines ? line_off(&ol, c->old_start + c->old_lines) : o0;
-	(void)last;
 	free(ol.start);
 	struct lines nl;
 	lines_init(&nl, f->new_data ? f->new_data : "", f->new_len);
@@ -477,21 +476,19 @@ void change_lines_of_atom(const struct change_set *s, size_t ai, struct change_l
 	}
 	memset(out, 0, sizeof(*out));
 	const char *od = f->old_data ? f->old_data : "";
-	/* Widen the atom's old range to whole lines. */
+	/* Widen the atom's old range to whole lines: from the start of the line
+	 * holding its first byte to the end of the line holding its last. An
+	 * insertion of whole lines at a line start touches no old line. */
 	size_t ls = a->old_off, le = a->old_end;
 	while (ls > 0 && od[ls - 1] != '\n')
 		ls--;
-	if (le == a->old_off && (le == 0 || od[le - 1] == '\n') && a->new_end > a->new_off &&
-	    f->new_data[a->new_end - 1] == '\n' && ls == a->old_off) {
-		/* A pure insertion of whole lines. */
-	} else {
-		if (le > ls && od[le - 1] == '\n')
-			;   /* ends at a line end already */
-		else
-			while (le < f->old_len && od[le] != '\n')
-				le++;
-		if (le < f->old_len && od[le] == '\n' && (le == a->old_end ? 1 : 1))
+	int inserts_lines = a->old_off == a->old_end && ls == a->old_off && a->new_end > a->new_off &&
+			    f->new_data[a->new_end - 1] == '\n';
+	if (!inserts_lines && (le == ls || od[le - 1] != '\n')) {
+		while (le < f->old_len && od[le] != '\n')
 			le++;
+		if (le < f->old_len)
+			le++;   /* and its newline */
 	}
 	struct buf added = BUF_INIT;
 	buf_add(&added, od + ls, a->old_off - ls);
