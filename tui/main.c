@@ -1,6 +1,7 @@
 /* main — the command line: parse options, then drive the engine in batch
  * mode (or, later, the workbench), and print reports of stored sessions. */
 #include <getopt.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,6 +12,8 @@
 #include "core/explain.h"
 #include "core/report.h"
 #include "core/spectra.h"
+#include "keymaps/keymap.h"
+#include "tui/workbench.h"
 #include "core/util.h"
 
 #define VERSION "0.1"
@@ -30,6 +33,7 @@ static const char usage[] =
 	"  -B, --build CMD        build command run in the scratch worktree\n"
 	"                         (default: make, when the bad revision has a Makefile)\n"
 	"      --batch            run to the end without the workbench and print the report\n"
+	"                         (without it, the full-screen workbench opens)\n"
 	"  -f, --format FORMAT    report format: text (default), markdown, json\n"
 	"      --fail-pattern RE  PCRE2 pattern whose match in the test output is the failure\n"
 	"      --repeat N         run the test N times per configuration; disagreeing runs are flaky\n"
@@ -44,6 +48,8 @@ static const char usage[] =
 	"      --changed          rank only lines that good..bad added or modified\n"
 	"      --top N            ranked lines in the report (default 20; 0: all)\n"
 	"      --fresh            forget the stored session and start over\n"
+	"      --keys STYLE       vi (default) or emacs key bindings in the workbench\n"
+	"      --dump-keymap      print the effective key bindings and exit\n"
 	"  -q, --quiet            no progress on standard error\n"
 	"  -h, --help             this text\n"
 	"      --version          the version\n"
@@ -89,6 +95,14 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	interrupted = 1;
+}
+
+/* Keymap warnings, one a line ("path:line: message"). */
+static void keymap_warning(void *priv, const char *msg)
+{
+	struct buf *b = priv;
+	buf_adds(b, msg);
+	buf_addc(b, '\n');
 }
 
 struct batch {
@@ -210,7 +224,7 @@ static int cmd_stored(int argc, char **argv, int rank)
 int main(int argc, char **argv)
 {
 	enum { OPT_BATCH = 256, OPT_PATTERN, OPT_REPEAT, OPT_BTIME, OPT_TTIME, OPT_FRESH, OPT_VERSION, OPT_SUITE,
-	       OPT_COVBUILD, OPT_JOBS, OPT_FORMULA, OPT_CHANGED, OPT_TOP };
+	       OPT_COVBUILD, OPT_JOBS, OPT_FORMULA, OPT_CHANGED, OPT_TOP, OPT_KEYS, OPT_DUMP_KEYMAP };
 	static const struct option longopts[] = {
 		{"good", required_argument, NULL, 'g'},
 		{"bad", required_argument, NULL, 'b'},
@@ -228,6 +242,8 @@ int main(int argc, char **argv)
 		{"formula", required_argument, NULL, OPT_FORMULA},
 		{"changed", no_argument, NULL, OPT_CHANGED},
 		{"top", required_argument, NULL, OPT_TOP},
+		{"keys", required_argument, NULL, OPT_KEYS},
+		{"dump-keymap", no_argument, NULL, OPT_DUMP_KEYMAP},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, OPT_VERSION},
@@ -236,8 +252,9 @@ int main(int argc, char **argv)
 	struct explain_opts o = {.repeat = 1, .build_timeout = 600, .test_timeout = 60, .formula = SPECTRA_OCHIAI};
 	size_t top = 20;
 	enum report_format fmt = REPORT_TEXT;
-	int batch = 0, quiet = 0, c;
+	int batch = 0, quiet = 0, c, keys = -1, dump_keymap = 0;
 
+	setlocale(LC_ALL, "");
 	if (argc > 1 && !strcmp(argv[1], "report"))
 		return cmd_stored(argc - 1, argv + 1, 0);
 	if (argc > 1 && !strcmp(argv[1], "rank"))
@@ -298,6 +315,14 @@ int main(int argc, char **argv)
 		case OPT_TOP:
 			top = (size_t)parse_count("--top", optarg, 0, 100000000);
 			break;
+		case OPT_KEYS:
+			if (strcmp(optarg, "vi") && strcmp(optarg, "emacs"))
+				die_usage("--keys is vi or emacs, not '%s'", optarg);
+			keys = !strcmp(optarg, "emacs") ? KEYMAP_EMACS : KEYMAP_VI;
+			break;
+		case OPT_DUMP_KEYMAP:
+			dump_keymap = 1;
+			break;
 		case 'q':
 			quiet = 1;
 			break;
@@ -310,6 +335,24 @@ int main(int argc, char **argv)
 		default:
 			bad_option(c, argv);
 		}
+	}
+	/* The keymap: --keys, else the user file's "set keys", else vi; then the file. */
+	char *kpath = keymap_default_path();
+	if (keys < 0)
+		keys = keymap_file_style(kpath);
+	struct keymap *km = keymap_new(keys == KEYMAP_EMACS ? KEYMAP_EMACS : KEYMAP_VI);
+	struct buf kwarn = BUF_INIT;
+	keymap_load_file(km, kpath, keymap_warning, &kwarn);
+	free(kpath);
+	if (dump_keymap) {
+		struct buf out = BUF_INIT;
+		keymap_dump(km, &out);
+		fputs(out.s ? out.s : "", stdout);
+		fputs(kwarn.s ? kwarn.s : "", stderr);
+		buf_release(&out);
+		buf_release(&kwarn);
+		keymap_free(km);
+		return 0;
 	}
 	if (!o.good)
 		die_usage("%s", "missing --good REV");
@@ -330,10 +373,27 @@ int main(int argc, char **argv)
 	}
 	o.test = test.s;
 	if (!batch) {
-		fprintf(stderr, "culprit: the full-screen workbench is not in this version; use --batch\n");
+		struct cerr e = {{0}};
+		struct explain *x = NULL;
+		int rc = explain_open(&x, &o, NULL, &e);
+		if (rc == 0) {
+			struct workbench_opts wo = {.keymap = km, .format = fmt, .top = top,
+						    .notice = kwarn.len ? kwarn.s : NULL};
+			rc = workbench_run(x, &wo, &e);
+		} else {
+			rc = 2;
+		}
+		if (rc == 2 && e.msg[0])
+			fprintf(stderr, "culprit: %s\n", e.msg);
+		explain_free(x);
 		buf_release(&test);
-		return 2;
+		buf_release(&kwarn);
+		keymap_free(km);
+		return rc;
 	}
+	fputs(kwarn.s ? kwarn.s : "", stderr);
+	buf_release(&kwarn);
+	keymap_free(km);
 
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));

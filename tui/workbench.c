@@ -1,0 +1,874 @@
+/* The workbench: layout, focus, prompts, the status line, the worker thread
+ * that runs the engine, and the only place that draws. Key handlers return
+ * what must happen; the loop draws. */
+#include "tui/workbench.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <pcre2.h>
+
+#include "views/view.h"
+
+#define MIN_COLS 80
+#define MIN_LINES 24
+#define LIVE_MAX 4096
+#define NPANES 4
+
+enum { PANE_DIFF, PANE_TRACE, PANE_RANK, PANE_TREE, PANE_LOG };
+enum { MODE_STEP, MODE_RUN };
+enum { R_NONE = 0, R_HANDLED = 1, R_QUIT = 2 };
+
+struct wb {
+	struct explain *x;
+	const struct workbench_opts *o;
+	struct view views[5];
+	struct view_ctx ctx;
+	int focus, zoom, stacked, show_log;
+	int utf8, color;
+	char msg[512];                 /* the status line's message */
+	int msg_error;
+	int keys[2];
+	size_t nkeys;
+	char *search;                  /* the last pattern */
+	enum report_format format;
+
+	/* Shared with the worker, under lock. */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	pthread_t worker;
+	int mode, credits, waiting, running, start, stop, quitting, finished, result;
+	volatile int cancel;
+	char result_msg[1100];
+	char **log;
+	size_t nlog;
+	char live[LIVE_MAX + 1];
+	size_t nlive;
+	double busy_since;
+};
+
+/* ------------------------------------------------------------ the worker */
+
+static int gate(void *priv, const char *label)
+{
+	struct wb *w = priv;
+	int rc = 0;
+	pthread_mutex_lock(&w->lock);
+	w->waiting = 1;
+	while (!w->quitting && !w->stop && !w->cancel && w->mode != MODE_RUN && w->credits == 0)
+		pthread_cond_wait(&w->cond, &w->lock);
+	w->waiting = 0;
+	if (w->quitting || w->cancel)
+		rc = -1;
+	else if (w->stop) {
+		w->stop = 0;
+		rc = 1;
+	} else if (w->mode != MODE_RUN)
+		w->credits--;
+	w->nlive = 0;
+	w->live[0] = '\0';
+	w->busy_since = now_seconds();
+	pthread_mutex_unlock(&w->lock);
+	(void)label;
+	return rc;
+}
+
+static void on_event(void *priv, const char *type, const char *text)
+{
+	struct wb *w = priv;
+	pthread_mutex_lock(&w->lock);
+	w->log = xrealloc(w->log, (w->nlog + 1) * sizeof(*w->log));
+	w->log[w->nlog++] = xasprintf("%s  %s", type, text);
+	pthread_mutex_unlock(&w->lock);
+}
+
+static void on_output(void *priv, const char *data, size_t len)
+{
+	struct wb *w = priv;
+	pthread_mutex_lock(&w->lock);
+	if (len >= LIVE_MAX) {
+		data += len - LIVE_MAX;
+		len = LIVE_MAX;
+	}
+	if (w->nlive + len > LIVE_MAX) {
+		size_t drop = w->nlive + len - LIVE_MAX;
+		memmove(w->live, w->live + drop, w->nlive - drop);
+		w->nlive -= drop;
+	}
+	memcpy(w->live + w->nlive, data, len);
+	w->nlive += len;
+	w->live[w->nlive] = '\0';
+	pthread_mutex_unlock(&w->lock);
+}
+
+static void *work(void *arg)
+{
+	struct wb *w = arg;
+	pthread_mutex_lock(&w->lock);
+	while (!w->quitting) {
+		while (!w->quitting && !w->start)
+			pthread_cond_wait(&w->cond, &w->lock);
+		if (w->quitting)
+			break;
+		w->start = 0;
+		w->running = 1;
+		w->cancel = 0;
+		w->finished = 0;
+		pthread_mutex_unlock(&w->lock);
+		struct cerr e = {{0}};
+		int rc = explain_run(w->x, &e);
+		pthread_mutex_lock(&w->lock);
+		w->running = 0;
+		w->finished = 1;
+		w->result = rc;
+		if (rc < 0)
+			snprintf(w->result_msg, sizeof(w->result_msg), "error: %s", e.msg);
+		else if (rc == 0)
+			snprintf(w->result_msg, sizeof(w->result_msg), "done: failure-inducing changes found");
+		else
+			snprintf(w->result_msg, sizeof(w->result_msg), "%s",
+				 w->x->note ? w->x->note : "the failure could not be explained");
+	}
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+/* Step, run: start the analysis when it is not running. */
+static void drive(struct wb *w, int mode)
+{
+	pthread_mutex_lock(&w->lock);
+	w->mode = mode;
+	if (mode == MODE_STEP)
+		w->credits++;
+	if (!w->running) {
+		if (w->finished && w->result == 0 && !w->x->note) {
+			snprintf(w->msg, sizeof(w->msg), "the analysis is finished");
+		} else {
+			w->start = 1;
+			w->finished = 0;
+		}
+	}
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+}
+
+/* ------------------------------------------------------------- drawing */
+
+static int pair_of(enum view_color c)
+{
+	return (int)c + 1;
+}
+
+static attr_t attr_of(const struct wb *w, enum view_color c)
+{
+	if (w->color)
+		return COLOR_PAIR(pair_of(c)) | (c == VC_HEADER || c == VC_INDUCING ? A_BOLD : 0);
+	switch (c) {
+	case VC_HEADER:
+	case VC_INDUCING:
+		return A_BOLD;
+	case VC_DIM:
+		return A_DIM;
+	case VC_FIX:
+	case VC_AUX:
+		return A_UNDERLINE;
+	default:
+		return A_NORMAL;
+	}
+}
+
+static void hline_at(const struct wb *w, int y, int x, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (w->utf8)
+			mvaddstr(y, x + i, "\xe2\x94\x80");
+		else
+			mvaddch(y, x + i, '-');
+}
+
+static void vline_at(const struct wb *w, int y, int x, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (w->utf8)
+			mvaddstr(y + i, x, "\xe2\x94\x82");
+		else
+			mvaddch(y + i, x, '|');
+}
+
+static void corner(const struct wb *w, int y, int x, const char *utf)
+{
+	if (w->utf8)
+		mvaddstr(y, x, utf);
+	else
+		mvaddch(y, x, '+');
+}
+
+/* Draw a pane in the box (y, x, h, wd). */
+static void draw_pane(struct wb *w, int pane, int y, int x, int h, int wd)
+{
+	struct view *v = &w->views[pane];
+	int focused = pane == w->focus;
+	if (focused)
+		attron(A_BOLD);
+	hline_at(w, y, x + 1, wd - 2);
+	hline_at(w, y + h - 1, x + 1, wd - 2);
+	vline_at(w, y + 1, x, h - 2);
+	vline_at(w, y + 1, x + wd - 1, h - 2);
+	corner(w, y, x, "\xe2\x94\x8c");
+	corner(w, y, x + wd - 1, "\xe2\x94\x90");
+	corner(w, y + h - 1, x, "\xe2\x94\x94");
+	corner(w, y + h - 1, x + wd - 1, "\xe2\x94\x98");
+	char title[128];
+	snprintf(title, sizeof(title), " %d %s%s ", pane < NPANES ? pane + 1 : 5, v->ops->title, focused ? " *" : "");
+	mvaddnstr(y, x + 2, title, wd - 4);
+	if (focused)
+		attroff(A_BOLD);
+	int rows = h - 2;
+	if (v->cur >= v->n && v->n)
+		v->cur = v->n - 1;
+	if (v->cur < v->top)
+		v->top = v->cur;
+	if (rows > 0 && v->cur >= v->top + (size_t)rows)
+		v->top = v->cur - (size_t)rows + 1;
+	for (int r = 0; r < rows; r++) {
+		size_t i = v->top + (size_t)r;
+		if (i >= v->n)
+			break;
+		attr_t a = attr_of(w, v->lines[i].color);
+		if (focused && i == v->cur)
+			a = A_REVERSE | (w->color ? 0 : A_BOLD);
+		attron(a);
+		move(y + 1 + r, x + 1);
+		addnstr(v->lines[i].text, wd - 2);
+		if (focused && i == v->cur) {
+			int cy, cx;
+			getyx(stdscr, cy, cx);
+			for (int k = cx; k < x + wd - 1; k++)
+				mvaddch(cy, k, ' ');
+		}
+		attroff(a);
+	}
+}
+
+static const char spinner[] = "|/-\\";
+
+static void draw_status(struct wb *w)
+{
+	struct buf s = BUF_INIT, keys = BUF_INIT;
+	struct explain *x = w->x;
+	pthread_mutex_lock(&w->lock);
+	int running = w->running, waiting = w->waiting, mode = w->mode, finished = w->finished;
+	double since = w->busy_since;
+	pthread_mutex_unlock(&w->lock);
+	pthread_mutex_lock(&x->lock);
+	buf_addf(&s, " %s | %zu configurations", explain_phase_name(x->phase), x->nconfigs);
+	if (x->phase == PHASE_INDUCING || x->phase == PHASE_FIX) {
+		size_t n = x->set ? x->set->nchanges : 0, left = 1;
+		while (n > 1) {
+			n /= 2;
+			left++;
+		}
+		buf_addf(&s, " (~%zu left)", left);
+	}
+	if (x->activity && running && !waiting)
+		buf_addf(&s, " | %c %s %.0fs", spinner[(int)(now_seconds() * 4) % 4], x->activity, now_seconds() - since);
+	pthread_mutex_unlock(&x->lock);
+	if (running && waiting)
+		buf_adds(&s, mode == MODE_RUN ? " | starting" : " | paused");
+	else if (!running && !finished)
+		buf_adds(&s, " | ready");
+	else if (finished)
+		buf_addf(&s, " | %s", w->result_msg);
+	/* The keys that matter now. */
+	enum keymap_scope sc = w->views[w->focus].ops->scope;
+	enum keymap_action hints[] = {KA_STEP, KA_RUN, KA_PAUSE, KA_CANCEL, KA_STOP, KA_HELP, KA_QUIT};
+	const char *words[] = {"step", "run", "pause", "cancel", "stop", "help", "quit"};
+	for (size_t i = 0; i < sizeof(hints) / sizeof(*hints); i++) {
+		if ((hints[i] == KA_PAUSE && !(running && mode == MODE_RUN)) ||
+		    ((hints[i] == KA_CANCEL || hints[i] == KA_STOP) && !running) ||
+		    ((hints[i] == KA_STEP || hints[i] == KA_RUN) && running && mode == MODE_RUN))
+			continue;
+		struct buf k = BUF_INIT;
+		keymap_keys_for(w->o->keymap, sc, hints[i], &k);
+		char *comma = k.s ? strchr(k.s, ',') : NULL;
+		if (comma)
+			*comma = '\0';
+		if (k.s && k.s[0])
+			buf_addf(&keys, " %s %s", k.s, words[i]);
+		buf_release(&k);
+	}
+	attron(A_REVERSE);
+	move(LINES - 2, 0);
+	for (int i = 0; i < COLS; i++)
+		addch(' ');
+	mvaddnstr(LINES - 2, 0, s.s, COLS - 1);
+	int kl = (int)keys.len;
+	if (kl < COLS - (int)s.len - 2)
+		mvaddnstr(LINES - 2, COLS - kl - 1, keys.s, kl);
+	attroff(A_REVERSE);
+	move(LINES - 1, 0);
+	clrtoeol();
+	if (w->msg[0]) {
+		if (w->msg_error)
+			attron(A_BOLD);
+		mvaddnstr(LINES - 1, 0, w->msg, COLS - 1);
+		if (w->msg_error)
+			attroff(A_BOLD);
+	}
+	buf_release(&s);
+	buf_release(&keys);
+}
+
+/* Refill every pane from the model. */
+static void refill(struct wb *w)
+{
+	pthread_mutex_lock(&w->lock);
+	w->ctx.log = w->log;
+	w->ctx.nlog = w->nlog;
+	char *live = w->nlive ? xstrdup(w->live) : NULL;
+	pthread_mutex_unlock(&w->lock);
+	w->ctx.live = live;
+	pthread_mutex_lock(&w->x->lock);
+	for (int i = 0; i < 5; i++) {
+		view_clear(&w->views[i]);
+		w->views[i].ops->fill(&w->views[i], &w->ctx);
+	}
+	pthread_mutex_unlock(&w->x->lock);
+	w->ctx.live = NULL;
+	free(live);
+}
+
+static void draw(struct wb *w)
+{
+	erase();
+	if (COLS < MIN_COLS || LINES < MIN_LINES) {
+		char m[128];
+		snprintf(m, sizeof(m), "culprit needs a terminal of at least %dx%d (this one is %dx%d)", MIN_COLS, MIN_LINES,
+			 COLS, LINES);
+		mvaddnstr(LINES / 2, 0, m, COLS);
+		refresh();
+		return;
+	}
+	refill(w);
+	int h = LINES - 2, logh = w->show_log ? h / 4 : 0;
+	int top = h - logh;
+	if (w->zoom) {
+		draw_pane(w, w->focus, 0, 0, h, COLS);
+	} else if (w->stacked) {
+		int each = top / NPANES;
+		for (int p = 0; p < NPANES; p++)
+			draw_pane(w, p, p * each, 0, p == NPANES - 1 ? top - p * each : each, COLS);
+	} else {
+		int hh = top / 2, hw = COLS / 2;
+		draw_pane(w, PANE_DIFF, 0, 0, hh, hw);
+		draw_pane(w, PANE_TRACE, 0, hw, hh, COLS - hw);
+		draw_pane(w, PANE_RANK, hh, 0, top - hh, hw);
+		draw_pane(w, PANE_TREE, hh, hw, top - hh, COLS - hw);
+	}
+	if (logh && !w->zoom)
+		draw_pane(w, PANE_LOG, top, 0, logh, COLS);
+	draw_status(w);
+	refresh();
+}
+
+/* ------------------------------------------------------------- actions */
+
+static void message(struct wb *w, int error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void message(struct wb *w, int error, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(w->msg, sizeof(w->msg), fmt, ap);
+	va_end(ap);
+	w->msg_error = error;
+}
+
+/* Read a line at the bottom; NULL when cancelled with Esc. */
+static char *prompt(struct wb *w, const char *lead)
+{
+	struct buf b = BUF_INIT;
+	for (;;) {
+		move(LINES - 1, 0);
+		clrtoeol();
+		mvaddnstr(LINES - 1, 0, lead, COLS - 1);
+		addnstr(b.s ? b.s : "", COLS - 1 - (int)strlen(lead));
+		refresh();
+		int ch = getch();
+		if (ch == ERR)
+			continue;
+		if (ch == 27) {
+			buf_release(&b);
+			return NULL;
+		}
+		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
+			return buf_detach(&b);
+		if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+			if (b.len)
+				b.s[--b.len] = '\0';
+		} else if (ch == KEY_RESIZE) {
+			draw(w);
+		} else if (ch >= ' ' && ch < 256 && b.len < 500) {
+			buf_addc(&b, (char)ch);
+		}
+	}
+}
+
+static void search(struct wb *w, int dir)
+{
+	if (!w->search) {
+		message(w, 1, "no search yet: / to search");
+		return;
+	}
+	int err;
+	PCRE2_SIZE off;
+	pcre2_code *re = pcre2_compile((PCRE2_SPTR)w->search, PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_MATCH_INVALID_UTF,
+				       &err, &off, NULL);
+	if (!re) {
+		PCRE2_UCHAR m[200];
+		pcre2_get_error_message(err, m, sizeof(m));
+		message(w, 1, "search: %s at offset %zu", (char *)m, (size_t)off);
+		return;
+	}
+	pcre2_match_data *md = pcre2_match_data_create_from_pattern(re, NULL);
+	struct view *v = &w->views[w->focus];
+	size_t n = v->n, found = n;
+	for (size_t k = 1; k <= n && found == n; k++) {
+		size_t i = dir > 0 ? (v->cur + k) % n : (v->cur + n - k % n) % n;
+		if (pcre2_match(re, (PCRE2_SPTR)v->lines[i].text, PCRE2_ZERO_TERMINATED, 0, 0, md, NULL) >= 0)
+			found = i;
+	}
+	pcre2_match_data_free(md);
+	pcre2_code_free(re);
+	if (found == n) {
+		message(w, 1, "not found: %s", w->search);
+		return;
+	}
+	v->cur = found;
+	message(w, 0, "/%s", w->search);
+}
+
+static void export_report(struct wb *w, const char *path)
+{
+	struct buf out = BUF_INIT;
+	struct cerr e;
+	pthread_mutex_lock(&w->x->lock);
+	report_render(w->x, w->format, w->o->top, &out);
+	pthread_mutex_unlock(&w->x->lock);
+	if (file_write_atomic(path, out.s, out.len, 0644, &e) < 0)
+		message(w, 1, "export failed: %s", e.msg);
+	else
+		message(w, 0, "exported the report to %s", path);
+	buf_release(&out);
+}
+
+static char *default_export_path(struct wb *w)
+{
+	static const char *ext[] = {"txt", "md", "json"};
+	return xasprintf("%sreport.%s", explain_dir(w->x), ext[w->format]);
+}
+
+static void command(struct wb *w)
+{
+	char *line = prompt(w, ":");
+	if (!line)
+		return;
+	char *arg = line + strcspn(line, " ");
+	if (*arg)
+		*arg++ = '\0';
+	while (*arg == ' ')
+		arg++;
+	enum report_format f;
+	if (!strcmp(line, "export")) {
+		char *path = *arg ? xstrdup(arg) : default_export_path(w);
+		export_report(w, path);
+		free(path);
+	} else if (!strcmp(line, "format")) {
+		if (report_format_parse(arg, &f) < 0)
+			message(w, 1, "format: text, markdown or json");
+		else {
+			w->format = f;
+			message(w, 0, "export format: %s", arg);
+		}
+	} else if (!strcmp(line, "set")) {
+		char name[32];
+		double v;
+		if (sscanf(arg, "%31s %lf", name, &v) == 2 && v > 0 && !strcmp(name, "timeout")) {
+			pthread_mutex_lock(&w->x->lock);
+			w->x->opts.test_timeout = v;
+			pthread_mutex_unlock(&w->x->lock);
+			message(w, 0, "test timeout: %g s", v);
+		} else if (sscanf(arg, "%31s %lf", name, &v) == 2 && v > 0 && !strcmp(name, "build-timeout")) {
+			pthread_mutex_lock(&w->x->lock);
+			w->x->opts.build_timeout = v;
+			pthread_mutex_unlock(&w->x->lock);
+			message(w, 0, "build timeout: %g s", v);
+		} else {
+			message(w, 1, "set: timeout SECONDS | build-timeout SECONDS");
+		}
+	} else if (!strcmp(line, "help")) {
+		message(w, 0, ":export [FILE]  :format text|markdown|json  :set timeout N  :set build-timeout N  :help");
+	} else if (line[0]) {
+		message(w, 1, "unknown command '%s' (:help)", line);
+	}
+	free(line);
+}
+
+static void help(struct wb *w)
+{
+	enum keymap_scope sc = w->views[w->focus].ops->scope;
+	struct buf b = BUF_INIT;
+	erase();
+	mvprintw(0, 0, "keys of the %s pane (and everywhere); any key closes", w->views[w->focus].ops->title);
+	int y = 2;
+	for (int a = 1; a < KA_COUNT && y < LINES - 1; a++) {
+		buf_reset(&b);
+		keymap_keys_for(w->o->keymap, sc, (enum keymap_action)a, &b);
+		mvprintw(y++, 0, "%-16s %-14s %s", b.s ? b.s : "", keymap_action_name((enum keymap_action)a),
+			 keymap_action_help((enum keymap_action)a));
+	}
+	buf_release(&b);
+	refresh();
+	int ch;
+	while ((ch = getch()) == ERR)
+		;
+}
+
+/* Show a change in the diff pane and its last configuration in the trace pane. */
+static void select_change(struct wb *w, long change)
+{
+	if (change < 0)
+		return;
+	struct view *d = &w->views[PANE_DIFF];
+	for (size_t i = 0; i < d->n; i++)
+		if (d->lines[i].ref == change && strstr(d->lines[i].text, "#")) {
+			d->cur = i;
+			d->top = i;
+			break;
+		}
+	pthread_mutex_lock(&w->x->lock);
+	const struct change_set *s = w->x->set ? w->x->set : w->x->set_full;
+	w->ctx.trace_config = -1;
+	if (s && (size_t)change < s->nchanges) {
+		char id[24];
+		snprintf(id, sizeof(id), "%u", s->changes[change].id);
+		for (size_t i = w->x->nconfigs; i-- > 0;) {
+			const char *p = w->x->configs[i].label;
+			/* The id as a word of the label ("good with 3 5", "bad without 3.2"). */
+			for (const char *q = strstr(p, id); q; q = strstr(q + 1, id)) {
+				char after = q[strlen(id)];
+				if ((q == p || q[-1] == ' ') && (after == '\0' || after == ' ' || after == '.')) {
+					w->ctx.trace_config = (long)i;
+					break;
+				}
+			}
+			if (w->ctx.trace_config >= 0)
+				break;
+		}
+	}
+	pthread_mutex_unlock(&w->x->lock);
+}
+
+static int act(struct wb *w, enum keymap_action a)
+{
+	struct view *v = &w->views[w->focus];
+	int page = LINES / 2 - 3;
+	switch (a) {
+	case KA_QUIT:
+		return R_QUIT;
+	case KA_HELP:
+		help(w);
+		break;
+	case KA_STEP:
+		drive(w, MODE_STEP);
+		break;
+	case KA_RUN:
+		drive(w, MODE_RUN);
+		break;
+	case KA_PAUSE:
+		pthread_mutex_lock(&w->lock);
+		w->mode = MODE_STEP;
+		w->credits = 0;
+		pthread_mutex_unlock(&w->lock);
+		message(w, 0, "paused: the running configuration finishes first");
+		break;
+	case KA_CANCEL:
+		pthread_mutex_lock(&w->lock);
+		if (w->running) {
+			w->cancel = 1;
+			pthread_cond_broadcast(&w->cond);
+		}
+		pthread_mutex_unlock(&w->lock);
+		message(w, 0, "cancelled: r runs it again (nothing tested is lost)");
+		break;
+	case KA_STOP:
+		pthread_mutex_lock(&w->lock);
+		if (w->running) {
+			w->stop = 1;
+			pthread_cond_broadcast(&w->cond);
+		}
+		pthread_mutex_unlock(&w->lock);
+		message(w, 0, "stopping: keeping the best answer so far");
+		break;
+	case KA_EXPORT: {
+		char *path = default_export_path(w);
+		export_report(w, path);
+		free(path);
+		break;
+	}
+	case KA_COMMAND:
+		command(w);
+		break;
+	case KA_SEARCH: {
+		char *p = prompt(w, "/");
+		if (p && *p) {
+			free(w->search);
+			w->search = p;
+			search(w, 1);
+		} else {
+			free(p);
+		}
+		break;
+	}
+	case KA_SEARCH_NEXT:
+		search(w, 1);
+		break;
+	case KA_SEARCH_PREV:
+		search(w, -1);
+		break;
+	case KA_FOCUS_NEXT:
+		w->focus = (w->focus + 1) % (w->show_log ? 5 : NPANES);
+		break;
+	case KA_FOCUS_PREV:
+		w->focus = (w->focus + (w->show_log ? 4 : NPANES - 1)) % (w->show_log ? 5 : NPANES);
+		break;
+	case KA_FOCUS_DIFF:
+	case KA_FOCUS_TRACE:
+	case KA_FOCUS_RANK:
+	case KA_FOCUS_TREE:
+		w->focus = (int)(a - KA_FOCUS_DIFF);
+		break;
+	case KA_ZOOM:
+		w->zoom = !w->zoom;
+		break;
+	case KA_LAYOUT:
+		w->stacked = !w->stacked;
+		break;
+	case KA_TOGGLE_LOG:
+		w->show_log = !w->show_log;
+		if (!w->show_log && w->focus == PANE_LOG)
+			w->focus = PANE_DIFF;
+		break;
+	case KA_REDRAW:
+		clearok(stdscr, TRUE);
+		break;
+	case KA_MOVE_UP:
+		if (v->cur > 0)
+			v->cur--;
+		break;
+	case KA_MOVE_DOWN:
+		if (v->cur + 1 < v->n)
+			v->cur++;
+		break;
+	case KA_PAGE_UP:
+		v->cur = v->cur > (size_t)page ? v->cur - (size_t)page : 0;
+		break;
+	case KA_PAGE_DOWN:
+		v->cur = v->n ? (v->cur + (size_t)page < v->n ? v->cur + (size_t)page : v->n - 1) : 0;
+		break;
+	case KA_MOVE_FIRST:
+		v->cur = 0;
+		break;
+	case KA_MOVE_LAST:
+		v->cur = v->n ? v->n - 1 : 0;
+		break;
+	case KA_EXPAND:
+	case KA_COLLAPSE:
+	case KA_TOGGLE:
+		if (v->cur < v->n && v->lines[v->cur].node >= 0) {
+			int node = v->lines[v->cur].node;
+			w->ctx.collapsed[node] = a == KA_TOGGLE ? !w->ctx.collapsed[node] : a == KA_COLLAPSE;
+		} else if (v->cur < v->n) {
+			select_change(w, v->lines[v->cur].ref);
+		}
+		break;
+	case KA_NONE:
+	case KA_COUNT:
+		break;
+	}
+	return R_HANDLED;
+}
+
+static int handle_key(struct wb *w, int ch)
+{
+	if (ch == KEY_RESIZE)
+		return R_HANDLED;
+	w->keys[w->nkeys++] = ch;
+	enum keymap_action a = KA_NONE;
+	enum keymap_match m = keymap_lookup(w->o->keymap, w->views[w->focus].ops->scope, w->keys, w->nkeys, &a);
+	if (m == KM_PREFIX && w->nkeys == 1)
+		return R_HANDLED;
+	w->nkeys = 0;
+	if (m != KM_ACTION) {
+		char name[16];
+		message(w, 1, "%s is not bound (? shows the keys)", keymap_key_name(ch, name));
+		return R_HANDLED;
+	}
+	w->msg[0] = '\0';
+	return act(w, a);
+}
+
+/* ------------------------------------------------------- screen state */
+
+static void restore_state(struct wb *w)
+{
+	const char *names[] = {"focus", "zoom", "stacked", "log"};
+	int *fields[] = {&w->focus, &w->zoom, &w->stacked, &w->show_log};
+	for (size_t i = 0; i < 4; i++) {
+		char *v = explain_state_get(w->x, names[i]);
+		if (v)
+			*fields[i] = atoi(v);
+		free(v);
+	}
+	if (w->focus < 0 || w->focus > (w->show_log ? 4 : NPANES - 1))
+		w->focus = 0;
+	for (int p = 0; p < 5; p++) {
+		char key[32];
+		snprintf(key, sizeof(key), "cursor.%s", w->views[p].ops->name);
+		char *v = explain_state_get(w->x, key);
+		if (v)
+			w->views[p].cur = (size_t)strtoul(v, NULL, 10);
+		free(v);
+	}
+}
+
+static void save_state(struct wb *w)
+{
+	const char *names[] = {"focus", "zoom", "stacked", "log"};
+	int fields[] = {w->focus, w->zoom, w->stacked, w->show_log};
+	char num[32];
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(num, sizeof(num), "%d", fields[i]);
+		explain_state_set(w->x, names[i], num);
+	}
+	for (int p = 0; p < 5; p++) {
+		char key[32];
+		snprintf(key, sizeof(key), "cursor.%s", w->views[p].ops->name);
+		snprintf(num, sizeof(num), "%zu", w->views[p].cur);
+		explain_state_set(w->x, key, num);
+	}
+}
+
+/* ----------------------------------------------------------------- main */
+
+static void init_colors(struct wb *w)
+{
+	w->color = has_colors() && !getenv("NO_COLOR");
+	if (!w->color)
+		return;
+	start_color();
+	use_default_colors();
+	short fg[VC_COUNT] = {-1, COLOR_BLUE, COLOR_GREEN, COLOR_RED, COLOR_RED, COLOR_YELLOW, COLOR_CYAN, -1};
+	for (int c = 0; c < VC_COUNT; c++)
+		init_pair((short)pair_of((enum view_color)c), fg[c], -1);
+}
+
+int workbench_run(struct explain *x, const struct workbench_opts *o, struct cerr *e)
+{
+	static const struct view_ops *const ops[5] = {&diff_view_ops, &trace_view_ops, &rank_view_ops, &tree_view_ops,
+						       &log_view_ops};
+	struct wb *w = xcalloc(1, sizeof(*w));
+	w->x = x;
+	w->o = o;
+	w->format = o->format;
+	w->ctx.x = x;
+	w->ctx.trace_config = -1;
+	for (int i = 0; i < 5; i++)
+		w->views[i].ops = ops[i];
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->cond, NULL);
+	const char *cs = nl_langinfo(CODESET);
+	w->utf8 = cs && !strcmp(cs, "UTF-8");
+
+	const char *term = getenv("TERM");
+	SCREEN *scr = newterm(NULL, stdout, stdin);
+	if (!scr) {
+		cerr_set(e, "unknown terminal type '%s'", term ? term : "");
+		free(w);
+		return 2;
+	}
+	/* Nothing the libraries print may reach the screen: stderr goes to the log. */
+	fflush(stderr);
+	int saved_err = dup(2);
+	char *logpath = xasprintf("%sculprit.log", explain_dir(x));
+	int logfd = open(logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	free(logpath);
+	if (logfd >= 0) {
+		dup2(logfd, 2);
+		close(logfd);
+	}
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	set_escdelay(50);
+	timeout(100);
+	init_colors(w);
+	restore_state(w);
+
+	x->hooks = (struct explain_hooks){.gate = gate, .event = on_event, .output = on_output, .priv = w,
+					  .cancel = &w->cancel};
+	pthread_create(&w->worker, NULL, work, w);
+	if (o->notice)
+		message(w, 1, "%s", o->notice);
+	else
+		message(w, 0, "culprit: s steps one configuration, r runs to the end, ? shows the keys");
+	for (;;) {
+		draw(w);
+		int ch = getch();
+		if (ch == ERR)
+			continue;
+		if (COLS < MIN_COLS || LINES < MIN_LINES) {
+			if (ch == 'q')
+				break;
+			continue;
+		}
+		if (handle_key(w, ch) == R_QUIT)
+			break;
+	}
+	save_state(w);
+	pthread_mutex_lock(&w->lock);
+	w->quitting = 1;
+	w->cancel = 1;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+	pthread_join(w->worker, NULL);
+	endwin();
+	delscreen(scr);
+	if (saved_err >= 0) {
+		dup2(saved_err, 2);
+		close(saved_err);
+	}
+	int rc = w->finished ? (w->result < 0 ? 2 : w->result) : 1;
+	if (w->finished && w->result < 0)
+		cerr_set(e, "%s", w->result_msg + 7);
+	for (int i = 0; i < 5; i++)
+		view_release(&w->views[i]);
+	for (size_t i = 0; i < w->nlog; i++)
+		free(w->log[i]);
+	free(w->log);
+	free(w->search);
+	pthread_mutex_destroy(&w->lock);
+	pthread_cond_destroy(&w->cond);
+	free(w);
+	return rc;
+}

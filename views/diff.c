@@ -1,0 +1,68 @@
+/* The diff pane: the changes grouped by commit and file, each marked with
+ * its state, with the hunk text coloured. */
+#include "views/view.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SHOWN_LINES 40
+
+static enum view_color mark_color(enum change_mark m)
+{
+	switch (m) {
+	case MARK_INDUCING:
+	case MARK_INTERACTING:
+		return VC_INDUCING;
+	case MARK_FIX:
+		return VC_FIX;
+	case MARK_AUX:
+		return VC_AUX;
+	default:
+		return VC_HEADER;
+	}
+}
+
+static void fill(struct view *v, const struct view_ctx *c)
+{
+	const struct explain *x = c->x;
+	const struct change_set *s = x->set ? x->set : x->set_full;
+	if (!s) {
+		view_add(v, VC_DIM, -1, -1, "no changes yet");
+		return;
+	}
+	const char *commit = explain_culprit_commit(x);
+	if (x->set)
+		view_add(v, VC_HEADER, -1, -1, "commit %.12s%s", commit ? commit : s->new_rev,
+			 commit ? "" : " (the changes between the last passing and the first failing commit)");
+	else
+		view_add(v, VC_HEADER, -1, -1, "good..bad %.12s..%.12s (bisection narrows it first)", s->old_rev,
+			 s->new_rev);
+	size_t last_file = (size_t)-1;
+	for (size_t i = 0; i < s->nchanges; i++) {
+		const struct change *ch = &s->changes[i];
+		const struct change_file *f = &s->files[ch->file];
+		if (ch->file != last_file) {
+			last_file = ch->file;
+			if (f->status == CHANGE_RENAMED)
+				view_add(v, VC_HEADER, (long)i, -1, "%s -> %s", f->old_path, f->new_path);
+			else
+				view_add(v, VC_HEADER, (long)i, -1, "%s%s", f->new_path,
+					 f->status == CHANGE_ADDED ? " (added)" : f->status == CHANGE_DELETED ? " (deleted)" : "");
+		}
+		enum change_mark m = x->set && x->marks ? x->marks[i] : MARK_UNTESTED;
+		view_add(v, mark_color(m), (long)i, -1, "  #%u [%s] @@ -%d,%d +%d,%d @@ %s", ch->id, change_mark_name(m),
+			 ch->old_start, ch->old_lines, ch->new_start, ch->new_lines, ch->function ? ch->function : "");
+		struct change_lines l;
+		change_lines_of(s, i, &l);
+		size_t shown = 0;
+		for (size_t k = 0; k < l.nremoved && shown < MAX_SHOWN_LINES; k++, shown++)
+			view_add(v, VC_DEL, (long)i, -1, "    -%s", l.removed[k]);
+		for (size_t k = 0; k < l.nadded && shown < MAX_SHOWN_LINES; k++, shown++)
+			view_add(v, VC_ADD, (long)i, -1, "    +%s", l.added[k]);
+		if (l.nremoved + l.nadded > shown)
+			view_add(v, VC_DIM, (long)i, -1, "    ... %zu more lines", l.nremoved + l.nadded - shown);
+		change_lines_free(&l);
+	}
+}
+
+const struct view_ops diff_view_ops = {"diff", "diff", KS_DIFF, fill};

@@ -1,0 +1,34 @@
+/* The suspiciousness pane: the ranked lines, or what the ranking needs. */
+#include "views/view.h"
+
+#include <stdio.h>
+
+#include "core/spectra.h"
+
+static void fill(struct view *v, const struct view_ctx *c)
+{
+	const struct explain *x = c->x;
+	if (!x->ranked) {
+		view_add(v, VC_DIM, -1, -1, "%s",
+			 x->opts.suite ? "the ranking comes after the changes are searched"
+				       : "no test suite given: --suite FILE");
+		return;
+	}
+	const struct ranking *r = &x->ranking;
+	view_add(v, VC_HEADER, -1, -1, "%s: %d failing, %d passing tests; %zu lines", spectra_formula_name(r->formula),
+		 r->F, r->P, r->n);
+	view_add(v, VC_DIM, -1, -1, "%5s %6s %5s  %-22s %3s %3s %-6s", "rank", "score", "conf", "line", "ef", "ep", "change");
+	for (size_t i = 0; i < r->n; i++) {
+		const struct rank_entry *e = &r->v[i];
+		char change[24] = "-";
+		if (e->change >= 0 && x->set_full)
+			snprintf(change, sizeof(change), "#%u", x->set_full->changes[e->change].id);
+		char where[64];
+		snprintf(where, sizeof(where), "%s:%d", e->s.file, e->s.line);
+		view_add(v, e->change >= 0 ? VC_FIX : VC_NORMAL, e->change, -1, "%5zu %6.3f %5.2f  %-22s %3d %3d %-6s %.*s",
+			 e->s.rank, e->s.score, e->s.confidence, where, e->s.ef, e->s.ep, change,
+			 (int)(e->text_len > 60 ? 60 : e->text_len), e->text ? e->text : "");
+	}
+}
+
+const struct view_ops rank_view_ops = {"rank", "suspiciousness", KS_RANK, fill};

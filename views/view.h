@@ -1,0 +1,69 @@
+/* view — one small interface for the workbench's panes: a pane fills a list
+ * of lines (text, colour, the model item it stands for) from the engine's
+ * model; scrolling, selection, search and drawing are the workbench's. Panes
+ * never own analysis state and never call libgit2, Z3 or libclang. */
+#ifndef CULPRIT_VIEW_H
+#define CULPRIT_VIEW_H
+
+#include <stddef.h>
+#include "core/explain.h"
+#include "keymaps/keymap.h"
+
+enum view_color {
+	VC_NORMAL,
+	VC_HEADER,
+	VC_ADD,
+	VC_DEL,
+	VC_INDUCING,
+	VC_FIX,
+	VC_AUX,
+	VC_DIM,
+	VC_COUNT
+};
+
+struct vline {
+	char *text;
+	enum view_color color;
+	long ref;       /* the change (diff, tree, rank) or configuration (trace) it shows, or -1 */
+	int node;       /* tree: the node this line opens or closes, or -1 */
+};
+
+/* What the panes read besides the engine's model (owned by the workbench). */
+struct view_ctx {
+	struct explain *x;        /* read under x->lock */
+	char **log;               /* event lines */
+	size_t nlog;
+	long trace_config;        /* configuration shown in the trace pane, -1: the latest */
+	const char *live;         /* the running command's output tail, or NULL */
+	int collapsed[8];         /* tree nodes */
+};
+
+struct view;
+
+struct view_ops {
+	const char *name;         /* "diff", ... (also its keymap scope's name) */
+	const char *title;
+	enum keymap_scope scope;
+	void (*fill)(struct view *v, const struct view_ctx *c);
+};
+
+struct view {
+	const struct view_ops *ops;
+	struct vline *lines;
+	size_t n, cap;
+	size_t top, cur;          /* first line shown, selected line */
+};
+
+void view_clear(struct view *v);
+void view_add(struct view *v, enum view_color color, long ref, int node, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* Add text that may hold several lines, each with the prefix. */
+void view_add_text(struct view *v, enum view_color color, long ref, const char *prefix, const char *text, size_t len);
+void view_release(struct view *v);
+
+extern const struct view_ops diff_view_ops, trace_view_ops, rank_view_ops, tree_view_ops, log_view_ops;
+
+/* Tree nodes. */
+enum { TREE_INDUCING, TREE_FIX, TREE_AUX, TREE_RANGE };
+
+#endif
