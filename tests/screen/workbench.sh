@@ -1,0 +1,119 @@
+#!/bin/sh
+# The workbench driven through tmux (private socket, fixed size): what a
+# person sees, in a UTF-8 and in a C locale.
+. "$TOP/tests/lib.sh"
+command -v tmux >/dev/null || { fail "tmux" "tmux is not installed"; finish; }
+SOCK=culprit-test-$$
+conf=$T/tmux.conf
+echo 'set -g status off' > "$conf"
+tm() { tmux -L "$SOCK" -f "$conf" "$@"; }
+trap 'tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
+
+screen() { tm capture-pane -p -t w; }
+# wait_for TEXT [SECONDS]: poll the screen until it shows TEXT.
+wait_for() {
+	_i=0
+	while [ $_i -lt $((${2:-15} * 10)) ]; do
+		screen | grep -qF -- "$1" && return 0
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	return 1
+}
+keys() { tm send-keys -t w "$@"; }
+start() {   # start LOCALE SIZE-X SIZE-Y EXTRA-ENV...
+	loc=$1 cx=$2 cy=$3
+	shift 3
+	tm kill-session -t w 2>/dev/null
+	tm new-session -d -s w -x "$cx" -y "$cy" \
+		"cd '$d' && env LC_ALL=$loc XDG_CONFIG_HOME='$T/config' $* '$CULPRIT' --good good --bad bad -- ./run-test.sh; echo EXITED \$?; sleep 30"
+}
+
+for loc in C.UTF-8 C; do
+	d=$(fixture interact)
+	mkdir -p "$T/config/culprit"
+	: > "$T/config/culprit/keymap"
+	if [ $loc = C ]; then bar='+-'; else bar='┌─'; fi
+
+	start $loc 120 40
+	check "$loc: the four panes" wait_for "$bar 4 causal tree"
+	s=$(screen)
+	check "$loc: diff pane" sh -c "printf '%s' \"\$1\" | grep -qF -- '$bar 1 diff *'" x "$s"
+	check "$loc: trace and suspiciousness panes" sh -c "printf '%s' \"\$1\" | grep -q '2 trace' && printf '%s' \"\$1\" | grep -q '3 suspiciousness'" x "$s"
+	check "$loc: the suspiciousness pane says what it needs" wait_for "no test suite given: --suite FILE"
+	check "$loc: the status bar shows the keys" wait_for "s step r run"
+
+	keys s
+	check "$loc: a step tests one configuration" wait_for "1 configurations"
+	check "$loc: then it pauses" wait_for "| paused"
+	keys r
+	check "$loc: run to the end" wait_for "done: failure-inducing changes found" 60
+	check "$loc: the tree shows the failure-inducing changes" wait_for "- failure-inducing (2)"
+	check "$loc: the diff marks them" wait_for "#1 [interacting]"
+
+	keys Tab
+	check "$loc: Tab moves the focus" wait_for "2 trace *"
+	keys 4
+	check "$loc: 4 focuses the tree" wait_for "4 causal tree *"
+	keys z
+	check "$loc: zoom shows one pane" sh -c "sleep 0.3; ! tmux -L '$SOCK' capture-pane -p -t w | grep -q '1 diff'"
+	keys z
+	check "$loc: and back" wait_for "1 diff"
+	keys L
+	check "$loc: the stacked layout" wait_for "3 suspiciousness"
+	keys L
+
+	check "$loc: the last diff line is below the pane" sh -c "! tmux -L '$SOCK' capture-pane -p -t w | grep -q 'in units'"
+	keys 1 G
+	check "$loc: G scrolls to the last line" wait_for "the budget, in units"
+	keys / 'b\.c' Enter
+	check "$loc: search" wait_for '/b\.c'
+	keys / '(' Enter
+	check "$loc: a bad pattern is shown inline" wait_for "search: missing closing parenthesis at offset 1"
+	keys : "export $T/report-$loc.txt" Enter
+	check "$loc: export confirms" wait_for "exported the report to $T/report-$loc.txt"
+	check "$loc: the exported report" grep -q "Culprit commit: $(git -C "$d" rev-parse --short=12 culprit)" "$T/report-$loc.txt"
+	keys : "format json" Enter
+	check "$loc: :format" wait_for "export format: json"
+	keys : "set timeout 30" Enter
+	check "$loc: :set timeout" wait_for "test timeout: 30 s"
+	keys '?'
+	check "$loc: ? shows the live bindings" wait_for "step           build and test one configuration"
+	keys q
+
+	tm resize-window -t w -x 80 -y 24
+	check "$loc: 80x24 keeps every pane" wait_for "4 causal tree"
+	tm resize-window -t w -x 60 -y 20
+	check "$loc: too small says so" wait_for "culprit needs a terminal of at least 80x24"
+	tm resize-window -t w -x 120 -y 40
+	check "$loc: and recovers" wait_for "1 diff"
+
+	keys 4 q
+	check "$loc: q quits" wait_for "EXITED 0"
+	start $loc 120 40
+	check "$loc: restart resumes on the same pane" wait_for "4 causal tree *"
+	keys r
+	check "$loc: resumed without building again" wait_for "done: failure-inducing changes found" 20
+	keys v Tab Tab Tab Tab
+	check "$loc: the log lists the events" wait_for "SESSION_RESUMED"
+	check "$loc: nothing was built again" sh -c "! tmux -L '$SOCK' capture-pane -p -t w | grep -q CONFIG_TESTED"
+	keys q
+	wait_for "EXITED" >/dev/null
+
+	# A user keymap: a rebinding of step works, a bad line is reported with its line.
+	printf 'bind generic x step\nbind generic y no-such-action\n' > "$T/config/culprit/keymap"
+	d=$(fixture interact)
+	start $loc 120 40
+	check "$loc: a bad keymap line names its line" wait_for "keymap:2: unknown action 'no-such-action'"
+	keys x
+	check "$loc: the rebound step works" wait_for "1 configurations"
+	keys q
+	wait_for "EXITED" >/dev/null
+done
+
+# An unknown terminal: one line, exit 2.
+d=$(fixture interact)
+(cd "$d" && TERM=no-such-terminal "$CULPRIT" --good good --bad bad -- ./run-test.sh) > "$T/out" 2> "$T/err"
+check "unknown TERM: exit 2" [ $? = 2 ]
+check "unknown TERM: one line" grep -q "^culprit: unknown terminal type 'no-such-terminal'" "$T/err"
+finish
