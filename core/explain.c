@@ -933,7 +933,7 @@ static void finish_marks(struct explain *x)
 {
 	model_lock(x);
 	for (size_t c = 0; c < x->set->nchanges; c++)
-		x->marks[c] = MARK_UNTESTED;
+		x->marks[c] = MARK_APPLIED;   /* not a cause: it stays as the bad revision has it */
 	for (size_t i = 0; i < x->aux.n; i++)
 		x->marks[x->aux.v[i].change] = MARK_AUX;
 	for (size_t i = 0; i < x->fix.n; i++)

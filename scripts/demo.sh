@@ -1,5 +1,6 @@
 #!/bin/sh
-# demo.sh: build the demo repository (once) and explain its failing test.
+# demo.sh: build the demo repository (once) and explain its failing test:
+# the workbench on a terminal, the batch report otherwise.
 # CULPRIT_DEMO_DIR chooses where the demo repository lives.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -9,5 +10,8 @@ if [ ! -d "$dir/.git" ]; then
 	echo "demo repository: $dir" >&2
 fi
 cd "$dir"
-echo "\$ culprit --good v1.0 --bad HEAD --build 'make -s' --batch -- ./tests/run.sh t3" >&2
-exec "$top/build/culprit" --good v1.0 --bad HEAD --build 'make -s' --batch "$@" -- ./tests/run.sh t3
+# On a terminal the workbench opens; otherwise (or with DEMO_BATCH=1) the batch report.
+batch=--batch
+[ -t 0 ] && [ -t 1 ] && [ -z "${DEMO_BATCH:-}" ] && batch=
+echo "\$ culprit --good v1.0 --bad HEAD --build 'make -s' $batch -- ./tests/run.sh t3" >&2
+exec "$top/build/culprit" --good v1.0 --bad HEAD --build 'make -s' $batch "$@" -- ./tests/run.sh t3

@@ -711,6 +711,8 @@ static int handle_key(struct wb *w, int ch)
 {
 	if (ch == KEY_RESIZE)
 		return R_HANDLED;
+	if (ch == '\r' || ch == KEY_ENTER)
+		ch = '\n';   /* <Enter>, whatever the terminal sends */
 	w->keys[w->nkeys++] = ch;
 	enum keymap_action a = KA_NONE;
 	enum keymap_match m = keymap_lookup(w->o->keymap, w->views[w->focus].ops->scope, w->keys, w->nkeys, &a);

@@ -51,8 +51,10 @@ for loc in C.UTF-8 C; do
 	check "$loc: the tree shows the failure-inducing changes" wait_for "- failure-inducing (2)"
 	check "$loc: the diff marks them" wait_for "#1 [interacting]"
 
+	keys 4 j j j j Enter
+	check "$loc: Enter on a change shows its last configuration" wait_for "bad without 1"
 	keys Tab
-	check "$loc: Tab moves the focus" wait_for "2 trace *"
+	check "$loc: Tab moves the focus" wait_for "1 diff *"
 	keys 4
 	check "$loc: 4 focuses the tree" wait_for "4 causal tree *"
 	keys z
@@ -63,7 +65,8 @@ for loc in C.UTF-8 C; do
 	check "$loc: the stacked layout" wait_for "3 suspiciousness"
 	keys L
 
-	check "$loc: the last diff line is below the pane" sh -c "! tmux -L '$SOCK' capture-pane -p -t w | grep -q 'in units'"
+	keys 1 g g
+	check "$loc: the last diff line is below the pane" sh -c "sleep 0.3; ! tmux -L '$SOCK' capture-pane -p -t w | grep -q 'in units'"
 	keys 1 G
 	check "$loc: G scrolls to the last line" wait_for "the budget, in units"
 	keys / 'b\.c' Enter
@@ -110,6 +113,15 @@ for loc in C.UTF-8 C; do
 	keys q
 	wait_for "EXITED" >/dev/null
 done
+
+# Monochrome and old terminals.
+d=$(fixture interact)
+: > "$T/config/culprit/keymap"
+start C.UTF-8 80 24 TERM=vt100 NO_COLOR=1
+check "vt100 without colour: the panes" wait_for "4 causal tree"
+keys r
+check "vt100 without colour: runs to the end" wait_for "failure-inducing (2)" 60
+keys q
 
 # An unknown terminal: one line, exit 2.
 d=$(fixture interact)
