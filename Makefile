@@ -78,7 +78,7 @@ check: all tests
 	sh tests/run.sh $(BUILD)
 
 asan:
-	$(MAKE) BUILD=build-asan OPT='-O1 -g -fno-omit-frame-pointer' \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 $(MAKE) BUILD=build-asan OPT='-O1 -g -fno-omit-frame-pointer' \
 	    SAN='-fsanitize=address,undefined -fno-sanitize-recover=undefined -Wno-format-truncation' check
 
 bench: all $(BENCH_BIN)
