@@ -46,6 +46,9 @@ for loc in C.UTF-8 C; do
 	keys s
 	check "$loc: a step tests one configuration" wait_for "1 configurations"
 	check "$loc: then it pauses" wait_for "| paused"
+	i=0
+	while [ $i -lt 12 ] && ! screen | grep -q '\[reverted\]\|\[applied\]'; do keys s; sleep 0.5; i=$((i + 1)); done
+	check "$loc: stepping into the changes marks them in the diff" sh -c "tmux -L '$SOCK' capture-pane -p -t w | grep -q '\[reverted\]\|\[applied\]'"
 	keys r
 	check "$loc: run to the end" wait_for "done: failure-inducing changes found" 60
 	check "$loc: the tree shows the failure-inducing changes" wait_for "- failure-inducing (2)"
@@ -113,6 +116,17 @@ for loc in C.UTF-8 C; do
 	keys q
 	wait_for "EXITED" >/dev/null
 done
+
+# The demo repository.
+d=$T/demo
+sh "$TOP/scripts/demo-repo.sh" "$d" >/dev/null
+tm kill-session -t w 2>/dev/null
+tm new-session -d -s w -x 120 -y 40 "cd '$d' && env LC_ALL=C.UTF-8 XDG_CONFIG_HOME='$T/config' '$CULPRIT' --good v1.0 --bad HEAD --build 'make -s' -- ./tests/run.sh t3; echo EXITED \$?; sleep 30"
+check "demo: the four panes and the status bar" wait_for "s step r run"
+check "demo: the diff of good..bad" wait_for "calc.h"
+keys r
+check "demo: the failure-inducing piece in the tree" wait_for "#5.2 parse.c:13" 60
+keys q
 
 # Monochrome and old terminals.
 d=$(fixture interact)
