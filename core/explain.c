@@ -1405,61 +1405,54 @@ static void attach_sources(struct explain *x)
 	}
 }
 
-static int rank_suite(struct explain *x, struct cerr *e)
+/* The suite file, with the failing test added when the suite lacks it: it
+ * counts as failing even if the suite has no failing test. */
+static int load_suite(struct explain *x, struct suite *s, struct cerr *e)
 {
-	struct suite s;
-	int rc;
-	set_phase(x, PHASE_RANK);
-	if (suite_load(&s, x->opts.suite, e) < 0)
+	if (suite_load(s, x->opts.suite, e) < 0)
 		return -1;
-	/* The failing test counts as failing even if the suite has no failing test. */
 	int has_failing = 0;
-	for (size_t i = 0; i < s.n; i++)
-		has_failing |= !strcmp(s.v[i].cmd, x->opts.test);
+	for (size_t i = 0; i < s->n; i++)
+		has_failing |= !strcmp(s->v[i].cmd, x->opts.test);
 	if (!has_failing) {
-		s.v = xrealloc(s.v, (s.n + 1) * sizeof(*s.v));
-		s.v[s.n++] = (struct suite_test){xstrdup(FAILING_TEST_NAME), xstrdup(x->opts.test), 0};
+		s->v = xrealloc(s->v, (s->n + 1) * sizeof(*s->v));
+		s->v[s->n++] = (struct suite_test){xstrdup(FAILING_TEST_NAME), xstrdup(x->opts.test), 0};
 	}
-	/* Which tests fail at the good revision too: they are not about this regression. */
-	rc = ensure_workspace(x, x->good, e);
-	if (rc == 0) {
-		struct bits *none = bits_new(x->p->full->natoms);
-		rc = workspace_apply(x->p->ws, x->p->full, none, NULL, e);
-		bits_free(none);
-	}
-	if (rc == 0)
-		rc = suite_runs(x, "good", x->good, workspace_path(x->p->ws), x->build, &s, e);
-	struct coverage good = {0}, cov = {0};
-	if (rc == 0)
-		rc = suite_load_runs(x, "good", x->good, &s, &good, e);
-	/* Coverage at the bad revision, in its own worktree. Results and
-	 * worktree go by coverage build command too: another command, other
-	 * objects and other counts. */
+	return 0;
+}
+
+/* Coverage results and worktrees go by coverage build command too: another
+ * command, other objects and other counts. */
+static const char *coverage_build_of(const struct explain *x, char hash[41])
+{
 	const char *cbuild = x->opts.coverage_build ? x->opts.coverage_build : DEFAULT_COVERAGE_BUILD;
+	repo_hash(cbuild, strlen(cbuild), hash);
+	return cbuild;
+}
+
+/* The ranking from the stored results of the suite's runs. */
+static int rank_stored(struct explain *x, const struct suite *s, int quiet, struct cerr *e)
+{
+	struct coverage good = {0}, cov = {0};
 	char ch[41];
-	repo_hash(cbuild, strlen(cbuild), ch);
+	coverage_build_of(x, ch);
 	char *ckind = xasprintf("coverage-%.8s", ch);
-	struct workspace *cw = NULL;
-	char *cdir = xasprintf("%swt-cov-%.12s-%.8s", x->p->sessdir, x->bad, ch);
-	if (rc == 0 && !x->opts.replay)
-		rc = workspace_open(&cw, x->p->repo, cdir, x->bad, e);
+	int rc = suite_load_runs(x, "good", x->good, s, &good, e);
 	if (rc == 0)
-		rc = suite_runs(x, ckind, x->bad, cdir, cbuild, &s, e);
-	free(cdir);
-	workspace_free(cw);
-	if (rc == 0)
-		rc = suite_load_runs(x, ckind, x->bad, &s, &cov, e);
+		rc = suite_load_runs(x, ckind, x->bad, s, &cov, e);
 	free(ckind);
 	if (rc == 0) {
 		int *counted = xcalloc(cov.nruns + 1, sizeof(*counted));
 		size_t at_good = 0, unresolved = 0;
 		for (size_t i = 0; i < cov.nruns; i++) {
-			int is_failing_test = !strcmp(s.v[i].cmd, x->opts.test);
+			int is_failing_test = !strcmp(s->v[i].cmd, x->opts.test);
 			if (is_failing_test)
 				cov.runs[i].status = COV_FAIL;
 			if (!is_failing_test && good.runs[i].status == COV_FAIL) {
 				at_good++;
-				event(x, "TEST_LEFT_OUT", "test %s fails at the good revision too: left out", s.v[i].name);
+				if (!quiet)
+					event(x, "TEST_LEFT_OUT", "test %s fails at the good revision too: left out",
+					      s->v[i].name);
 			} else if (cov.runs[i].status == COV_UNRESOLVED) {
 				unresolved++;
 			} else {
@@ -1470,18 +1463,67 @@ static int rank_suite(struct explain *x, struct cerr *e)
 		rank_release(&x->ranking);
 		rank_compute(&x->ranking, &cov, counted, x->p->full, (enum spectra_formula)x->opts.formula,
 			     x->opts.changed_only);
-		x->tests = s.n;
+		x->tests = s->n;
 		x->tests_failing_at_good = at_good;
 		x->tests_unresolved = unresolved;
 		x->ranked = 1;
 		attach_sources(x);
 		model_unlock(x);
 		free(counted);
-		event(x, "RANKED", "%zu lines ranked (%s) from %d failing and %d passing tests", x->ranking.n,
-		      spectra_formula_name((enum spectra_formula)x->opts.formula), x->ranking.F, x->ranking.P);
+		if (!quiet)
+			event(x, "RANKED", "%zu lines ranked (%s) from %d failing and %d passing tests", x->ranking.n,
+			      spectra_formula_name((enum spectra_formula)x->opts.formula), x->ranking.F, x->ranking.P);
 	}
 	coverage_release(&good);
 	coverage_release(&cov);
+	return rc;
+}
+
+static int rank_suite(struct explain *x, struct cerr *e)
+{
+	struct suite s;
+	int rc;
+	set_phase(x, PHASE_RANK);
+	if (load_suite(x, &s, e) < 0)
+		return -1;
+	/* Which tests fail at the good revision too: they are not about this regression. */
+	rc = ensure_workspace(x, x->good, e);
+	if (rc == 0) {
+		struct bits *none = bits_new(x->p->full->natoms);
+		rc = workspace_apply(x->p->ws, x->p->full, none, NULL, e);
+		bits_free(none);
+	}
+	if (rc == 0)
+		rc = suite_runs(x, "good", x->good, workspace_path(x->p->ws), x->build, &s, e);
+	/* Coverage at the bad revision, in its own worktree. */
+	char ch[41];
+	const char *cbuild = coverage_build_of(x, ch);
+	char *ckind = xasprintf("coverage-%.8s", ch);
+	char *cdir = xasprintf("%swt-cov-%.12s-%.8s", x->p->sessdir, x->bad, ch);
+	struct workspace *cw = NULL;
+	if (rc == 0 && !x->opts.replay)
+		rc = workspace_open(&cw, x->p->repo, cdir, x->bad, e);
+	if (rc == 0)
+		rc = suite_runs(x, ckind, x->bad, cdir, cbuild, &s, e);
+	free(cdir);
+	free(ckind);
+	workspace_free(cw);
+	if (rc == 0)
+		rc = rank_stored(x, &s, 0, e);
+	suite_release(&s);
+	return rc;
+}
+
+int explain_rerank(struct explain *x, int formula, int changed_only, struct cerr *e)
+{
+	struct suite s;
+	if (!x->ranked)
+		return cerr_set(e, "no ranking yet");
+	x->opts.formula = formula;
+	x->opts.changed_only = changed_only;
+	if (load_suite(x, &s, e) < 0)
+		return -1;
+	int rc = rank_stored(x, &s, 1, e);
 	suite_release(&s);
 	return rc;
 }

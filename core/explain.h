@@ -156,6 +156,10 @@ char *explain_state_get(struct explain *x, const char *name);
 /* Where the session is stored (<gitdir>/culprit/), for logs next to it. */
 const char *explain_dir(const struct explain *x);
 
+/* Rank again from the stored coverage with another formula (enum
+ * spectra_formula) or restriction; nothing runs. Not while explain_run runs. */
+int explain_rerank(struct explain *x, int formula, int changed_only, struct cerr *e);
+
 /* The commit a change belongs to (hex), or NULL when a range is left. */
 const char *explain_culprit_commit(const struct explain *x);
 

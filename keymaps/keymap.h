@@ -39,7 +39,10 @@
 	X(MOVE_LAST, "move-last", "go to the last line")                               \
 	X(EXPAND, "expand", "expand the selected tree node")                           \
 	X(COLLAPSE, "collapse", "collapse the selected tree node")                     \
-	X(TOGGLE, "toggle", "expand or collapse the selected node, and show it in the other panes")
+	X(TOGGLE, "toggle", "expand or collapse the selected node, and show it in the other panes") \
+	X(FORMULA, "formula", "rank with the next suspiciousness formula")                  \
+	X(CHANGED_ONLY, "changed-only", "rank every line, or only the lines good..bad changed") \
+	X(JUMP, "jump", "show the selected line's change in the diff pane")
 
 enum keymap_action {
 	KA_NONE,

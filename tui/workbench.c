@@ -17,6 +17,7 @@
 
 #include <pcre2.h>
 
+#include "core/spectra.h"
 #include "views/view.h"
 
 #define MIN_COLS 80
@@ -577,6 +578,60 @@ static void select_change(struct wb *w, long change)
 	pthread_mutex_unlock(&w->x->lock);
 }
 
+/* The suspiciousness pane's formula and restriction: ranked again from the stored coverage. */
+static void rerank(struct wb *w, enum keymap_action a)
+{
+	pthread_mutex_lock(&w->lock);
+	int running = w->running;
+	pthread_mutex_unlock(&w->lock);
+	if (running) {
+		message(w, 1, "the ranking changes once the analysis is paused or done");
+		return;
+	}
+	if (!w->x->ranked) {
+		message(w, 1, "no ranking: start culprit with --suite FILE");
+		return;
+	}
+	int f = w->x->opts.formula, changed = w->x->opts.changed_only;
+	if (a == KA_FORMULA)
+		f = (f + 1) % SPECTRA_NFORMULAS;
+	else
+		changed = !changed;
+	struct cerr e;
+	if (explain_rerank(w->x, f, changed, &e) < 0)
+		message(w, 1, "ranking: %s", e.msg);
+	else
+		message(w, 0, "ranking: %s%s", spectra_formula_name((enum spectra_formula)f),
+			changed ? ", changed lines only" : "");
+}
+
+/* A ranked line's change (of good..bad) in the diff pane. */
+static void jump_to_change(struct wb *w, long change)
+{
+	if (change < 0) {
+		message(w, 1, "this line is not changed by good..bad");
+		return;
+	}
+	const struct change_set *full = w->x->set_full, *s = w->x->set;
+	long target = change;
+	if (s && s != full) {
+		/* The culprit commit's change at the same place, if any. */
+		const struct change *c = &full->changes[change];
+		const char *path = full->files[c->file].new_path;
+		target = -1;
+		for (size_t i = 0; i < s->nchanges && target < 0; i++)
+			if (!strcmp(s->files[s->changes[i].file].new_path, path) && s->changes[i].kind == c->kind &&
+			    s->changes[i].new_lines == c->new_lines)
+				target = (long)i;
+		if (target < 0) {
+			message(w, 1, "change #%u is outside the culprit commit", c->id);
+			return;
+		}
+	}
+	select_change(w, target);
+	w->focus = PANE_DIFF;
+}
+
 static int act(struct wb *w, enum keymap_action a)
 {
 	struct view *v = &w->views[w->focus];
@@ -699,6 +754,14 @@ static int act(struct wb *w, enum keymap_action a)
 		} else if (v->cur < v->n) {
 			select_change(w, v->lines[v->cur].ref);
 		}
+		break;
+	case KA_FORMULA:
+	case KA_CHANGED_ONLY:
+		rerank(w, a);
+		break;
+	case KA_JUMP:
+		if (v->cur < v->n)
+			jump_to_change(w, v->lines[v->cur].ref);
 		break;
 	case KA_NONE:
 	case KA_COUNT:

@@ -2,6 +2,7 @@
  * its state, with the hunk text coloured. */
 #include "views/view.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,8 +51,11 @@ static void fill(struct view *v, const struct view_ctx *c)
 					 f->status == CHANGE_ADDED ? " (added)" : f->status == CHANGE_DELETED ? " (deleted)" : "");
 		}
 		enum change_mark m = x->set && x->marks ? x->marks[i] : MARK_UNTESTED;
-		view_add(v, mark_color(m), (long)i, -1, "  #%u [%s] @@ -%d,%d +%d,%d @@ %s", ch->id, change_mark_name(m),
-			 ch->old_start, ch->old_lines, ch->new_start, ch->new_lines, ch->function ? ch->function : "");
+		char score[32] = "";
+		if (x->ranked && s == x->set_full)
+			snprintf(score, sizeof(score), " score %.3f", rank_of_change(&x->ranking, i));
+		view_add(v, mark_color(m), (long)i, -1, "  #%u [%s]%s @@ -%d,%d +%d,%d @@ %s", ch->id, change_mark_name(m),
+			 score, ch->old_start, ch->old_lines, ch->new_start, ch->new_lines, ch->function ? ch->function : "");
 		struct change_lines l;
 		change_lines_of(s, i, &l);
 		size_t shown = 0;

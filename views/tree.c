@@ -1,5 +1,7 @@
 /* The causal-tree pane: the culprit commit, then the failure-inducing
  * changes, the fix and the auxiliary changes, each a node that opens. */
+#include <stdio.h>
+
 #include "views/view.h"
 
 static void items(struct view *v, const struct view_ctx *c, const struct explain_list *l, int node,
@@ -18,12 +20,15 @@ static void items(struct view *v, const struct view_ctx *c, const struct explain
 			change_lines_of_atom(x->set, (size_t)it->atom, &cl);
 		else
 			change_lines_of(x->set, it->change, &cl);
+		char score[32] = "";
+		if (x->ranked && x->set == x->set_full)
+			snprintf(score, sizeof(score), " (score %.3f)", rank_of_change(&x->ranking, it->change));
 		if (it->atom >= 0 && x->set->atoms[it->atom].sub)
-			view_add(v, color, (long)it->change, -1, "    #%u.%u %s:%d", ch->id, x->set->atoms[it->atom].sub,
-				 f->new_path, cl.new_start);
+			view_add(v, color, (long)it->change, -1, "    #%u.%u %s:%d%s", ch->id, x->set->atoms[it->atom].sub,
+				 f->new_path, cl.new_start, score);
 		else
-			view_add(v, color, (long)it->change, -1, "    #%u %s:%d %s", ch->id, f->new_path,
-				 cl.new_lines ? cl.new_start : cl.old_start, ch->function ? ch->function : "");
+			view_add(v, color, (long)it->change, -1, "    #%u %s:%d %s%s", ch->id, f->new_path,
+				 cl.new_lines ? cl.new_start : cl.old_start, ch->function ? ch->function : "", score);
 		for (size_t k = 0; k < cl.nadded && k < 3; k++)
 			view_add(v, VC_ADD, (long)it->change, -1, "        +%s", cl.added[k]);
 		change_lines_free(&cl);

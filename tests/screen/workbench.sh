@@ -128,6 +128,23 @@ keys r
 check "demo: the failure-inducing piece in the tree" wait_for "#5.2 parse.c:13" 60
 keys q
 
+# The suspiciousness pane.
+d=$(fixture different_failure)
+printf 'runs ./prog\nsurvives sh -c "./prog; true"\n' > "$T/suite.list"
+tm kill-session -t w 2>/dev/null
+tm new-session -d -s w -x 120 -y 40 "cd '$d' && env LC_ALL=C.UTF-8 XDG_CONFIG_HOME='$T/config' '$CULPRIT' --good good --bad bad --suite '$T/suite.list' -- ./run-test.sh; echo EXITED \$?; sleep 30"
+keys r
+check "rank pane: the ranking" wait_for "ochiai: 2 failing, 1 passing tests" 60
+check "rank pane: a line of a change" wait_for "stats.c:3 "
+check "rank pane: the changes show their score" wait_for "(score "
+keys 3 f
+check "rank pane: the next formula" wait_for "dstar: 2 failing"
+keys C
+check "rank pane: changed lines only" wait_for "ranking: dstar, changed lines only"
+keys / 'stats\.c:3 ' Enter Enter
+check "rank pane: jump to the change in the diff" wait_for "1 diff *"
+keys q
+
 # Monochrome and old terminals.
 d=$(fixture interact)
 : > "$T/config/culprit/keymap"

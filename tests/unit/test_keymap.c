@@ -46,7 +46,8 @@ static void test_defaults_load_clean(void)
 		/* Every action has a key in both styles. */
 		for (int a = 1; a < KA_COUNT; a++) {
 			struct buf keys = BUF_INIT;
-			keymap_keys_for(km, KS_GENERIC, (enum keymap_action)a, &keys);
+			for (int sc = 0; sc < KS_COUNT; sc++)
+				keymap_keys_for(km, (enum keymap_scope)sc, (enum keymap_action)a, &keys);
 			if (!keys.len)
 				printf("  %s has no key in style %d\n", keymap_action_name((enum keymap_action)a), style);
 			CHECK(keys.len > 0);
