@@ -128,6 +128,28 @@ keys r
 check "demo: the failure-inducing piece in the tree" wait_for "#5.2 parse.c:13" 60
 keys q
 
+# Cancel kills the running build; stop keeps the best answer so far.
+d=$(fixture interact)
+tm kill-session -t w 2>/dev/null
+tm new-session -d -s w -x 120 -y 40 "cd '$d' && env LC_ALL=C.UTF-8 XDG_CONFIG_HOME='$T/config' '$CULPRIT' --good good --bad bad --build 'sleep 60; make -s' -- ./run-test.sh; echo EXITED \$?; sleep 30"
+keys s
+check "cancel: the build runs, the screen stays live" wait_for "building: sleep 60"
+keys c
+check "cancel: the analysis stops" wait_for "the analysis was cancelled before it finished"
+check "cancel: the build is killed" sh -c "sleep 0.5; [ -z \"\$(for p in /proc/[0-9]*; do readlink \$p/cwd; done 2>/dev/null | grep '$d/.git/culprit')\" ]"
+keys q
+wait_for "EXITED" >/dev/null
+d=$(fixture interact)
+tm kill-session -t w 2>/dev/null
+tm new-session -d -s w -x 120 -y 40 "cd '$d' && env LC_ALL=C.UTF-8 XDG_CONFIG_HOME='$T/config' '$CULPRIT' --good good --bad bad -- ./run-test.sh; echo EXITED \$?; sleep 30"
+i=0
+while [ $i -lt 15 ] && ! screen | grep -q 'minimizing failure-inducing'; do keys s; sleep 0.4; i=$((i + 1)); done
+keys S
+check "stop: keeps the best answer so far" wait_for "the search was stopped"
+check "stop: the tree shows it" wait_for "- failure-inducing ("
+keys q
+wait_for "EXITED" >/dev/null
+
 # The suspiciousness pane.
 d=$(fixture different_failure)
 printf 'runs ./prog\nsurvives sh -c "./prog; true"\n' > "$T/suite.list"
