@@ -32,7 +32,35 @@ static void insert_sorted(size_t *f, size_t *nf, size_t u, const size_t *order, 
 	(*nf)++;
 }
 
+/* The split nearest to mid (within a quarter of the range) with the strongest border. */
+static size_t best_split(const size_t *units, size_t lo, size_t hi, size_t mid, dd_boundary boundary, void *priv)
+{
+	if (!boundary)
+		return mid;
+	size_t best = mid, window = (hi - lo) / 4;
+	int strength = boundary(priv, units[mid - 1], units[mid]);
+	for (size_t d = 1; d <= window && strength < 2; d++) {
+		size_t cand[2] = {mid - d, mid + d};
+		for (int k = 0; k < 2; k++) {
+			if (cand[k] <= lo || cand[k] >= hi)
+				continue;
+			int b = boundary(priv, units[cand[k] - 1], units[cand[k]]);
+			if (b > strength) {
+				strength = b;
+				best = cand[k];
+			}
+		}
+	}
+	return best;
+}
+
 int dd_minimize(const size_t *units, size_t n, dd_pred pred, void *priv, size_t *out, size_t *nout)
+{
+	return dd_minimize_hier(units, n, pred, NULL, priv, out, nout);
+}
+
+int dd_minimize_hier(const size_t *units, size_t n, dd_pred pred, dd_boundary boundary, void *priv, size_t *out,
+		     size_t *nout)
 {
 	size_t *found = xmalloc((n + 1) * sizeof(*found));
 	size_t *scratch = xmalloc((n + 1) * sizeof(*scratch));
@@ -59,7 +87,7 @@ int dd_minimize(const size_t *units, size_t n, dd_pred pred, void *priv, size_t 
 		/* The shortest prefix of the rest that, with found, keeps the property. */
 		size_t lo = 0, hi = nrest;
 		while (hi - lo > 1) {
-			size_t mid = lo + (hi - lo) / 2, at = mid;
+			size_t mid = best_split(units, lo, hi, lo + (hi - lo) / 2, boundary, priv), at = mid;
 			rc = pred2(pred, priv, scratch, found, nfound, units, mid);
 			/* Unresolved: the split may cut through changes that only
 			 * build together; probe the nearest other splits. */

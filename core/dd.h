@@ -29,6 +29,16 @@ typedef int (*dd_pred)(void *priv, const size_t *units, size_t n);
  * for n), *nout its size. Returns 0, or the predicate's negative status. */
 int dd_minimize(const size_t *units, size_t n, dd_pred pred, void *priv, size_t *out, size_t *nout);
 
+/* The same, hierarchical: boundary(priv, a, b) says how strong the border
+ * between consecutive units a and b is (2 another file, 1 another
+ * function, 0 the same one; for tokens: another hunk, another line). The
+ * binary search then splits at the strongest border near the middle, so
+ * that configurations keep files and functions whole where it costs nothing,
+ * and fewer of them fail to build. */
+typedef int (*dd_boundary)(void *priv, size_t a, size_t b);
+int dd_minimize_hier(const size_t *units, size_t n, dd_pred pred, dd_boundary boundary, void *priv, size_t *out,
+		     size_t *nout);
+
 /* Zeller and Hildebrandt's ddmin, as published: subsets, then complements, at
  * granularity 2, doubling when nothing has the property. For benchmarks. */
 int dd_ddmin(const size_t *units, size_t n, dd_pred pred, void *priv, size_t *out, size_t *nout);

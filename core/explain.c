@@ -904,13 +904,29 @@ static void to_items(const struct change_set *s, const struct bits *b, struct ex
 	}
 }
 
+/* How strong the border between two units is: for changes, 2 another
+ * file, 1 another function; for atoms, 2 another hunk, 1 another line. */
+static int border(void *priv, size_t a, size_t b)
+{
+	struct search *sr = priv;
+	const struct change_set *s = sr->s;
+	size_t atom_a = sr->u->start[a], atom_b = sr->u->start[b];
+	const struct change_atom *x = &s->atoms[atom_a], *y = &s->atoms[atom_b];
+	const struct change *cx = &s->changes[x->change], *cy = &s->changes[y->change];
+	if (sr->u->len[a] == 1 && sr->u->len[b] == 1 && s->natoms != s->nchanges && sr->u->n == s->natoms)
+		return cx != cy ? 2 : x->old_line != y->old_line;
+	if (cx->file != cy->file)
+		return 2;
+	return strcmp(cx->function ? cx->function : "", cy->function ? cy->function : "") != 0;
+}
+
 /* Minimize over units `cand` of table u with predicate p: the result as
  * units (out, room for n) and as atoms (result). */
 static int minimize(struct search *sr, const struct units *u, const size_t *cand, size_t n, dd_pred p,
 		    size_t *out, size_t *nout, struct bits *result)
 {
 	sr->u = u;
-	int rc = dd_minimize(cand, n, p, sr, out, nout);
+	int rc = dd_minimize_hier(cand, n, p, border, sr, out, nout);
 	if (rc == 0 || rc == DD_STOP)
 		units_add_atoms(u, out, *nout, result, 1);
 	return rc;

@@ -179,6 +179,36 @@ static void test_rename_value_apart(void)
 	CHECK(nout == 1 && out[0] == 1);
 }
 
+/* Hierarchical splits: files start at units 0, 5 and 11. */
+static int first_prefix = -1;
+static int pred_record(void *priv, const size_t *u, size_t n)
+{
+	if (first_prefix < 0)
+		first_prefix = (int)n;
+	return has(u, n, 7);
+}
+
+static int file_border(void *priv, size_t a, size_t b)
+{
+	(void)priv;
+	(void)a;
+	return b == 5 || b == 11 ? 2 : 0;
+}
+
+static void test_hierarchical_splits(void)
+{
+	size_t units[16], out[16], nout;
+	for (size_t i = 0; i < 16; i++)
+		units[i] = i;
+	first_prefix = -1;
+	CHECK(dd_minimize_hier(units, 16, pred_record, file_border, NULL, out, &nout) == 0);
+	CHECK(nout == 1 && out[0] == 7);
+	CHECK(first_prefix == 5);   /* split at the file border nearest the middle, not at 8 */
+	first_prefix = -1;
+	CHECK(dd_minimize_hier(units, 16, pred_record, NULL, NULL, out, &nout) == 0);
+	CHECK(first_prefix == 8);
+}
+
 static int pred_abort(void *priv, const size_t *u, size_t n)
 {
 	int *calls = priv;
@@ -199,6 +229,7 @@ int main(void)
 	RUN(test_unresolved_not_in_answer);
 	RUN(test_always_one_minimal);
 	RUN(test_rename_value_apart);
+	RUN(test_hierarchical_splits);
 	RUN(test_bisect);
 	RUN(test_abort_propagates);
 	TEST_EXIT();
