@@ -372,6 +372,13 @@ int main(int argc, char **argv)
 		}
 	}
 	o.test = test.s;
+	if (!batch && (!isatty(0) || !isatty(1))) {
+		fprintf(stderr, "culprit: the workbench needs a terminal; use --batch to print the report instead\n");
+		buf_release(&test);
+		buf_release(&kwarn);
+		keymap_free(km);
+		return 2;
+	}
 	if (!batch) {
 		struct cerr e = {{0}};
 		struct explain *x = NULL;

@@ -178,7 +178,12 @@ keys q
 
 # An unknown terminal: one line, exit 2.
 d=$(fixture interact)
-(cd "$d" && TERM=no-such-terminal "$CULPRIT" --good good --bad bad -- ./run-test.sh) > "$T/out" 2> "$T/err"
-check "unknown TERM: exit 2" [ $? = 2 ]
-check "unknown TERM: one line" grep -q "^culprit: unknown terminal type 'no-such-terminal'" "$T/err"
+tm kill-session -t w 2>/dev/null
+tm new-session -d -s w -x 120 -y 40 "cd '$d' && TERM=no-such-terminal '$CULPRIT' --good good --bad bad -- ./run-test.sh; echo EXITED \$?; sleep 30"
+check "unknown TERM: one line" wait_for "culprit: unknown terminal type 'no-such-terminal'"
+check "unknown TERM: exit 2" wait_for "EXITED 2"
+# Without a terminal: the workbench says so.
+(cd "$d" && "$CULPRIT" --good good --bad bad -- ./run-test.sh) > "$T/out" 2> "$T/err" < /dev/null
+check "no terminal: exit 2" [ $? = 2 ]
+check "no terminal: one line" grep -q "^culprit: the workbench needs a terminal; use --batch" "$T/err"
 finish
