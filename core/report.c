@@ -163,6 +163,9 @@ static void render_text(const struct explain *x, int md, struct buf *b)
 	if (x->elapsed_before > 0)
 		buf_addf(b, " (%.1f s in this run)", x->elapsed);
 	buf_adds(b, "\n");
+	for (size_t i = 0; i < x->nconfigs; i++)
+		if (x->configs[i].why == WHY_FLAKY)
+			buf_addf(b, "%sflaky (its --repeat runs disagree): %s\n", md ? "- " : "  ", x->configs[i].label);
 }
 
 static void json_items(const struct explain *x, const struct explain_list *l, struct buf *b)
@@ -248,6 +251,15 @@ static void render_json(const struct explain *x, struct buf *b)
 	buf_addf(b, ",\n  \"configurations_built_this_run\": %zu", configs_built(x));
 	buf_addf(b, ",\n  \"configurations_unresolved\": %zu", configs_unresolved(x));
 	buf_addf(b, ",\n  \"flaky\": %d", x->flaky);
+	buf_adds(b, ",\n  \"flaky_configurations\": [");
+	int first = 1;
+	for (size_t i = 0; i < x->nconfigs; i++)
+		if (x->configs[i].why == WHY_FLAKY) {
+			buf_adds(b, first ? "" : ", ");
+			json_str(b, x->configs[i].label);
+			first = 0;
+		}
+	buf_adds(b, "]");
 	buf_addf(b, ",\n  \"builds\": %d", x->builds);
 	buf_addf(b, ",\n  \"resumed\": %s", x->resumed ? "true" : "false");
 	buf_addf(b, ",\n  \"refined_to_tokens\": %s", x->refined ? "true" : "false");

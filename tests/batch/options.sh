@@ -49,6 +49,7 @@ cd "$T"
 culprit_json "$T/flaky" --good good --bad bad --repeat 2 -- ./run-test.sh
 check "repeat: exit 0" [ "$RC" = 0 ]
 check "repeat: a flaky configuration is reported" [ "$(jqf .flaky)" -ge 1 ]
+check "repeat: and named" [ "$(jqf '.flaky_configurations | length')" -ge 1 ]
 check "repeat: the answer is the real change" [ "$(jqf '[.failure_inducing[].file] | join(",")')" = "main.c" ]
 culprit_json "$T/flaky" --good good --bad bad --repeat 0 -- ./run-test.sh
 check "repeat: 0 is refused" [ "$RC" = 2 ]
