@@ -475,7 +475,7 @@ static void remember_config(struct explain *x, const struct outcome *o, int stor
 	c->build_seconds = o->build_seconds;
 	c->test_seconds = o->test_seconds;
 	c->stored = stored;
-	if (o->flaky && !stored)
+	if (o->why == WHY_FLAKY)
 		x->flaky++;
 	model_unlock(x);
 }

@@ -114,7 +114,7 @@ struct explain {
 
 	struct explain_config *configs;
 	size_t nconfigs;
-	int commits_tested, builds, stored_hits, flaky;
+	int commits_tested, builds, stored_hits, flaky;   /* flaky: configurations whose --repeat runs disagreed */
 
 	/* The suspiciousness ranking (with --suite). */
 	int ranked;
