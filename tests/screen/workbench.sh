@@ -21,10 +21,16 @@ wait_for() {
 	return 1
 }
 keys() { tm send-keys -t w "$@"; }
+# Kill the session "w" and wait until it is gone (a new one may take the name).
+end_session() {
+	tm kill-session -t w 2>/dev/null
+	_i=0
+	while tm has-session -t w 2>/dev/null && [ $_i -lt 50 ]; do sleep 0.1; _i=$((_i + 1)); done
+}
 start() {   # start LOCALE SIZE-X SIZE-Y EXTRA-ENV...
 	loc=$1 cx=$2 cy=$3
 	shift 3
-	tm kill-session -t w 2>/dev/null
+	end_session
 	tm new-session -d -s w -x "$cx" -y "$cy" \
 		"cd '$d' && env LC_ALL=$loc XDG_CONFIG_HOME='$T/config' $* '$CULPRIT' --good good --bad bad -- ./run-test.sh; echo EXITED \$?; sleep 30"
 }
@@ -120,7 +126,7 @@ done
 # The demo repository.
 d=$T/demo
 sh "$TOP/scripts/demo-repo.sh" "$d" >/dev/null
-tm kill-session -t w 2>/dev/null
+end_session
 tm new-session -d -s w -x 120 -y 40 "cd '$d' && env LC_ALL=C.UTF-8 XDG_CONFIG_HOME='$T/config' '$CULPRIT' --good v1.0 --bad HEAD --build 'make -s' -- ./tests/run.sh t3; echo EXITED \$?; sleep 30"
 check "demo: the four panes and the status bar" wait_for "s step r run"
 check "demo: the diff of good..bad" wait_for "calc.h"
@@ -130,7 +136,7 @@ keys q
 
 # Cancel kills the running build; stop keeps the best answer so far.
 d=$(fixture interact)
-tm kill-session -t w 2>/dev/null
+end_session
 tm new-session -d -s w -x 120 -y 40 "cd '$d' && env LC_ALL=C.UTF-8 XDG_CONFIG_HOME='$T/config' '$CULPRIT' --good good --bad bad --build 'sleep 60; make -s' -- ./run-test.sh; echo EXITED \$?; sleep 30"
 keys s
 check "cancel: the build runs, the screen stays live" wait_for "building: sleep 60"
@@ -140,7 +146,7 @@ check "cancel: the build is killed" sh -c "sleep 0.5; [ -z \"\$(for p in /proc/[
 keys q
 wait_for "EXITED" >/dev/null
 d=$(fixture interact)
-tm kill-session -t w 2>/dev/null
+end_session
 tm new-session -d -s w -x 120 -y 40 "cd '$d' && env LC_ALL=C.UTF-8 XDG_CONFIG_HOME='$T/config' '$CULPRIT' --good good --bad bad -- ./run-test.sh; echo EXITED \$?; sleep 30"
 i=0
 while [ $i -lt 15 ] && ! screen | grep -q 'minimizing failure-inducing'; do keys s; sleep 0.4; i=$((i + 1)); done
@@ -153,7 +159,7 @@ wait_for "EXITED" >/dev/null
 # The suspiciousness pane.
 d=$(fixture different_failure)
 printf 'runs ./prog\nsurvives sh -c "./prog; true"\n' > "$T/suite.list"
-tm kill-session -t w 2>/dev/null
+end_session
 tm new-session -d -s w -x 120 -y 40 "cd '$d' && env LC_ALL=C.UTF-8 XDG_CONFIG_HOME='$T/config' '$CULPRIT' --good good --bad bad --suite '$T/suite.list' -- ./run-test.sh; echo EXITED \$?; sleep 30"
 keys r
 check "rank pane: the ranking" wait_for "ochiai: 2 failing, 1 passing tests" 60
@@ -178,7 +184,7 @@ keys q
 
 # An unknown terminal: one line, exit 2.
 d=$(fixture interact)
-tm kill-session -t w 2>/dev/null
+end_session
 tm new-session -d -s w -x 120 -y 40 "cd '$d' && TERM=no-such-terminal '$CULPRIT' --good good --bad bad -- ./run-test.sh; echo EXITED \$?; sleep 30"
 check "unknown TERM: one line" wait_for "culprit: unknown terminal type 'no-such-terminal'"
 check "unknown TERM: exit 2" wait_for "EXITED 2"
