@@ -393,6 +393,26 @@ static int was_stopped(const struct explain *x)
 
 /* Build and test the worktree as it is now. expected NULL: the bad revision,
  * whose failure becomes the signature. Fills o (not its key or label). */
+/* Run a build command in dir (counted, shown as the activity). */
+static int run_build(struct explain *x, const char *dir, const char *cmd, const char *what, const char *const *env,
+		     struct run_result *r, struct cerr *e)
+{
+	struct run_opts ro = {.cmd = cmd, .cwd = dir, .timeout = x->opts.build_timeout, .cancel = x->hooks.cancel,
+			      .on_output = on_output, .priv = x, .env = env};
+	set_activity(x, xasprintf("%s: %s", what, cmd));
+	if (run_command(&ro, r, e) < 0)
+		return -1;
+	x->builds++;
+	return 0;
+}
+
+/* What a failed build says: its first compiler error, or that it timed out. */
+static char *build_error(const struct explain *x, const struct run_result *r)
+{
+	return r->status == RUN_TIMEOUT ? run_describe(r, x->opts.build_timeout)
+					: oracle_build_error(r->out.s ? r->out.s : "");
+}
+
 static int build_and_test(struct explain *x, const char *expected, struct outcome *o, struct cerr *e)
 {
 	const char *dir = workspace_path(x->p->ws);
@@ -400,12 +420,8 @@ static int build_and_test(struct explain *x, const char *expected, struct outcom
 	struct run_result r;
 
 	if (x->build[0]) {
-		ro.cmd = x->build;
-		ro.timeout = x->opts.build_timeout;
-		set_activity(x, xasprintf("building: %s", x->build));
-		if (run_command(&ro, &r, e) < 0)
+		if (run_build(x, dir, x->build, "building", NULL, &r, e) < 0)
 			return -1;
-		x->builds++;
 		o->build_seconds = r.seconds;
 		if (r.status == RUN_CANCELLED) {
 			run_result_release(&r);
@@ -414,8 +430,7 @@ static int build_and_test(struct explain *x, const char *expected, struct outcom
 		if (r.status != RUN_EXITED || r.code != 0) {
 			o->verdict = VERDICT_UNRESOLVED;
 			o->why = r.status == RUN_TIMEOUT ? WHY_BUILD_TIMEOUT : WHY_BUILD;
-			o->excerpt = r.status == RUN_TIMEOUT ? run_describe(&r, ro.timeout)
-							     : oracle_build_error(r.out.s ? r.out.s : "");
+			o->excerpt = build_error(x, &r);
 			run_result_release(&r);
 			return 0;
 		}
@@ -1280,21 +1295,19 @@ static int build_for_suite(struct explain *x, const char *dir, const char *cmd, 
 		free(env0);
 		return -1;
 	}
-	struct run_opts ro = {.cmd = cmd, .cwd = dir, .timeout = x->opts.build_timeout, .cancel = x->hooks.cancel,
-			      .on_output = on_output, .priv = x, .env = env};
 	struct run_result r;
-	set_activity(x, xasprintf("building %s: %s", what, cmd));
-	int ran = run_command(&ro, &r, e);
+	char *label = xasprintf("building %s", what);
+	int ran = run_build(x, dir, cmd, label, env, &r, e);
+	free(label);
 	free(env0);
 	if (ran < 0)
 		return -1;
-	x->builds++;
 	set_activity(x, NULL);
 	int rc = 0;
 	if (r.status == RUN_CANCELLED)
 		rc = ABORT_STOPPED;
 	else if (r.status != RUN_EXITED || r.code != 0) {
-		char *err = oracle_build_error(r.out.s ? r.out.s : "");
+		char *err = build_error(x, &r);
 		rc = cerr_set(e, "the %s build failed (%s): %s", what, cmd, err ? err : "no output");
 		free(err);
 	}
