@@ -60,6 +60,12 @@ keymaps/defaults.inc: keymaps/default.keymap keymaps/emacs.keymap scripts/embed.
 	mv $@.tmp $@
 $(BUILD)/keymaps/keymap.o: keymaps/defaults.inc
 
+# The trace runtime is written next to each instrumented build.
+core/trace_rt.inc: core/trace_rt.h scripts/embed.sh
+	sh scripts/embed.sh core/trace_rt.h trace_rt > $@.tmp
+	mv $@.tmp $@
+$(BUILD)/core/instr.o: core/trace_rt.inc
+
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
@@ -94,7 +100,7 @@ install: all
 	for f in man/*.5; do [ -f "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(PREFIX)/share/man/man5/; done; true
 
 clean:
-	rm -rf build build-asan culprit keymaps/defaults.inc
+	rm -rf build build-asan culprit keymaps/defaults.inc core/trace_rt.inc
 
 .PHONY: all check asan bench demo install clean tests culprit
 

@@ -366,6 +366,11 @@ int csrc_flags(const char *dir, const char *file, char ***args, int *nargs, stru
 			continue;
 		const struct json *av = json_get(db->kids[i], "arguments"), *cmd = json_get(db->kids[i], "command");
 		int skip = 0;
+		if (d && d->type == JSON_STRING) {   /* relative -I and friends */
+			char *wd = xasprintf("-working-directory=%s", d->str);
+			add_arg(args, nargs, wd, &skip);
+			free(wd);
+		}
 		if (av && av->type == JSON_ARRAY) {
 			for (size_t k = 1; k < av->n; k++)   /* 0 is the compiler */
 				if (av->kids[k]->type == JSON_STRING)
@@ -391,4 +396,45 @@ void csrc_args_free(char **args, int nargs)
 	for (int i = 0; i < nargs; i++)
 		free(args[i]);
 	free(args);
+}
+
+int csrc_db_files(const char *dir, char ***files, size_t *n, struct cerr *e)
+{
+	*files = NULL;
+	*n = 0;
+	char *path = xasprintf("%s/compile_commands.json", dir);
+	struct buf text = BUF_INIT;
+	if (file_read(path, &text, 256u << 20, NULL) < 0) {
+		free(path);
+		buf_release(&text);
+		return 0;
+	}
+	struct cerr je;
+	struct json *db = json_parse(text.s ? text.s : "", text.len, &je);
+	buf_release(&text);
+	if (!db || db->type != JSON_ARRAY) {
+		int rc = cerr_set(e, "%s: not a compilation database%s%s", path, db ? "" : ": ", db ? "" : je.msg);
+		json_free(db);
+		free(path);
+		return rc;
+	}
+	free(path);
+	for (size_t i = 0; i < db->n; i++) {
+		const struct json *d = json_get(db->kids[i], "directory"), *f = json_get(db->kids[i], "file");
+		if (!f || f->type != JSON_STRING)
+			continue;
+		char *full = f->str[0] == '/' || !d || d->type != JSON_STRING ? xstrdup(f->str)
+									   : xasprintf("%s/%s", d->str, f->str);
+		int dup = 0;
+		for (size_t k = 0; k < *n && !dup; k++)
+			dup = !strcmp((*files)[k], full);
+		if (dup) {
+			free(full);
+			continue;
+		}
+		*files = xrealloc(*files, (*n + 1) * sizeof(**files));
+		(*files)[(*n)++] = full;
+	}
+	json_free(db);
+	return 1;
 }

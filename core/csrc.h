@@ -59,5 +59,8 @@ int csrc_names_has(const struct csrc_names *s, const char *name);
  * database (or no database), <0 error. Caller frees with csrc_args_free. */
 int csrc_flags(const char *dir, const char *file, char ***args, int *nargs, struct cerr *e);
 void csrc_args_free(char **args, int nargs);
+/* The source files (absolute) the compile_commands.json in dir compiles.
+ * 1 with the list, 0 no database, <0 error. Free each and the array. */
+int csrc_db_files(const char *dir, char ***files, size_t *n, struct cerr *e);
 
 #endif

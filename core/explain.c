@@ -1,4 +1,5 @@
 #include "core/explain.h"
+#include "core/json.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -34,6 +35,7 @@ struct explain_priv {
 	int stopping;                /* the user stopped refinement: keep the best so far */
 	char *sessdir;               /* <gitdir>/culprit/ */
 	struct buf *sources;         /* files of the bad revision the ranking shows lines of */
+	struct why *why;             /* the semantic explainer (kept for its trace) */
 	size_t nsources;
 };
 
@@ -56,7 +58,7 @@ const char *explain_phase_name(enum explain_phase p)
 {
 	static const char *names[] = {"starting", "checking the premise", "bisecting commits",
 				      "minimizing failure-inducing changes", "searching the fix",
-				      "refining to tokens", "ranking by coverage", "done"};
+				      "refining to tokens", "explaining the failure", "ranking by coverage", "done"};
 	return names[p];
 }
 
@@ -168,6 +170,7 @@ int explain_open(struct explain **out, const struct explain_opts *o, const struc
 	x->opts.fail_pattern = dupe_or_null(o->fail_pattern);
 	x->opts.suite = dupe_or_null(o->suite);
 	x->opts.coverage_build = dupe_or_null(o->coverage_build);
+	x->opts.cflags = dupe_or_null(o->cflags);
 	if (x->opts.repeat < 1)
 		x->opts.repeat = 1;
 	if (h)
@@ -279,7 +282,7 @@ int explain_open_stored(struct explain **out, const char *dir, int o_formula, in
 			.fail_pattern = pattern, .repeat = repeat ? atoi(repeat) : 1,
 			.build_timeout = bt ? strtod(bt, NULL) : 0, .test_timeout = tt ? strtod(tt, NULL) : 0,
 			.suite = suite, .coverage_build = cov, .jobs = jobs ? atoi(jobs) : 0,
-			.formula = o_formula, .changed_only = o_changed, .replay = 1,
+			.formula = o_formula, .changed_only = o_changed, .replay = 1, .semantic = 1,
 		};
 		rc = explain_open(out, &o, NULL, e);
 	}
@@ -311,6 +314,7 @@ void explain_free(struct explain *x)
 	if (x->set && (!x->p || x->set != x->p->full))
 		change_set_free(x->set);
 	if (x->p) {
+		why_free(x->p->why);
 		workspace_free(x->p->ws);
 		change_set_free(x->p->full);
 		oracle_free(x->p->oracle);
@@ -347,6 +351,8 @@ void explain_free(struct explain *x)
 	free((char *)x->opts.fail_pattern);
 	free((char *)x->opts.suite);
 	free((char *)x->opts.coverage_build);
+	free((char *)x->opts.cflags);
+	ctree_release(&x->tree);
 	rank_release(&x->ranking);
 	free(x->ranking_note);
 	pthread_mutex_destroy(&x->lock);
@@ -1567,6 +1573,228 @@ const char *explain_culprit_commit(const struct explain *x)
 }
 
 /* Forget the previous run's model (the configurations tested stay: they are the cache). */
+
+/* ------------------------------------------------ the semantic explainer */
+
+static int why_worktree(void *priv, const char *hex, char **dir, struct cerr *e)
+{
+	struct explain *x = priv;
+	char *d = xasprintf("%str-%.12s", x->p->sessdir, hex);
+	struct workspace *ws = NULL;
+	if (workspace_open(&ws, x->p->repo, d, hex, e) < 0) {
+		free(d);
+		return -1;
+	}
+	workspace_free(ws);
+	*dir = d;
+	return 0;
+}
+
+static int why_run_cmd(void *priv, const char *dir, const char *cmd, int is_build, const char *const *env,
+		       struct run_result *r, struct cerr *e)
+{
+	struct explain *x = priv;
+	if (is_build)
+		return run_build(x, dir, cmd, "building instrumented", env, r, e);
+	/* A traced run is slower: give it twenty times the test's time. */
+	struct run_opts ro = {.cmd = cmd, .cwd = dir, .timeout = x->opts.test_timeout * 20, .cancel = x->hooks.cancel,
+			      .on_output = on_output, .priv = x, .env = env};
+	set_activity(x, xasprintf("tracing: %s", cmd));
+	int rc = run_command(&ro, r, e);
+	set_activity(x, NULL);
+	return rc;
+}
+
+/* Does reverting units plus sr->reverted pass? (the dynamic round's property) */
+static int pred_revert_plus(void *priv, const size_t *units, size_t n)
+{
+	struct search *sr = priv;
+	struct bits *b = bits_new(sr->s->natoms);
+	bits_fill(b);
+	units_add_atoms(sr->u, sr->reverted, sr->nreverted, b, 0);
+	units_add_atoms(sr->u, units, n, b, 0);
+	int v = test_atoms(sr, b, 1, NULL);
+	bits_free(b);
+	return v < 0 ? v : v == VERDICT_PASS ? 1 : v == VERDICT_UNRESOLVED ? 2 : 0;
+}
+
+/* Alg. 2 of the explainer: the fewest of these changes whose reversion
+ * passes, with the auxiliary changes their reversion needs to build. */
+static int why_revert(void *priv, const size_t *ch, size_t n, size_t **root, size_t *nroot, size_t **aux,
+		      size_t *naux, struct cerr *e)
+{
+	struct explain *x = priv;
+	const struct change_set *s = x->set;
+	struct units cu;
+	units_init(&cu, s->nchanges);
+	for (size_t c = 0; c < s->nchanges; c++) {
+		cu.start[c] = s->changes[c].atom0;
+		cu.len[c] = s->changes[c].natoms;
+	}
+	struct search sr = {.x = x, .s = s, .u = &cu};
+	size_t *others = xmalloc((s->nchanges + 1) * sizeof(*others)), nothers = 0;
+	size_t *a = xmalloc((s->nchanges + 1) * sizeof(*a)), na = 0;
+	size_t *r = xmalloc((n + 1) * sizeof(*r)), nr = 0;
+	for (size_t c = 0; c < s->nchanges; c++) {
+		int in = 0;
+		for (size_t i = 0; i < n; i++)
+			in |= ch[i] == c;
+		if (!in)
+			others[nothers++] = c;
+	}
+	x->p->err.msg[0] = '\0';
+	int rc = pred_revert(&sr, ch, n);
+	if (rc == 2 && nothers) {
+		/* It does not build: the fewest other changes to revert with it. */
+		struct search sub = sr;
+		sub.reverted = ch;
+		sub.nreverted = n;
+		rc = pred_builds(&sub, others, nothers);
+		if (rc == 1)
+			rc = dd_minimize(others, nothers, pred_builds, &sub, a, &na);
+		else if (rc == 0)
+			rc = 2;
+		if (rc == 0) {
+			sr.reverted = a;
+			sr.nreverted = na;
+			rc = pred_revert_plus(&sr, ch, n);
+		}
+	}
+	if (rc == 1) {
+		/* Reverting them passes: the fewest of them that still does. */
+		sr.reverted = a;
+		sr.nreverted = na;
+		rc = n > 1 ? dd_minimize(ch, n, pred_revert_plus, &sr, r, &nr) : 0;
+		if (n == 1) {
+			r[0] = ch[0];
+			nr = 1;
+		}
+		if (rc == 0 || rc == DD_STOP) {
+			*root = r;
+			*nroot = nr;
+			*aux = a;
+			*naux = na;
+			r = a = NULL;
+			rc = 1;
+		}
+	} else if (rc == 2) {
+		rc = 0;
+	}
+	if (rc < 0 && x->p->err.msg[0])
+		cerr_set(e, "%s", x->p->err.msg);
+	else if (rc < 0)
+		cerr_set(e, "stopped");
+	free(r);
+	free(a);
+	free(others);
+	units_release(&cu);
+	return rc < 0 ? -1 : rc;
+}
+
+static int why_gate(void *priv, const char *label)
+{
+	struct explain *x = priv;
+	if (x->hooks.cancel && *x->hooks.cancel)
+		return -1;
+	if (x->p->stopping)
+		return 1;
+	if (!x->hooks.gate)
+		return 0;
+	int g = x->hooks.gate(x->hooks.priv, label);
+	if (g == 1)
+		x->p->stopping = 1;
+	return g;
+}
+
+static void why_event(void *priv, const char *type, const char *text)
+{
+	event(priv, type, "%s", text);
+}
+
+static void why_lock(void *priv, int on)
+{
+	on ? model_lock(priv) : model_unlock(priv);
+}
+
+static unsigned *change_ids(const struct change_set *s)
+{
+	unsigned *ids = xmalloc((s->nchanges + 1) * sizeof(*ids));
+	for (size_t i = 0; i < s->nchanges; i++)
+		ids[i] = s->changes[i].id;
+	return ids;
+}
+
+static void why_mark(struct explain *x)
+{
+	model_lock(x);
+	for (size_t i = 0; i < x->tree.nroot; i++)
+		if (x->tree.root[i] < x->set->nchanges)
+			x->marks[x->tree.root[i]] = MARK_FIX;
+	model_unlock(x);
+}
+
+static int explain_why(struct explain *x, struct cerr *e)
+{
+	unsigned *ids = change_ids(x->set);
+	char *stored = store_get(x->p->store, x->p->session, "why.tree");
+	int rc = 0;
+	if (stored) {
+		struct ctree t;
+		struct cerr je;
+		if (ctree_from_json(&t, stored, strlen(stored), ids, x->set->nchanges, &je) == 0) {
+			model_lock(x);
+			ctree_release(&x->tree);
+			x->tree = t;
+			x->why_state = 2;
+			model_unlock(x);
+			free(stored);
+			free(ids);
+			why_mark(x);
+			return 0;
+		}
+		free(stored);
+	}
+	if (x->opts.replay) {
+		free(ids);
+		return 0;
+	}
+	set_phase(x, PHASE_WHY);
+	struct why_opts wo = {.good = x->commits[x->lo], .bad = x->commits[x->hi], .build = x->build,
+			      .test = x->opts.test, .cflags = x->opts.cflags, .workdir = x->p->sessdir,
+			      .test_timeout = x->opts.test_timeout, .max_rounds = x->opts.rounds};
+	struct why_env env = {.priv = x, .worktree = why_worktree, .run = why_run_cmd, .revert = why_revert,
+			      .gate = why_gate, .event = why_event, .lock = why_lock};
+	model_lock(x);
+	ctree_release(&x->tree);
+	x->why_state = 1;
+	why_free(x->p->why);
+	x->p->why = why_new(&wo, x->set, &env);
+	x->trace = NULL;
+	model_unlock(x);
+	struct cerr we = {0};
+	int wr = why_run(x->p->why, &x->tree, &we);
+	model_lock(x);
+	x->why_state = 2;
+	x->trace = why_trace(x->p->why);
+	model_unlock(x);
+	if (wr < 0 && (x->hooks.cancel && *x->hooks.cancel)) {
+		rc = ABORT_STOPPED;
+	} else {
+		if (wr < 0)
+			event(x, "WHY_FAILED", "%s", x->tree.note ? x->tree.note : we.msg);
+		if (wr == 0 || (wr < 0 && x->tree.note)) {
+			struct buf j = BUF_INIT;
+			ctree_json(&x->tree, ids, &j);
+			store_set(x->p->store, x->p->session, "why.tree", j.s, NULL);
+			buf_release(&j);
+		}
+		why_mark(x);
+	}
+	(void)e;
+	free(ids);
+	return rc;
+}
+
 static void reset_model(struct explain *x)
 {
 	model_lock(x);
@@ -1607,6 +1835,11 @@ int explain_run(struct explain *x, struct cerr *e)
 		rc = bisect(x, e);
 	if (rc == 0)
 		rc = search_changes(x, e);
+	if (rc == 0 && x->explained && x->opts.semantic) {
+		int wr = explain_why(x, e);
+		if (wr < 0)
+			rc = wr;
+	}
 	if (rc >= 0 && x->opts.suite) {
 		int rr = rank_suite(x, e);
 		if (rr == ABORT_STOPPED)

@@ -13,6 +13,7 @@
 #include "core/change.h"
 #include "core/oracle.h"
 #include "core/rank.h"
+#include "core/why.h"
 
 struct explain_opts {
 	const char *dir;            /* repository or any subdirectory (NULL: .) */
@@ -28,6 +29,9 @@ struct explain_opts {
 	int formula;                /* enum spectra_formula */
 	int changed_only;           /* rank only lines good..bad added or modified */
 	int fresh;                  /* forget the stored session */
+	int semantic;               /* run the semantic explainer after the change search */
+	const char *cflags;         /* its compiler flags when there is no compile_commands.json, or NULL */
+	int rounds;                 /* its semantic rounds at most (0: 16) */
 	int replay;                 /* use stored outcomes only; never build (culprit report) */
 };
 
@@ -52,6 +56,7 @@ enum explain_phase {
 	PHASE_INDUCING,
 	PHASE_FIX,
 	PHASE_REFINE,
+	PHASE_WHY,
 	PHASE_RANK,
 	PHASE_DONE,
 };
@@ -122,6 +127,11 @@ struct explain {
 	size_t tests, tests_failing_at_good, tests_unresolved;
 	char *ranking_note;         /* why there is no ranking, or NULL */
 	double elapsed, elapsed_before, started;
+
+	/* The semantic explainer's causal tree (with opts.semantic). */
+	struct ctree tree;
+	int why_state;              /* 0 not run, 1 running, 2 ended */
+	const struct trace *trace;  /* the failing run's trace while the session is open, or NULL */
 
 	enum explain_phase phase;
 	char *activity;             /* what runs now ("building changes 3 5"), or NULL */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/json.h"
+#include <stdlib.h>
 #include "core/spectra.h"
 
 int report_format_parse(const char *name, enum report_format *f)
@@ -154,6 +155,16 @@ static void render_text(const struct explain *x, int md, struct buf *b)
 		if (x->note)
 			buf_addf(b, "%s%s\n", md ? "\n" : "", x->note);
 	}
+	if (x->set && x->why_state == 2) {
+		unsigned *ids = xmalloc((x->set->nchanges + 1) * sizeof(*ids));
+		for (size_t i = 0; i < x->set->nchanges; i++)
+			ids[i] = x->set->changes[i].id;
+		buf_addf(b, "\n%sWhy it fails (causal tree):\n%s", h, md ? "\n```\n" : "");
+		ctree_text(&x->tree, ids, 1, b);
+		if (md)
+			buf_adds(b, "```\n");
+		free(ids);
+	}
 	buf_addf(b, "%s%zu configurations tested (%d commits, %zu unresolved", md ? "\n" : "\n",
 		 x->nconfigs, x->commits_tested, configs_unresolved(x));
 	if (x->flaky)
@@ -280,6 +291,16 @@ static void render_json(const struct explain *x, struct buf *b)
 		json_items(x, &x->aux, b);
 	else
 		buf_adds(b, "[]");
+	buf_adds(b, ",\n  \"causal_tree\": ");
+	if (x->set && x->why_state == 2) {
+		unsigned *ids = xmalloc((x->set->nchanges + 1) * sizeof(*ids));
+		for (size_t i = 0; i < x->set->nchanges; i++)
+			ids[i] = x->set->changes[i].id;
+		ctree_json(&x->tree, ids, b);
+		free(ids);
+	} else {
+		buf_adds(b, "null");
+	}
 	buf_adds(b, "\n}\n");
 }
 

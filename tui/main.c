@@ -47,6 +47,10 @@ static const char usage[] =
 	"      --formula F        tarantula, ochiai (default), dstar, op2 or jaccard\n"
 	"      --changed          rank only lines that good..bad added or modified\n"
 	"      --top N            ranked lines in the report (default 20; 0: all)\n"
+	"      --no-semantic      skip the semantic explainer (tracing the failing run, Z3 causes)\n"
+	"      --cflags FLAGS     compiler flags for instrumenting when the project has no\n"
+	"                         compile_commands.json (default: record one with bear)\n"
+	"      --rounds N         semantic rounds at most (default 16)\n"
 	"      --fresh            forget the stored session and start over\n"
 	"      --keys STYLE       vi (default) or emacs key bindings in the workbench\n"
 	"      --dump-keymap      print the effective key bindings and exit\n"
@@ -224,7 +228,8 @@ static int cmd_stored(int argc, char **argv, int rank)
 int main(int argc, char **argv)
 {
 	enum { OPT_BATCH = 256, OPT_PATTERN, OPT_REPEAT, OPT_BTIME, OPT_TTIME, OPT_FRESH, OPT_VERSION, OPT_SUITE,
-	       OPT_COVBUILD, OPT_JOBS, OPT_FORMULA, OPT_CHANGED, OPT_TOP, OPT_KEYS, OPT_DUMP_KEYMAP };
+	       OPT_COVBUILD, OPT_JOBS, OPT_FORMULA, OPT_CHANGED, OPT_TOP, OPT_KEYS, OPT_DUMP_KEYMAP, OPT_NO_SEMANTIC,
+	       OPT_CFLAGS, OPT_ROUNDS };
 	static const struct option longopts[] = {
 		{"good", required_argument, NULL, 'g'},
 		{"bad", required_argument, NULL, 'b'},
@@ -236,6 +241,9 @@ int main(int argc, char **argv)
 		{"build-timeout", required_argument, NULL, OPT_BTIME},
 		{"test-timeout", required_argument, NULL, OPT_TTIME},
 		{"fresh", no_argument, NULL, OPT_FRESH},
+		{"no-semantic", no_argument, NULL, OPT_NO_SEMANTIC},
+		{"cflags", required_argument, NULL, OPT_CFLAGS},
+		{"rounds", required_argument, NULL, OPT_ROUNDS},
 		{"suite", required_argument, NULL, OPT_SUITE},
 		{"coverage-build", required_argument, NULL, OPT_COVBUILD},
 		{"jobs", required_argument, NULL, OPT_JOBS},
@@ -249,7 +257,8 @@ int main(int argc, char **argv)
 		{"version", no_argument, NULL, OPT_VERSION},
 		{NULL, 0, NULL, 0},
 	};
-	struct explain_opts o = {.repeat = 1, .build_timeout = 600, .test_timeout = 60, .formula = SPECTRA_OCHIAI};
+	struct explain_opts o = {.repeat = 1, .build_timeout = 600, .test_timeout = 60, .formula = SPECTRA_OCHIAI,
+				 .semantic = 1};
 	size_t top = 20;
 	enum report_format fmt = REPORT_TEXT;
 	int batch = 0, quiet = 0, c, keys = -1, dump_keymap = 0;
@@ -296,6 +305,15 @@ int main(int argc, char **argv)
 			break;
 		case OPT_FRESH:
 			o.fresh = 1;
+			break;
+		case OPT_NO_SEMANTIC:
+			o.semantic = 0;
+			break;
+		case OPT_CFLAGS:
+			o.cflags = optarg;
+			break;
+		case OPT_ROUNDS:
+			o.rounds = (int)parse_count("--rounds", optarg, 1, 1000);
 			break;
 		case OPT_SUITE:
 			o.suite = optarg;

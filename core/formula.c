@@ -1,0 +1,606 @@
+#include "core/formula.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <z3.h>
+
+struct formula {
+	const struct trace *t;
+	Z3_context z;
+	/* Per round. */
+	struct bits *queued;
+	uint32_t *queue;
+	size_t qhead, qtail, qcap;
+	unsigned fresh;
+	int failed;
+	char err[256];
+};
+
+static void on_z3_error(Z3_context c, Z3_error_code code)
+{
+	(void)c;
+	(void)code;   /* checked through Z3_get_error_code where it matters */
+}
+
+struct formula *formula_new(const struct trace *t)
+{
+	struct formula *f = xcalloc(1, sizeof(*f));
+	f->t = t;
+	Z3_config cfg = Z3_mk_config();
+	Z3_set_param_value(cfg, "model", "false");
+	f->z = Z3_mk_context(cfg);
+	Z3_del_config(cfg);
+	Z3_set_error_handler(f->z, on_z3_error);
+	return f;
+}
+
+void formula_free(struct formula *f)
+{
+	if (!f)
+		return;
+	Z3_del_context(f->z);
+	bits_free(f->queued);
+	free(f->queue);
+	free(f);
+}
+
+void cause_result_release(struct cause_result *r)
+{
+	free(r->why);
+	free(r->ev);
+	memset(r, 0, sizeof(*r));
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* ------------------------------------------------------------- clauses */
+
+static int width(const struct mtype *t)
+{
+	if (t->cls == 'b')
+		return 8;
+	return t->bits > 0 && t->bits <= 64 ? t->bits : 0;
+}
+
+static int modelled(const struct mtype *t)
+{
+	return (t->cls == 'i' || t->cls == 'u' || t->cls == 'b' || t->cls == 'p') && width(t) > 0;
+}
+
+static int ev_width(const struct tev *v)
+{
+	return v->size ? v->size * 8 : 64;
+}
+
+int formula_has_clause(const struct trace *t, uint32_t w)
+{
+	if (w >= t->n)
+		return 0;
+	const struct tev *v = &t->ev[w];
+	if (v->kind == TE_WRITE || v->kind == TE_RET)
+		return 1;
+	if (v->kind != TE_PARAM)
+		return 0;
+	uint32_t enter = t->src[w];
+	uint32_t call = enter != TRACE_NONE ? t->src[enter] : TRACE_NONE;
+	if (call == TRACE_NONE)
+		return 0;
+	const struct msite *p = tmeta_site(t->m, v->id), *c = tmeta_site(t->m, t->ev[call].id);
+	return p && c && c->kind == 'C' && p->idx < c->nargs && c->args[p->idx];
+}
+
+static Z3_ast bv(struct formula *f, unsigned long long v, int w)
+{
+	return Z3_mk_unsigned_int64(f->z, w < 64 ? v & ((1ull << w) - 1) : v, Z3_mk_bv_sort(f->z, (unsigned)w));
+}
+
+static Z3_ast fresh(struct formula *f, int w)
+{
+	char name[32];
+	snprintf(name, sizeof(name), "free%u", f->fresh++);
+	return Z3_mk_const(f->z, Z3_mk_string_symbol(f->z, name), Z3_mk_bv_sort(f->z, (unsigned)w));
+}
+
+static void enqueue(struct formula *f, uint32_t e)
+{
+	if (bits_test(f->queued, e))
+		return;
+	bits_set(f->queued, e);
+	if (f->qtail == f->qcap) {
+		f->qcap = f->qcap ? 2 * f->qcap : 256;
+		f->queue = xrealloc(f->queue, f->qcap * sizeof(*f->queue));
+	}
+	f->queue[f->qtail++] = e;
+}
+
+static Z3_ast var(struct formula *f, uint32_t e)
+{
+	char name[32];
+	snprintf(name, sizeof(name), "v%u", e);
+	enqueue(f, e);
+	return Z3_mk_const(f->z, Z3_mk_string_symbol(f->z, name),
+			   Z3_mk_bv_sort(f->z, (unsigned)ev_width(&f->t->ev[e])));
+}
+
+/* Resize a to width w as a value of a type with signedness sgn. */
+static Z3_ast resize(struct formula *f, Z3_ast a, int sgn, int w)
+{
+	unsigned have = Z3_get_bv_sort_size(f->z, Z3_get_sort(f->z, a));
+	if ((int)have == w)
+		return a;
+	if ((int)have > w)
+		return Z3_mk_extract(f->z, (unsigned)w - 1, 0, a);
+	return sgn ? Z3_mk_sign_ext(f->z, (unsigned)w - have, a) : Z3_mk_zero_ext(f->z, (unsigned)w - have, a);
+}
+
+static Z3_ast conv(struct formula *f, Z3_ast a, const struct mtype *from, const struct mtype *to)
+{
+	int w = width(to);
+	if (to->cls == 'b') {
+		unsigned have = Z3_get_bv_sort_size(f->z, Z3_get_sort(f->z, a));
+		return Z3_mk_ite(f->z, Z3_mk_eq(f->z, a, bv(f, 0, (int)have)), bv(f, 0, 8), bv(f, 1, 8));
+	}
+	return resize(f, a, from->cls == 'i', w);
+}
+
+static Z3_ast truth(struct formula *f, Z3_ast c, int w)
+{
+	return Z3_mk_ite(f->z, c, bv(f, 1, w), bv(f, 0, w));
+}
+
+static Z3_ast nonzero(struct formula *f, Z3_ast a)
+{
+	unsigned have = Z3_get_bv_sort_size(f->z, Z3_get_sort(f->z, a));
+	return Z3_mk_not(f->z, Z3_mk_eq(f->z, a, bv(f, 0, (int)have)));
+}
+
+static Z3_ast term(struct formula *f, uint32_t owner, const struct mnode *n);
+
+static Z3_ast leaf(struct formula *f, uint32_t owner, const struct mnode *n)
+{
+	const struct trace *t = f->t;
+	int w = width(&n->t);
+	if (n->op == 'r') {
+		uint32_t r = trace_dep_find(t, owner, TE_READ, (unsigned)n->v);
+		if (r == TRACE_NONE)
+			return fresh(f, w);   /* not evaluated (short circuit) */
+		uint32_t src = t->src[r];
+		if (src != TRACE_NONE && formula_has_clause(t, src))
+			return resize(f, var(f, src), n->t.cls == 'i', w);
+		return bv(f, t->ev[r].val, w);
+	}
+	if (n->op == 'w') {
+		uint32_t r = trace_dep_find(t, owner, TE_WRITE, (unsigned)n->v);
+		return r == TRACE_NONE ? fresh(f, w) : resize(f, var(f, r), n->t.cls == 'i', w);
+	}
+	/* c: a call's result */
+	uint32_t c = trace_dep_find(t, owner, TE_CRET, (unsigned)n->v);
+	if (c == TRACE_NONE || (!t->ev[c].size && t->src[c] == TRACE_NONE))
+		return fresh(f, w);
+	uint32_t ret = t->src[c];
+	if (ret != TRACE_NONE) {
+		const struct msite *ts = tmeta_site(t->m, t->ev[ret].id);
+		struct mtype rt = ts ? ts->t : n->t;
+		if (modelled(&rt))
+			return conv(f, var(f, ret), &rt, &n->t);
+	}
+	return bv(f, t->ev[c].val, w);
+}
+
+static int is_cmp(const char *s)
+{
+	return !strcmp(s, "<") || !strcmp(s, ">") || !strcmp(s, "<=") || !strcmp(s, ">=") || !strcmp(s, "==") ||
+	       !strcmp(s, "!=");
+}
+
+static Z3_ast binary(struct formula *f, uint32_t owner, const struct mnode *n)
+{
+	const struct mnode *l = n->k[0], *r = n->k[1];
+	const char *op = n->sym;
+	int w = width(&n->t);
+	if (!modelled(&n->t) || !modelled(&l->t) || !modelled(&r->t))
+		return NULL;
+	Z3_ast a = term(f, owner, l);
+	if (!a)
+		return NULL;
+	Z3_ast b = term(f, owner, r);
+	if (!b)
+		return NULL;
+	if (!strcmp(op, "&&") || !strcmp(op, "||")) {
+		Z3_ast args[2] = {nonzero(f, a), nonzero(f, b)};
+		return truth(f, op[0] == '&' ? Z3_mk_and(f->z, 2, args) : Z3_mk_or(f->z, 2, args), w);
+	}
+	if (!strcmp(op, ","))
+		return conv(f, b, &r->t, &n->t);
+	if (is_cmp(op)) {
+		int cw = width(&l->t) > width(&r->t) ? width(&l->t) : width(&r->t);
+		int sgn = l->t.cls == 'i' && r->t.cls == 'i';
+		a = resize(f, a, l->t.cls == 'i', cw);
+		b = resize(f, b, r->t.cls == 'i', cw);
+		Z3_ast c;
+		if (!strcmp(op, "=="))
+			c = Z3_mk_eq(f->z, a, b);
+		else if (!strcmp(op, "!="))
+			c = Z3_mk_not(f->z, Z3_mk_eq(f->z, a, b));
+		else if (!strcmp(op, "<"))
+			c = sgn ? Z3_mk_bvslt(f->z, a, b) : Z3_mk_bvult(f->z, a, b);
+		else if (!strcmp(op, ">"))
+			c = sgn ? Z3_mk_bvsgt(f->z, a, b) : Z3_mk_bvugt(f->z, a, b);
+		else if (!strcmp(op, "<="))
+			c = sgn ? Z3_mk_bvsle(f->z, a, b) : Z3_mk_bvule(f->z, a, b);
+		else
+			c = sgn ? Z3_mk_bvsge(f->z, a, b) : Z3_mk_bvuge(f->z, a, b);
+		return truth(f, c, w);
+	}
+	if (n->t.cls == 'p' || l->t.cls == 'p' || r->t.cls == 'p')
+		return NULL;   /* pointer arithmetic scales: addresses stay concrete */
+	int sgn = n->t.cls == 'i';
+	a = conv(f, a, &l->t, &n->t);
+	b = conv(f, b, &r->t, &n->t);
+	switch (op[0]) {
+	case '+': return Z3_mk_bvadd(f->z, a, b);
+	case '-': return Z3_mk_bvsub(f->z, a, b);
+	case '*': return Z3_mk_bvmul(f->z, a, b);
+	case '/': return sgn ? Z3_mk_bvsdiv(f->z, a, b) : Z3_mk_bvudiv(f->z, a, b);
+	case '%': return sgn ? Z3_mk_bvsrem(f->z, a, b) : Z3_mk_bvurem(f->z, a, b);
+	case '&': return Z3_mk_bvand(f->z, a, b);
+	case '|': return Z3_mk_bvor(f->z, a, b);
+	case '^': return Z3_mk_bvxor(f->z, a, b);
+	case '<': return Z3_mk_bvshl(f->z, a, b);
+	case '>': return sgn ? Z3_mk_bvashr(f->z, a, b) : Z3_mk_bvlshr(f->z, a, b);
+	default: return NULL;
+	}
+}
+
+static Z3_ast term(struct formula *f, uint32_t owner, const struct mnode *n)
+{
+	if (!n || !modelled(&n->t))
+		return NULL;
+	int w = width(&n->t);
+	switch (n->op) {
+	case 'k':
+		return bv(f, n->v, w);
+	case 'r': case 'w': case 'c':
+		return leaf(f, owner, n);
+	case 'x': {
+		if (!modelled(&n->k[0]->t))
+			return NULL;
+		Z3_ast a = term(f, owner, n->k[0]);
+		return a ? conv(f, a, &n->k[0]->t, &n->t) : NULL;
+	}
+	case 'u': {
+		if (!modelled(&n->k[0]->t) || n->t.cls == 'p')
+			return NULL;
+		Z3_ast a = term(f, owner, n->k[0]);
+		if (!a)
+			return NULL;
+		if (n->sym[0] == '!')
+			return truth(f, Z3_mk_not(f->z, nonzero(f, a)), w);
+		a = conv(f, a, &n->k[0]->t, &n->t);
+		if (n->sym[0] == '-')
+			return Z3_mk_bvneg(f->z, a);
+		if (n->sym[0] == '~')
+			return Z3_mk_bvnot(f->z, a);
+		return a;
+	}
+	case 'b':
+		return binary(f, owner, n);
+	case 'q': {
+		if (!modelled(&n->k[0]->t) || !modelled(&n->k[1]->t) || !modelled(&n->k[2]->t))
+			return NULL;
+		Z3_ast c = term(f, owner, n->k[0]), a = c ? term(f, owner, n->k[1]) : NULL,
+		       b = a ? term(f, owner, n->k[2]) : NULL;
+		if (!b)
+			return NULL;
+		return Z3_mk_ite(f->z, nonzero(f, c), conv(f, a, &n->k[1]->t, &n->t), conv(f, b, &n->k[2]->t, &n->t));
+	}
+	default:
+		return NULL;
+	}
+}
+
+/* The clause of event e: its variable equals its expression, or (opaque)
+ * its observed value. */
+static Z3_ast clause(struct formula *f, uint32_t e, int *opaque)
+{
+	const struct trace *t = f->t;
+	const struct tev *v = &t->ev[e];
+	const struct msite *s = tmeta_site(t->m, v->id);
+	Z3_ast x = var(f, e), rhs = NULL;
+	int w = ev_width(v);
+	if (s && v->kind == TE_WRITE && s->kind == 'W' && s->tree) {
+		rhs = term(f, e, s->tree);
+	} else if (s && v->kind == TE_RET && s->kind == 'T' && s->tree && modelled(&s->t)) {
+		rhs = term(f, e, s->tree);
+	} else if (s && v->kind == TE_PARAM && s->kind == 'P') {
+		uint32_t enter = t->src[e], call = t->src[enter];
+		const struct msite *c = tmeta_site(t->m, t->ev[call].id);
+		const struct mnode *arg = c->args[s->idx];
+		Z3_ast a = modelled(&arg->t) ? term(f, enter, arg) : NULL;
+		if (a && modelled(&s->t))
+			rhs = conv(f, a, &arg->t, &s->t);
+	}
+	if (rhs && (int)Z3_get_bv_sort_size(f->z, Z3_get_sort(f->z, rhs)) != w)
+		rhs = resize(f, rhs, 0, w);
+	*opaque = rhs == NULL;
+	if (!rhs)
+		rhs = bv(f, v->val, w);
+	return Z3_mk_eq(f->z, x, rhs);
+}
+
+/* ------------------------------------------------------------ expected */
+
+static Z3_ast expected(struct formula *f, const struct expect *x)
+{
+	const struct trace *t = f->t;
+	if (x->kind == EXPECT_FLIP) {
+		const struct tev *b = &t->ev[x->ev];
+		const struct msite *s = tmeta_site(t->m, b->id);
+		if (!s || s->kind != 'B')
+			return NULL;
+		Z3_ast c = term(f, x->ev, s->tree);
+		if (!c)
+			return NULL;
+		if (!strcmp(s->kindname, "switch"))
+			return Z3_mk_not(f->z, Z3_mk_eq(f->z, c, bv(f, b->val, width(&s->tree->t))));
+		return b->val ? Z3_mk_not(f->z, nonzero(f, c)) : nonzero(f, c);
+	}
+	if (x->kind == EXPECT_EVENT_EQ) {
+		Z3_ast v = var(f, x->ev);
+		return Z3_mk_eq(f->z, v, bv(f, (unsigned long long)x->value, ev_width(&t->ev[x->ev])));
+	}
+	if (!x->tree || !modelled(&x->tree->t))
+		return NULL;
+	Z3_ast a = term(f, x->ev, x->tree);
+	if (!a)
+		return NULL;
+	int w = width(&x->tree->t);
+	switch (x->kind) {
+	case EXPECT_EQ:
+		return Z3_mk_eq(f->z, a, bv(f, (unsigned long long)x->value, w));
+	case EXPECT_NE:
+		return Z3_mk_not(f->z, Z3_mk_eq(f->z, a, bv(f, (unsigned long long)x->value, w)));
+	case EXPECT_NONZERO:
+		return nonzero(f, a);
+	case EXPECT_BOUNDS: {
+		Z3_ast a64 = resize(f, a, x->tree->t.cls == 'i', 64);
+		Z3_ast both[2] = {Z3_mk_bvsge(f->z, a64, bv(f, 0, 64)),
+				  Z3_mk_bvslt(f->z, a64, bv(f, (unsigned long long)x->value, 64))};
+		return Z3_mk_and(f->z, 2, both);
+	}
+	default:
+		return NULL;
+	}
+}
+
+static int ev_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+int formula_cause(struct formula *f, const struct expect *xs, size_t nx, struct cause_result *out,
+		  struct cerr *e)
+{
+	const struct trace *t = f->t;
+	double t0 = now();
+	memset(out, 0, sizeof(*out));
+	bits_free(f->queued);
+	f->queued = bits_new(t->n + 1);
+	f->qhead = f->qtail = 0;
+
+	Z3_ast goal[16];
+	if (nx > 16)
+		nx = 16;
+	for (size_t i = 0; i < nx; i++) {
+		goal[i] = expected(f, &xs[i]);
+		if (!goal[i]) {
+			out->why = xstrdup("the expected outcome cannot be modelled (opaque values)");
+			return 0;
+		}
+	}
+	Z3_solver s = Z3_mk_solver(f->z);
+	Z3_solver_inc_ref(f->z, s);
+	Z3_params p = Z3_mk_params(f->z);
+	Z3_params_inc_ref(f->z, p);
+	Z3_params_set_bool(f->z, p, Z3_mk_string_symbol(f->z, "core.minimize"), 1);
+	Z3_params_set_uint(f->z, p, Z3_mk_string_symbol(f->z, "timeout"), 30000);
+	Z3_solver_set_params(f->z, s, p);
+	Z3_params_dec_ref(f->z, p);
+	Z3_solver_assert(f->z, s, nx == 1 ? goal[0] : Z3_mk_and(f->z, (unsigned)nx, goal));
+
+	Z3_ast *lits = NULL;
+	uint32_t *owner = NULL;
+	unsigned char *opq = NULL;
+	size_t nlits = 0, cap = 0, batch = 32;
+	int rc = 0;
+	for (;;) {
+		size_t take = batch;
+		while (take-- && f->qhead < f->qtail) {
+			uint32_t ev = f->queue[f->qhead++];
+			if (!formula_has_clause(t, ev))
+				continue;
+			int o = 0;
+			Z3_ast c = clause(f, ev, &o);
+			char name[32];
+			snprintf(name, sizeof(name), "a%u", ev);
+			Z3_ast lit = Z3_mk_const(f->z, Z3_mk_string_symbol(f->z, name), Z3_mk_bool_sort(f->z));
+			Z3_solver_assert(f->z, s, Z3_mk_implies(f->z, lit, c));
+			if (nlits == cap) {
+				cap = cap ? 2 * cap : 64;
+				lits = xrealloc(lits, cap * sizeof(*lits));
+				owner = xrealloc(owner, cap * sizeof(*owner));
+				opq = xrealloc(opq, cap);
+			}
+			lits[nlits] = lit;
+			owner[nlits] = ev;
+			opq[nlits++] = (unsigned char)o;
+		}
+		out->checks++;
+		Z3_lbool r = Z3_solver_check_assumptions(f->z, s, (unsigned)nlits, lits);
+		if (Z3_get_error_code(f->z) != Z3_OK) {
+			rc = cerr_set(e, "the solver failed: %s", Z3_get_error_msg(f->z, Z3_get_error_code(f->z)));
+			break;
+		}
+		if (r == Z3_L_FALSE) {
+			Z3_ast_vector core = Z3_solver_get_unsat_core(f->z, s);
+			Z3_ast_vector_inc_ref(f->z, core);
+			unsigned k = Z3_ast_vector_size(f->z, core);
+			out->ev = xmalloc((k + 1) * sizeof(*out->ev));
+			for (unsigned i = 0; i < k; i++) {
+				Z3_ast a = Z3_ast_vector_get(f->z, core, i);
+				for (size_t j = 0; j < nlits; j++)
+					if (Z3_is_eq_ast(f->z, a, lits[j])) {
+						out->ev[out->n++] = owner[j];
+						out->opaque += opq[j];
+						break;
+					}
+			}
+			Z3_ast_vector_dec_ref(f->z, core);
+			qsort(out->ev, out->n, sizeof(*out->ev), ev_cmp);
+			out->found = 1;
+			break;
+		}
+		if (r == Z3_L_UNDEF) {
+			out->why = xstrdup("the solver gave up (timeout)");
+			break;
+		}
+		if (f->qhead == f->qtail) {
+			out->why = xstrdup("the trace does not force the failure here: the expected outcome is consistent "
+					   "with it (values come from code the formula cannot model)");
+			break;
+		}
+		batch *= 2;
+	}
+	out->clauses = nlits;
+	out->seconds = now() - t0;
+	free(lits);
+	free(owner);
+	free(opq);
+	Z3_solver_dec_ref(f->z, s);
+	return rc;
+}
+
+/* ------------------------------------------------------ concrete values */
+
+static long long wrap(long long v, const struct mtype *t)
+{
+	int w = width(t);
+	if (w <= 0 || w >= 64)
+		return v;
+	unsigned long long u = (unsigned long long)v & ((1ull << w) - 1);
+	if (t->cls == 'i' && (u >> (w - 1)) & 1)
+		u |= ~((1ull << w) - 1);
+	return (long long)u;
+}
+
+int formula_eval(const struct trace *t, uint32_t owner, const struct mnode *n, long long *v)
+{
+	if (!n || !modelled(&n->t))
+		return -1;
+	long long a = 0, b = 0, c = 0;
+	switch (n->op) {
+	case 'k':
+		*v = wrap((long long)n->v, &n->t);
+		return 0;
+	case 'r': case 'w': case 'c': {
+		int kind = n->op == 'r' ? TE_READ : n->op == 'w' ? TE_WRITE : TE_CRET;
+		uint32_t r = trace_dep_find(t, owner, kind, (unsigned)n->v);
+		if (r == TRACE_NONE || (kind == TE_CRET && !t->ev[r].size))
+			return -1;
+		*v = wrap((long long)t->ev[r].val, &n->t);
+		return 0;
+	}
+	case 'x':
+		if (formula_eval(t, owner, n->k[0], &a) < 0)
+			return -1;
+		*v = n->t.cls == 'b' ? a != 0 : wrap(a, &n->t);
+		return 0;
+	case 'u':
+		if (formula_eval(t, owner, n->k[0], &a) < 0)
+			return -1;
+		*v = wrap(n->sym[0] == '-' ? -a : n->sym[0] == '~' ? ~a : n->sym[0] == '!' ? !a : a, &n->t);
+		return 0;
+	case 'q':
+		if (formula_eval(t, owner, n->k[0], &c) < 0)
+			return -1;
+		if (formula_eval(t, owner, n->k[c ? 1 : 2], &a) < 0)
+			return -1;
+		*v = wrap(a, &n->t);
+		return 0;
+	case 'b': {
+		const char *op = n->sym;
+		if (formula_eval(t, owner, n->k[0], &a) < 0)
+			return -1;
+		if (!strcmp(op, "&&") && !a) {
+			*v = 0;
+			return 0;
+		}
+		if (!strcmp(op, "||") && a) {
+			*v = 1;
+			return 0;
+		}
+		if (formula_eval(t, owner, n->k[1], &b) < 0)
+			return -1;
+		int uns = n->k[0]->t.cls == 'u' || n->k[1]->t.cls == 'u' || n->k[0]->t.cls == 'p';
+		unsigned long long ua = (unsigned long long)a, ub = (unsigned long long)b;
+		long long r;
+		if (!strcmp(op, "&&") || !strcmp(op, "||"))
+			r = b != 0;
+		else if (!strcmp(op, ","))
+			r = b;
+		else if (!strcmp(op, "=="))
+			r = a == b;
+		else if (!strcmp(op, "!="))
+			r = a != b;
+		else if (!strcmp(op, "<"))
+			r = uns ? ua < ub : a < b;
+		else if (!strcmp(op, ">"))
+			r = uns ? ua > ub : a > b;
+		else if (!strcmp(op, "<="))
+			r = uns ? ua <= ub : a <= b;
+		else if (!strcmp(op, ">="))
+			r = uns ? ua >= ub : a >= b;
+		else if (n->t.cls == 'p')
+			return -1;
+		else if (op[0] == '+')
+			r = (long long)(ua + ub);
+		else if (op[0] == '-')
+			r = (long long)(ua - ub);
+		else if (op[0] == '*')
+			r = (long long)(ua * ub);
+		else if (op[0] == '/' || op[0] == '%') {
+			if (b == 0)
+				return -1;
+			if (n->t.cls == 'u')
+				r = (long long)(op[0] == '/' ? ua / ub : ua % ub);
+			else if (b == -1)
+				r = op[0] == '/' ? (long long)(0 - ua) : 0;
+			else
+				r = op[0] == '/' ? a / b : a % b;
+		} else if (op[0] == '&')
+			r = a & b;
+		else if (op[0] == '|')
+			r = a | b;
+		else if (op[0] == '^')
+			r = a ^ b;
+		else if (!strcmp(op, "<<"))
+			r = b >= 0 && b < 64 ? (long long)(ua << b) : 0;
+		else if (!strcmp(op, ">>"))
+			r = b >= 0 && b < 64 ? (n->t.cls == 'u' ? (long long)(ua >> b) : a >> b) : 0;
+		else
+			return -1;
+		*v = wrap(r, &n->t);
+		return 0;
+	}
+	default:
+		return -1;
+	}
+}

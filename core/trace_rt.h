@@ -1,0 +1,286 @@
+/* culprit's trace runtime, included at the top of every instrumented file.
+ * It writes nothing unless CULPRIT_TRACE names a file. Events are 24-byte
+ * records (see core/trace.h) gathered in a buffer that is written with one
+ * write(2) per chunk, each chunk headed by the process id; the buffer is
+ * flushed when full, before every output call, at exit and on a fatal
+ * signal, so a crashing program leaves its trace whole. All state is in weak
+ * symbols: every object file of the program shares one copy. */
+#ifndef CULPRIT_TRACE_RT_H
+#define CULPRIT_TRACE_RT_H
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wpedantic"
+#pragma GCC diagnostic ignored "-Wunused-value"
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
+#pragma GCC diagnostic ignored "-Wmissing-declarations"
+#pragma GCC diagnostic ignored "-Wgnu-statement-expression"
+#pragma GCC diagnostic ignored "-Wgnu-auto-type"
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <signal.h>
+
+struct __cu_ev {
+	unsigned char kind, size;
+	unsigned short aux;
+	unsigned int id;
+	unsigned long long addr, val;
+};
+
+enum {
+	__CU_PID = 1, __CU_STMT, __CU_READ, __CU_WRITE, __CU_BRANCH, __CU_ENTER, __CU_PARAM,
+	__CU_RET, __CU_RET0, __CU_CALL, __CU_CRET, __CU_OUT, __CU_SIG, __CU_BYTES, __CU_FAULT
+};
+
+#define __CU_CAP 2730
+__attribute__((weak)) int __cu_fd = -2;
+__attribute__((weak)) unsigned __cu_n;
+__attribute__((weak)) struct __cu_ev __cu_buf[__CU_CAP + 1];
+__attribute__((weak)) unsigned long long __cu_pending_addr;
+__attribute__((weak)) unsigned __cu_pending_id;
+
+__attribute__((weak)) void __cu_flush(void)
+{
+	if (__cu_fd < 0 || __cu_n == 0)
+		return;
+	__cu_buf[0].kind = __CU_PID;
+	__cu_buf[0].val = (unsigned long long)getpid();
+	__cu_buf[0].addr = __cu_n;
+	const char *p = (const char *)__cu_buf;
+	size_t left = (size_t)(__cu_n + 1) * sizeof(struct __cu_ev);
+	while (left) {
+		ssize_t w = write(__cu_fd, p, left);
+		if (w <= 0)
+			break;
+		p += w;
+		left -= (size_t)w;
+	}
+	__cu_n = 0;
+}
+
+__attribute__((weak)) void __cu_on_signal(int sig)
+{
+	if (__cu_fd >= 0) {
+		struct __cu_ev *e = &__cu_buf[++__cu_n];
+		memset(e, 0, sizeof(*e));
+		e->kind = __CU_SIG;
+		e->id = __cu_pending_id;
+		e->addr = __cu_pending_addr;
+		e->val = (unsigned long long)sig;
+		__cu_flush();
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+__attribute__((weak)) void __cu_open(void)
+{
+	const char *path = getenv("CULPRIT_TRACE");
+	__cu_fd = -1;
+	if (!path || !*path)
+		return;
+	__cu_fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+	if (__cu_fd < 0)
+		return;
+	fcntl(__cu_fd, F_SETFD, FD_CLOEXEC);
+	atexit(__cu_flush);
+	static const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT};
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		signal(sigs[i], __cu_on_signal);
+}
+
+static inline __attribute__((always_inline)) struct __cu_ev *__cu_ev(unsigned kind, unsigned id)
+{
+	if (__builtin_expect(__cu_fd == -2, 0))
+		__cu_open();
+	if (__cu_fd < 0)
+		return &__cu_buf[__CU_CAP];  /* a scratch slot: tracing is off */
+	if (__cu_n == __CU_CAP - 1)
+		__cu_flush();
+	struct __cu_ev *e = &__cu_buf[++__cu_n];
+	e->kind = (unsigned char)kind;
+	e->size = 0;
+	e->aux = 0;
+	e->id = id;
+	e->addr = 0;
+	e->val = 0;
+	return e;
+}
+
+static inline unsigned long long __cu_load(const void *p, unsigned size)
+{
+	unsigned long long v = 0;
+	if (size > sizeof(v))
+		size = sizeof(v);
+	memcpy(&v, p, size);
+	return v;
+}
+
+static inline void __cu_s(unsigned id) { __cu_ev(__CU_STMT, id); }
+static inline void __cu_enter(unsigned id) { __cu_ev(__CU_ENTER, id); }
+static inline void __cu_call(unsigned id) { __cu_ev(__CU_CALL, id); }
+static inline void __cu_ret0(unsigned id) { __cu_ev(__CU_RET0, id); }
+static inline void __cu_cret0(unsigned id) { __cu_ev(__CU_CRET, id); }
+
+static inline void __cu_mem(unsigned kind, unsigned id, const void *p, unsigned size)
+{
+	__cu_pending_id = id;
+	__cu_pending_addr = (unsigned long long)(size_t)p;
+	unsigned long long v = __cu_load(p, size);
+	struct __cu_ev *e = __cu_ev(kind, id);
+	e->addr = (unsigned long long)(size_t)p;
+	e->size = (unsigned char)size;
+	e->val = v;
+	__cu_pending_id = 0;
+}
+
+/* A read of *p, a write already done to *p, a parameter's value. */
+static inline void __cu_rd(unsigned id, const void *p, unsigned size) { __cu_mem(__CU_READ, id, p, size); }
+static inline void __cu_w(unsigned id, const void *p, unsigned size) { __cu_mem(__CU_WRITE, id, p, size); }
+static inline void __cu_p(unsigned id, const void *p, unsigned size) { __cu_mem(__CU_PARAM, id, p, size); }
+/* The value *v about to be stored at p (a declaration's initializer). */
+static inline void __cu_wv(unsigned id, const void *p, unsigned size, const void *v)
+{
+	struct __cu_ev *e = __cu_ev(__CU_WRITE, id);
+	e->addr = (unsigned long long)(size_t)p;
+	e->size = (unsigned char)size;
+	e->val = __cu_load(v, size);
+}
+/* About to write through p (a crash there names the write). */
+static inline void __cu_wpre(unsigned id, const void *p)
+{
+	__cu_pending_id = id;
+	__cu_pending_addr = (unsigned long long)(size_t)p;
+}
+static inline void __cu_ret(unsigned id, const void *v, unsigned size)
+{
+	struct __cu_ev *e = __cu_ev(__CU_RET, id);
+	e->size = (unsigned char)size;
+	e->val = __cu_load(v, size);
+}
+static inline void __cu_cret(unsigned id, const void *v, unsigned size)
+{
+	struct __cu_ev *e = __cu_ev(__CU_CRET, id);
+	e->size = (unsigned char)size;
+	e->val = __cu_load(v, size);
+}
+static inline int __cu_br(unsigned id, int v)
+{
+	__cu_ev(__CU_BRANCH, id)->val = (unsigned long long)(v != 0);
+	return v;
+}
+static inline unsigned long long __cu_sw(unsigned id, unsigned long long v)
+{
+	__cu_ev(__CU_BRANCH, id)->val = v;
+	return v;
+}
+
+/* ------------------------------------------------------------ output calls */
+
+__attribute__((weak)) void __cu_bytes(int fd, const void *data, size_t len)
+{
+	struct __cu_ev *e = __cu_ev(__CU_OUT, 0);
+	if (__cu_fd < 0)
+		return;
+	e->size = (unsigned char)fd;
+	e->val = len;
+	size_t keep = len > 4096 ? 4096 : len;
+	e->addr = keep;
+	const unsigned char *p = (const unsigned char *)data;
+	for (size_t off = 0; off < keep; off += sizeof(struct __cu_ev)) {
+		struct __cu_ev *b = __cu_ev(__CU_BYTES, 0);
+		size_t n = keep - off < sizeof(*b) ? keep - off : sizeof(*b);
+		memset(b, 0, sizeof(*b));
+		memcpy(b, p + off, n);
+	}
+	__cu_flush();
+}
+
+static inline int __cu_fdof(FILE *f)
+{
+	return f == stdout ? 1 : f == stderr ? 2 : 3;
+}
+
+__attribute__((weak)) int __cu_vfprintf(FILE *f, const char *fmt, va_list ap)
+{
+	char small[512];
+	va_list again;
+	va_copy(again, ap);
+	int n = vsnprintf(small, sizeof(small), fmt, ap);
+	if (n < 0) {
+		va_end(again);
+		return n;
+	}
+	char *s = small;
+	if ((size_t)n >= sizeof(small)) {
+		s = (char *)malloc((size_t)n + 1);
+		if (!s) {
+			va_end(again);
+			return -1;
+		}
+		vsnprintf(s, (size_t)n + 1, fmt, again);
+	}
+	va_end(again);
+	__cu_bytes(__cu_fdof(f), s, (size_t)n);
+	size_t w = fwrite(s, 1, (size_t)n, f);
+	if (s != small)
+		free(s);
+	return w == (size_t)n ? n : -1;
+}
+__attribute__((weak)) int __cu_printf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = __cu_vfprintf(stdout, fmt, ap);
+	va_end(ap);
+	return n;
+}
+__attribute__((weak)) int __cu_fprintf(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = __cu_vfprintf(f, fmt, ap);
+	va_end(ap);
+	return n;
+}
+__attribute__((weak)) int __cu_puts(const char *s)
+{
+	size_t n = strlen(s);
+	__cu_bytes(1, s, n);
+	__cu_bytes(1, "\n", 1);
+	return puts(s);
+}
+__attribute__((weak)) int __cu_fputs(const char *s, FILE *f)
+{
+	__cu_bytes(__cu_fdof(f), s, strlen(s));
+	return fputs(s, f);
+}
+__attribute__((weak)) int __cu_putchar(int c)
+{
+	unsigned char b = (unsigned char)c;
+	__cu_bytes(1, &b, 1);
+	return putchar(c);
+}
+__attribute__((weak)) int __cu_fputc(int c, FILE *f)
+{
+	unsigned char b = (unsigned char)c;
+	__cu_bytes(__cu_fdof(f), &b, 1);
+	return fputc(c, f);
+}
+__attribute__((weak)) size_t __cu_fwrite(const void *p, size_t size, size_t n, FILE *f)
+{
+	__cu_bytes(__cu_fdof(f), p, size * n);
+	return fwrite(p, size, n, f);
+}
+__attribute__((weak)) ssize_t __cu_write(int fd, const void *p, size_t n)
+{
+	__cu_bytes(fd, p, n);
+	return write(fd, p, n);
+}
+
+#endif
