@@ -1724,15 +1724,6 @@ static unsigned *change_ids(const struct change_set *s)
 	return ids;
 }
 
-static void why_mark(struct explain *x)
-{
-	model_lock(x);
-	for (size_t i = 0; i < x->tree.nroot; i++)
-		if (x->tree.root[i] < x->set->nchanges)
-			x->marks[x->tree.root[i]] = MARK_FIX;
-	model_unlock(x);
-}
-
 static int explain_why(struct explain *x, struct cerr *e)
 {
 	unsigned *ids = change_ids(x->set);
@@ -1749,7 +1740,6 @@ static int explain_why(struct explain *x, struct cerr *e)
 			model_unlock(x);
 			free(stored);
 			free(ids);
-			why_mark(x);
 			return 0;
 		}
 		free(stored);
@@ -1788,7 +1778,6 @@ static int explain_why(struct explain *x, struct cerr *e)
 			store_set(x->p->store, x->p->session, "why.tree", j.s, NULL);
 			buf_release(&j);
 		}
-		why_mark(x);
 	}
 	(void)e;
 	free(ids);

@@ -217,14 +217,14 @@ static struct node *build(struct ctx *x, CXCursor c, struct node *up)
 	clang_visitChildren(c, build_kid, &b);
 	/* Operators: the token after the left operand, or the first/last token. */
 	if (n->k == CXCursor_BinaryOperator || n->k == CXCursor_CompoundAssignOperator) {
-		if (n->nk == 2 && !n->mac) {
+		if (n->nk == 2 && n->mac != 1) {
 			size_t i = tok_at(x, n->kid[0]->e);
 			if (i < x->ntoks && x->toks[i].len < sizeof(n->op)) {
 				memcpy(n->op, x->src + x->toks[i].off, x->toks[i].len);
 				n->opoff = x->toks[i].off;
 			}
 		}
-	} else if (n->k == CXCursor_UnaryOperator && n->nk == 1 && !n->mac) {
+	} else if (n->k == CXCursor_UnaryOperator && n->nk == 1 && n->mac != 1) {
 		size_t i = tok_at(x, n->s);
 		if (i < x->ntoks && x->toks[i].off == n->s && x->toks[i].kind == CXToken_Punctuation &&
 		    n->kid[0]->s > n->s) {

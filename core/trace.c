@@ -262,16 +262,18 @@ static int index_events(struct trace *t, struct cerr *e)
 			break;
 		case TE_BRANCH: {
 			deps_add(t, &capdeps, i, &f->ctx);
-			f->ctx.n = 0;
 			const struct msite *b = tmeta_site(t->m, v->id);
 			const struct msite *s = b ? tmeta_site(t->m, b->sid) : NULL;
 			if (!b || !s || b->kind != 'B' || s->kind != 'S')
 				break;
+			/* A ?: or an assert is inside an expression that goes on;
+			 * a statement's condition ends its evaluation. */
+			if (!strcmp(b->kindname, "cond") || !strcmp(b->kindname, "assert"))
+				break;
+			f->ctx.n = 0;
 			while (f->nreg && f->reg[f->nreg - 1].sid == b->sid)
 				f->nreg--;
 			t->ctl[i] = frame_ctl(f);
-			if (!strcmp(b->kindname, "cond") || !strcmp(b->kindname, "assert"))
-				break;
 			if (f->nreg == f->capreg) {
 				f->capreg = f->capreg ? 2 * f->capreg : 8;
 				f->reg = xrealloc(f->reg, f->capreg * sizeof(*f->reg));

@@ -1198,7 +1198,11 @@ static void text_node(const struct ctree *t, size_t k, const unsigned *ids, int 
 
 void ctree_text(const struct ctree *t, const unsigned *ids, int utf8, struct buf *b)
 {
-	buf_addf(b, "failure: %s\n", t->failure ? t->failure : "(not found)");
+	if (!t->failure) {
+		buf_addf(b, "%s\n", t->note ? t->note : "no semantic explanation");
+		return;
+	}
+	buf_addf(b, "failure: %s\n", t->failure);
 	size_t nk = 0, seen = 0;
 	for (size_t i = 0; i < t->n; i++)
 		nk += t->nodes[i].parent < 0;

@@ -10,7 +10,7 @@ cp -r "$d" "$T/auxiliary-copy"
 log=$T/builds.log
 : > "$log"
 build="cat *.c *.h | cksum >> $log; make -s"
-(cd "$d" && exec "$CULPRIT" --batch --quiet --format json --build "$build" --good good --bad bad -- ./run-test.sh \
+(cd "$d" && exec "$CULPRIT" --batch --quiet --format json --no-semantic --build "$build" --good good --bad bad -- ./run-test.sh \
 	> "$T/killed.json" 2>&1) &
 pid=$!
 i=0
@@ -22,7 +22,7 @@ recorded=$(sqlite3 "$db" 'select count(*) from outcome')
 built_before=$(wc -l < "$log")
 check "resume: killed in the middle" [ "$recorded" -ge 5 ]
 check "resume: no build left running" [ -z "$(procs_under "$d")" ]
-culprit_json "$d" --build "$build" --good good --bad bad -- ./run-test.sh
+culprit_json "$d" --no-semantic --build "$build" --good good --bad bad -- ./run-test.sh
 check "resume: finishes" [ "$RC" = 0 ]
 check "resume: says it resumed" [ "$(jqf .resumed)" = true ]
 total=$(jqf .configurations_tested)
