@@ -1729,14 +1729,27 @@ static int explain_why(struct explain *x, struct cerr *e)
 	unsigned *ids = change_ids(x->set);
 	char *stored = store_get(x->p->store, x->p->session, "why.tree");
 	int rc = 0;
+	struct why_opts wo = {.good = x->commits[x->lo], .bad = x->commits[x->hi], .build = x->build,
+			      .test = x->opts.test, .cflags = x->opts.cflags, .workdir = x->p->sessdir,
+			      .test_timeout = x->opts.test_timeout, .max_rounds = x->opts.rounds};
+	struct why_env env = {.priv = x, .worktree = why_worktree, .run = why_run_cmd, .revert = why_revert,
+			      .gate = why_gate, .event = why_event, .lock = why_lock};
 	if (stored) {
 		struct ctree t;
 		struct cerr je;
 		if (ctree_from_json(&t, stored, strlen(stored), ids, x->set->nchanges, &je) == 0) {
+			struct why *w = why_new(&wo, x->set, &env);
+			if (x->opts.replay || why_reload(w, &je) < 0) {
+				why_free(w);
+				w = NULL;
+			}
 			model_lock(x);
 			ctree_release(&x->tree);
 			x->tree = t;
 			x->why_state = 2;
+			why_free(x->p->why);
+			x->p->why = w;
+			x->trace = why_trace(w);
 			model_unlock(x);
 			free(stored);
 			free(ids);
@@ -1749,11 +1762,6 @@ static int explain_why(struct explain *x, struct cerr *e)
 		return 0;
 	}
 	set_phase(x, PHASE_WHY);
-	struct why_opts wo = {.good = x->commits[x->lo], .bad = x->commits[x->hi], .build = x->build,
-			      .test = x->opts.test, .cflags = x->opts.cflags, .workdir = x->p->sessdir,
-			      .test_timeout = x->opts.test_timeout, .max_rounds = x->opts.rounds};
-	struct why_env env = {.priv = x, .worktree = why_worktree, .run = why_run_cmd, .revert = why_revert,
-			      .gate = why_gate, .event = why_event, .lock = why_lock};
 	model_lock(x);
 	ctree_release(&x->tree);
 	x->why_state = 1;
@@ -1767,6 +1775,7 @@ static int explain_why(struct explain *x, struct cerr *e)
 	x->why_state = 2;
 	x->trace = why_trace(x->p->why);
 	model_unlock(x);
+	finish_marks(x);   /* the dynamic rounds showed their configurations */
 	if (wr < 0 && (x->hooks.cancel && *x->hooks.cancel)) {
 		rc = ABORT_STOPPED;
 	} else {

@@ -110,6 +110,25 @@ void why_free(struct why *w)
 	free(w);
 }
 
+int why_reload(struct why *w, struct cerr *e)
+{
+	char *dir = xasprintf("%s/tr-%.12s", w->o.workdir, w->o.bad);
+	char *mp = xasprintf("%s/.culprit/meta", dir);
+	char *tp = xasprintf("%s/trace-%.12s.bin", w->o.workdir, w->o.bad);
+	int rc = tmeta_load(&w->bad.meta, mp, e);
+	if (rc == 0) {
+		rc = trace_load(&w->bad.tr, tp, &w->bad.meta, e);
+		if (rc == 0)
+			w->bad.loaded = 1;
+		else
+			tmeta_release(&w->bad.meta);
+	}
+	free(dir);
+	free(mp);
+	free(tp);
+	return rc;
+}
+
 const struct trace *why_trace(const struct why *w)
 {
 	return w && w->bad.loaded ? &w->bad.tr : NULL;

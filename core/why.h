@@ -104,7 +104,10 @@ void why_free(struct why *w);   /* NULL is a no-op */
  * say it is partial), 1: stopped by the driver, <0: error in e (the tree
  * carries a note; the dynamic answer stands). */
 int why_run(struct why *w, struct ctree *t, struct cerr *e);
-/* The failing run's trace, after why_run (NULL before or when it failed). */
+/* Load the failing run's trace an earlier why_run left in workdir (for
+ * viewing a stored session). */
+int why_reload(struct why *w, struct cerr *e);
+/* The failing run's trace, after why_run or why_reload (NULL before or when it failed). */
 const struct trace *why_trace(const struct why *w);
 
 #endif

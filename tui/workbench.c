@@ -339,10 +339,27 @@ static void refill(struct wb *w)
 	pthread_mutex_unlock(&w->lock);
 	w->ctx.live = live;
 	pthread_mutex_lock(&w->x->lock);
+	if (w->x->trace != w->ctx.stmt_of) {
+		/* The failing run's statement events, for the trace pane. */
+		const struct trace *t = w->x->trace;
+		free(w->ctx.stmts);
+		w->ctx.stmts = NULL;
+		w->ctx.nstmts = 0;
+		size_t n = 0;
+		for (size_t i = 0; t && i < t->n; i++)
+			n += t->ev[i].kind == TE_STMT;
+		w->ctx.stmts = xmalloc((n + 1) * sizeof(*w->ctx.stmts));
+		for (size_t i = 0; t && i < t->n; i++)
+			if (t->ev[i].kind == TE_STMT)
+				w->ctx.stmts[w->ctx.nstmts++] = (uint32_t)i;
+		w->ctx.stmt_of = t;
+		w->ctx.trace_jump = t != NULL;   /* open on the failure */
+	}
 	for (int i = 0; i < 5; i++) {
 		view_clear(&w->views[i]);
 		w->views[i].ops->fill(&w->views[i], &w->ctx);
 	}
+	w->ctx.trace_jump = 0;
 	pthread_mutex_unlock(&w->x->lock);
 	w->ctx.live = NULL;
 	free(live);
@@ -515,8 +532,14 @@ static void command(struct wb *w)
 		} else {
 			message(w, 1, "set: timeout SECONDS | build-timeout SECONDS");
 		}
+	} else if (!strcmp(line, "func")) {
+		snprintf(w->ctx.trace_func, sizeof(w->ctx.trace_func), "%s", arg);
+		w->ctx.trace_config = -1;
+		w->ctx.trace_jump = 1;
+		message(w, 0, *arg ? "trace: the statements of %s" : "trace: every function%s", arg);
 	} else if (!strcmp(line, "help")) {
-		message(w, 0, ":export [FILE]  :format text|markdown|json  :set timeout N  :set build-timeout N  :help");
+		message(w, 0, ":export [FILE]  :format text|markdown|json  :set timeout N  :set build-timeout N  "
+			      ":func [NAME]  :help");
 	} else if (line[0]) {
 		message(w, 1, "unknown command '%s' (:help)", line);
 	}
@@ -753,6 +776,12 @@ static int act(struct wb *w, enum keymap_action a)
 			w->ctx.collapsed[node] = a == KA_TOGGLE ? !w->ctx.collapsed[node] : a == KA_COLLAPSE;
 		} else if (v->cur < v->n) {
 			select_change(w, v->lines[v->cur].ref);
+			if (v->lines[v->cur].ev >= 0 && w->views[w->focus].ops == &tree_view_ops) {
+				/* A node of the causal tree: its events in the trace pane. */
+				w->ctx.trace_ev = v->lines[v->cur].ev;
+				w->ctx.trace_config = -1;
+				w->ctx.trace_jump = 1;
+			}
 		}
 		break;
 	case KA_FORMULA:
@@ -856,6 +885,7 @@ int workbench_run(struct explain *x, const struct workbench_opts *o, struct cerr
 	w->format = o->format;
 	w->ctx.x = x;
 	w->ctx.trace_config = -1;
+	w->ctx.trace_ev = -1;
 	for (int i = 0; i < 5; i++)
 		w->views[i].ops = ops[i];
 	pthread_mutex_init(&w->lock, NULL);
@@ -928,6 +958,7 @@ int workbench_run(struct explain *x, const struct workbench_opts *o, struct cerr
 		cerr_set(e, "%s", w->result_msg + 7);
 	for (int i = 0; i < 5; i++)
 		view_release(&w->views[i]);
+	free(w->ctx.stmts);
 	for (size_t i = 0; i < w->nlog; i++)
 		free(w->log[i]);
 	free(w->log);

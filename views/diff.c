@@ -23,6 +23,25 @@ static enum view_color mark_color(enum change_mark m)
 	}
 }
 
+/* " [root, causes 1 3]": where the causal tree holds change i. */
+static void in_causes(const struct explain *x, size_t i, char *out, size_t size)
+{
+	struct buf b = BUF_INIT;
+	const struct ctree *t = &x->tree;
+	for (size_t r = 0; r < t->nroot; r++)
+		if (t->root[r] == i)
+			buf_adds(&b, "root");
+	int any = 0;
+	for (size_t k = 0; k < t->n; k++)
+		for (size_t j = 0; j < t->nodes[k].nchanges; j++)
+			if (t->nodes[k].changes[j] == i) {
+				buf_addf(&b, "%s%zu", any ? " " : b.len ? ", cause " : "cause ", k + 1);
+				any = 1;
+			}
+	snprintf(out, size, b.len ? " [%s]" : "", b.s);
+	buf_release(&b);
+}
+
 static void fill(struct view *v, const struct view_ctx *c)
 {
 	const struct explain *x = c->x;
@@ -51,11 +70,13 @@ static void fill(struct view *v, const struct view_ctx *c)
 					 f->status == CHANGE_ADDED ? " (added)" : f->status == CHANGE_DELETED ? " (deleted)" : "");
 		}
 		enum change_mark m = x->set && x->marks ? x->marks[i] : MARK_UNTESTED;
-		char score[32] = "";
+		char score[32] = "", why[64] = "";
 		if (x->ranked && s == x->set_full)
 			snprintf(score, sizeof(score), " score %.3f", rank_of_change(&x->ranking, i));
-		view_add(v, mark_color(m), (long)i, -1, "  #%u [%s]%s @@ -%d,%d +%d,%d @@ %s", ch->id, change_mark_name(m),
-			 score, ch->old_start, ch->old_lines, ch->new_start, ch->new_lines, ch->function ? ch->function : "");
+		if (x->set && x->why_state)
+			in_causes(x, i, why, sizeof(why));
+		view_add(v, mark_color(m), (long)i, -1, "  #%u [%s]%s%s @@ -%d,%d +%d,%d @@ %s", ch->id, change_mark_name(m),
+			 why, score, ch->old_start, ch->old_lines, ch->new_start, ch->new_lines, ch->function ? ch->function : "");
 		struct change_lines l;
 		change_lines_of(s, i, &l);
 		size_t shown = 0;

@@ -1,18 +1,18 @@
-/* The trace pane: for the selected configuration, the build's error excerpt
- * or the test's output; while a build or test runs, its live output. */
+/* The trace pane: once the semantic explainer has traced the failing run,
+ * its executed statements with the values they wrote, around the failure or
+ * the event a tree node points to (:func NAME shows one function's only);
+ * for a configuration picked in the other panes, or before the run is
+ * traced, the build's error excerpt or the test's output; while a build or
+ * test runs, its live output. */
 #include "views/view.h"
 
 #include <string.h>
 
-static void fill(struct view *v, const struct view_ctx *c)
+#define WINDOW 300   /* statements shown before and after the focus */
+
+static void config_output(struct view *v, const struct view_ctx *c)
 {
 	const struct explain *x = c->x;
-	if (x->activity) {
-		view_add(v, VC_HEADER, -1, -1, "running: %s", x->activity);
-		if (c->live)
-			view_add_text(v, VC_NORMAL, -1, "  ", c->live, strlen(c->live));
-		view_add(v, VC_DIM, -1, -1, "%s", "");
-	}
 	if (x->nconfigs == 0) {
 		if (!x->activity)
 			view_add(v, VC_DIM, -1, -1, "no configuration tested yet: press s to step, r to run");
@@ -29,7 +29,116 @@ static void fill(struct view *v, const struct view_ctx *c)
 		view_add(v, VC_DIM, i, -1, "%s", cf->why == WHY_BUILD ? "first compiler error:" : "output:");
 		view_add_text(v, VC_NORMAL, i, "  ", cf->excerpt, strlen(cf->excerpt));
 	}
-	view_add(v, VC_DIM, -1, -1, "(no execution trace: tracing the failing run is not in this version)");
+}
+
+static const char *func_of(const struct trace *t, const struct msite *st)
+{
+	const struct msite *f = st ? tmeta_site(t->m, st->fid) : NULL;
+	return f && f->kind == 'N' ? f->name : "?";
+}
+
+/* What statement event i did: the values it wrote, in its own frame (calls
+ * it makes are skipped), up to its function's next statement. */
+static void values(const struct trace *t, size_t i, struct buf *b)
+{
+	int shown = 0, depth = 0;
+	for (size_t k = i + 1; k < t->n && k < i + 4096 && shown < 4; k++) {
+		const struct tev *e = &t->ev[k];
+		if (e->kind == TE_ENTER) {
+			depth++;
+			continue;
+		}
+		if ((e->kind == TE_RET || e->kind == TE_RET0) && depth > 0) {
+			depth--;
+			continue;
+		}
+		if (depth > 0)
+			continue;
+		if (e->kind == TE_STMT)
+			break;
+		const struct msite *s = tmeta_site(t->m, e->id);
+		if (!s)
+			continue;
+		if (e->kind == TE_WRITE && s->kind == 'W') {
+			const char *name = s->text && s->text[0] ? s->text : s->name;
+			if (s->t.cls == 'p')
+				buf_addf(b, "%s%s = %#llx", shown++ ? ", " : "", name, (unsigned long long)e->val);
+			else
+				buf_addf(b, "%s%s = %lld", shown++ ? ", " : "", name, trace_value(e, s->t.cls == 'i'));
+		} else if (e->kind == TE_RET && s->kind == 'T') {
+			buf_addf(b, "%sreturned %lld", shown++ ? ", " : "", trace_value(e, s->t.cls == 'i'));
+			break;
+		} else if (e->kind == TE_BRANCH && s->kind == 'B' && strcmp(s->kindname, "switch")) {
+			buf_addf(b, "%s%s", shown++ ? ", " : "", e->val ? "true" : "false");
+		}
+	}
+}
+
+static void failing_run(struct view *v, const struct view_ctx *c)
+{
+	const struct explain *x = c->x;
+	const struct trace *t = x->trace;
+	long focus = c->trace_ev >= 0 ? c->trace_ev : (long)x->tree.failure_ev;
+	/* The last statement at or before the focus. */
+	size_t lo = 0, hi = c->nstmts;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if ((long)c->stmts[mid] <= focus)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t at = lo ? lo - 1 : 0;
+	size_t first = at, shown_before = 0, scanned = 0;
+	while (first > 0 && shown_before < WINDOW && scanned++ < 200000) {
+		first--;
+		const struct msite *st = trace_stmt_of(t, c->stmts[first]);
+		if (!c->trace_func[0] || !strcmp(func_of(t, st), c->trace_func))
+			shown_before++;
+	}
+	view_add(v, VC_HEADER, -1, -1, "failing run: %zu events, %zu statements executed%s%s%s", t->n, c->nstmts,
+		 c->trace_func[0] ? "; function " : "", c->trace_func, c->trace_func[0] ? " (:func clears)" : "");
+	size_t shown_after = 0, near = v->n;
+	for (size_t k = first; k < c->nstmts && shown_after <= WINDOW && scanned++ < 400000; k++) {
+		uint32_t e = c->stmts[k];
+		const struct msite *st = trace_stmt_of(t, e);
+		const char *fn = func_of(t, st);
+		if (c->trace_func[0] && strcmp(fn, c->trace_func))
+			continue;
+		struct buf vals = BUF_INIT;
+		values(t, e, &vals);
+		const char *file = st && (size_t)st->file < t->m->nfiles ? t->m->files[st->file] : "?";
+		enum view_color col = k == at ? VC_DEL : VC_NORMAL;
+		view_add(v, col, -1, -1, "%-12s %s:%d  %s%s%s", fn, file, st ? st->line : 0, st ? st->text : "",
+			 vals.len ? "    " : "", vals.len ? vals.s : "");
+		view_set_ev(v, (long)e);
+		if (k <= at)
+			near = v->n - 1;   /* the focus, or the closest shown before it */
+		if (k >= at)
+			shown_after++;
+		buf_release(&vals);
+	}
+	if (x->tree.failure && (focus == (long)x->tree.failure_ev || c->trace_ev < 0))
+		view_add(v, VC_DEL, -1, -1, "failure: %s", x->tree.failure);
+	if (c->trace_jump) {
+		v->cur = near < v->n ? near : 0;
+		v->top = v->cur > 5 ? v->cur - 5 : 0;
+	}
+}
+
+static void fill(struct view *v, const struct view_ctx *c)
+{
+	const struct explain *x = c->x;
+	if (x->activity) {
+		view_add(v, VC_HEADER, -1, -1, "running: %s", x->activity);
+		if (c->live)
+			view_add_text(v, VC_NORMAL, -1, "  ", c->live, strlen(c->live));
+		view_add(v, VC_DIM, -1, -1, "%s", "");
+	}
+	if (x->trace && c->stmt_of == x->trace && c->trace_config < 0 && c->nstmts)
+		failing_run(v, c);
+	else
+		config_output(v, c);
 }
 
 const struct view_ops trace_view_ops = {"trace", "trace", KS_TRACE, fill};

@@ -1,6 +1,10 @@
 /* The causal-tree pane: the culprit commit, then the failure-inducing
- * changes, the fix and the auxiliary changes, each a node that opens. */
+ * changes, the fix and the auxiliary changes, each a node that opens; then
+ * the semantic explainer's causal tree as it grows: the failure, the causes
+ * linked by their critical predicates, the changes in them, the root cause. */
+#include <langinfo.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "views/view.h"
 
@@ -35,6 +39,105 @@ static void items(struct view *v, const struct view_ctx *c, const struct explain
 	}
 }
 
+static int utf8(void)
+{
+	const char *cs = nl_langinfo(CODESET);
+	return cs && !strcmp(cs, "UTF-8");
+}
+
+static void ids(const struct explain *x, const size_t *v, size_t n, struct buf *b)
+{
+	for (size_t i = 0; i < n; i++)
+		buf_addf(b, "%s#%u", i ? " " : "", x->set->changes[v[i]].id);
+}
+
+static void why_node(struct view *v, const struct explain *x, size_t k, const char *prefix, int last, int u)
+{
+	const struct ctree *t = &x->tree;
+	const struct ct_node *n = &t->nodes[k];
+	struct buf head = BUF_INIT, sub = BUF_INIT;
+	buf_addf(&head, "%s%scause %zu", prefix, u ? (last ? "└─ " : "├─ ") : (last ? "`- " : "|- "), k + 1);
+	if (n->edge)
+		buf_addf(&head, " %s %s", u ? "←" : "<-", n->edge);
+	if (n->nchanges) {
+		buf_adds(&head, " [");
+		ids(x, n->changes, n->nchanges, &head);
+		buf_addc(&head, ']');
+	}
+	view_add(v, n->nchanges ? VC_INDUCING : VC_NORMAL, n->nchanges ? (long)n->changes[0] : -1, -1, "%s", head.s);
+	view_set_ev(v, n->edge ? (long)n->edge_ev : n->nstmts ? (long)n->stmts[0].ev : -1);
+	buf_addf(&sub, "%s%s", prefix, u ? (last ? "   " : "│  ") : (last ? "   " : "|  "));
+	for (size_t i = n->nstmts; i-- > 0;) {
+		const struct ct_stmt *s = &n->stmts[i];
+		if (n->edge && s->ev == n->edge_ev)
+			continue;
+		char id[24] = "";
+		if (s->change >= 0)
+			snprintf(id, sizeof(id), "  #%u", x->set->changes[s->change].id);
+		view_add(v, s->change >= 0 ? VC_INDUCING : VC_NORMAL, s->change, -1, "%s  %s:%d  %s  (%s)%s%s", sub.s,
+			 s->file, s->line, s->text, s->values, id, s->opaque ? " [opaque]" : "");
+		view_set_ev(v, (long)s->ev);
+	}
+	if (n->note)
+		view_add(v, VC_DIM, -1, -1, "%s  (%s)", sub.s, n->note);
+	size_t nk = 0, seen = 0;
+	for (size_t i = 0; i < t->n; i++)
+		nk += t->nodes[i].parent == (int)k;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->nodes[i].parent == (int)k)
+			why_node(v, x, i, sub.s, ++seen == nk, u);
+	buf_release(&head);
+	buf_release(&sub);
+}
+
+/* The semantic explainer's tree. */
+static void why(struct view *v, const struct view_ctx *c)
+{
+	const struct explain *x = c->x;
+	if (!x->opts.semantic || !x->set)
+		return;
+	const struct ctree *t = &x->tree;
+	if (x->why_state == 0) {
+		if (x->phase < PHASE_WHY)
+			view_add(v, VC_DIM, -1, TREE_WHY, "+ why it fails: after the changes are found");
+		return;
+	}
+	int open = !c->collapsed[TREE_WHY];
+	view_add(v, VC_HEADER, -1, TREE_WHY, "%s why it fails%s", open ? "-" : "+",
+		 x->why_state == 1 ? " (explaining...)" : "");
+	if (!open)
+		return;
+	if (!t->failure) {
+		view_add(v, VC_DIM, -1, -1, "  %s", t->note ? t->note : "tracing the failing run...");
+		return;
+	}
+	view_add(v, VC_DEL, -1, -1, "  failure: %s", t->failure);
+	view_set_ev(v, (long)t->failure_ev);
+	int u = utf8();
+	size_t nk = 0, seen = 0;
+	for (size_t i = 0; i < t->n; i++)
+		nk += t->nodes[i].parent < 0;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->nodes[i].parent < 0)
+			why_node(v, x, i, "  ", ++seen == nk, u);
+	if (t->root_found) {
+		struct buf b = BUF_INIT;
+		ids(x, t->root, t->nroot, &b);
+		buf_adds(&b, " (reverting them passes); auxiliary: ");
+		if (t->naux)
+			ids(x, t->aux, t->naux, &b);
+		else
+			buf_adds(&b, "none");
+		view_add(v, VC_FIX, (long)t->root[0], -1, "  root cause: %s", b.s);
+		buf_release(&b);
+	} else if (t->note && x->why_state == 2) {
+		view_add(v, VC_DIM, -1, -1, "  %s", t->note);
+	}
+	if (x->why_state == 2)
+		view_add(v, VC_DIM, -1, -1, "  %d semantic, %d dynamic rounds; %zu events traced, %zu clauses", t->semantic_rounds,
+			 t->dynamic_rounds, t->events, t->clauses);
+}
+
 static void fill(struct view *v, const struct view_ctx *c)
 {
 	const struct explain *x = c->x;
@@ -56,7 +159,7 @@ static void fill(struct view *v, const struct view_ctx *c)
 	items(v, c, &x->aux, TREE_AUX, "auxiliary (the build needs them, not causes)", VC_AUX);
 	if (x->note)
 		view_add(v, VC_DIM, -1, -1, "%s", x->note);
-	view_add(v, VC_DIM, -1, -1, "(semantic causes are not in this version)");
+	why(v, c);
 }
 
 const struct view_ops tree_view_ops = {"tree", "causal tree", KS_TREE, fill};

@@ -28,7 +28,7 @@ static void push(struct view *v, enum view_color color, long ref, int node, char
 			buf_addc(&b, *p);
 	}
 	free(text);
-	v->lines[v->n++] = (struct vline){buf_detach(&b), color, ref, node};
+	v->lines[v->n++] = (struct vline){buf_detach(&b), color, ref, node, -1};
 }
 
 void view_add(struct view *v, enum view_color color, long ref, int node, const char *fmt, ...)
@@ -39,6 +39,12 @@ void view_add(struct view *v, enum view_color color, long ref, int node, const c
 	buf_vaddf(&b, fmt, ap);
 	va_end(ap);
 	push(v, color, ref, node, buf_detach(&b));
+}
+
+void view_set_ev(struct view *v, long ev)
+{
+	if (v->n)
+		v->lines[v->n - 1].ev = ev;
 }
 
 void view_add_text(struct view *v, enum view_color color, long ref, const char *prefix, const char *text, size_t len)

@@ -6,6 +6,7 @@
 #define CULPRIT_VIEW_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "core/explain.h"
 #include "keymaps/keymap.h"
 
@@ -26,6 +27,7 @@ struct vline {
 	enum view_color color;
 	long ref;       /* the change (diff, tree, rank) or configuration (trace) it shows, or -1 */
 	int node;       /* tree: the node this line opens or closes, or -1 */
+	long ev;        /* tree, trace: the event of the failing run it stands for, or -1 */
 };
 
 /* What the panes read besides the engine's model (owned by the workbench). */
@@ -36,6 +38,13 @@ struct view_ctx {
 	long trace_config;        /* configuration shown in the trace pane, -1: the latest */
 	const char *live;         /* the running command's output tail, or NULL */
 	int collapsed[8];         /* tree nodes */
+	/* The failing run in the trace pane. */
+	long trace_ev;            /* the event to show (-1: the failure) */
+	char trace_func[64];      /* show only this function's statements ("" all) */
+	int trace_jump;           /* put the cursor on trace_ev at the next fill */
+	const struct trace *stmt_of;   /* the trace stmts indexes (the pane's cache) */
+	uint32_t *stmts;          /* its statement events */
+	size_t nstmts;
 };
 
 struct view;
@@ -57,6 +66,8 @@ struct view {
 void view_clear(struct view *v);
 void view_add(struct view *v, enum view_color color, long ref, int node, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+/* The event of the failing run the last line added stands for. */
+void view_set_ev(struct view *v, long ev);
 /* Add text that may hold several lines, each with the prefix. */
 void view_add_text(struct view *v, enum view_color color, long ref, const char *prefix, const char *text, size_t len);
 void view_release(struct view *v);
@@ -64,6 +75,6 @@ void view_release(struct view *v);
 extern const struct view_ops diff_view_ops, trace_view_ops, rank_view_ops, tree_view_ops, log_view_ops;
 
 /* Tree nodes. */
-enum { TREE_INDUCING, TREE_FIX, TREE_AUX, TREE_RANGE };
+enum { TREE_INDUCING, TREE_FIX, TREE_AUX, TREE_RANGE, TREE_WHY };
 
 #endif

@@ -132,6 +132,26 @@ check "demo: the four panes and the status bar" wait_for "s step r run"
 check "demo: the diff of good..bad" wait_for "calc.h"
 keys r
 check "demo: the failure-inducing piece in the tree" wait_for "#5.2 parse.c:13" 60
+check "demo: the causal tree grows in its pane" wait_for "why it fails" 60
+keys 4 z
+check "demo: the failure, with the good revision's output" \
+	wait_for 'main.c:18 printf("%ld\n", v); printed "20\n", the good revision printed "14\n"' 60
+check "demo: the root cause" wait_for "root cause: #5 (reverting them passes)" 60
+check "demo: a cause through a critical predicate" wait_for "cause 3 ← parse.c:58 while (prec(l->tok) >= min"
+keys z 1 z
+check "demo: the diff marks changes in causes" wait_for "#5 [failure-inducing] [root, cause"
+keys z 2 z
+check "demo: the trace pane opens on the failure" wait_for "main         main.c:18  printf(\"%ld\\n\", v);"
+check "demo: statements with their values" wait_for "apply        parse.c:43  case T_STAR: return a * b;    returned 20"
+keys z 4 /
+sleep 0.3
+keys "returned 1" Enter
+sleep 0.3
+keys Enter 2 z
+check "demo: a tree node opens its events in the trace" wait_for "prec         parse.c:13  return 1;    returned 1"
+keys : "func atom" Enter
+check "demo: :func shows one function" wait_for "atom         parse.c:33  long v = l->num;    v = 4"
+check "demo: only its statements" sh -c "! tmux -L '$SOCK' capture-pane -p -t w | grep -q 'climb        parse.c'"
 keys q
 
 # Cancel kills the running build; stop keeps the best answer so far.
