@@ -83,9 +83,23 @@ struct ctx {
 static void ty_of(CXType t0, struct ty *t)
 {
 	CXType t1 = clang_getCanonicalType(t0);
-	long long size = clang_Type_getSizeOf(t1);
-	t->bits = size > 0 ? (int)size * 8 : 0;
+	t->bits = 0;
 	t->count = 0;
+	/* clang_Type_getSizeOf crashes on some types (unexposed builtins): ask
+	 * it only about the kinds culprit models. */
+	switch (t1.kind) {
+	case CXType_Bool: case CXType_Char_S: case CXType_SChar: case CXType_Short: case CXType_Int:
+	case CXType_Long: case CXType_LongLong: case CXType_WChar: case CXType_Char_U: case CXType_UChar:
+	case CXType_UShort: case CXType_UInt: case CXType_ULong: case CXType_ULongLong: case CXType_Char16:
+	case CXType_Char32: case CXType_Enum: case CXType_Pointer: case CXType_Float: case CXType_Double:
+	case CXType_LongDouble: {
+		long long size = clang_Type_getSizeOf(t1);
+		t->bits = size > 0 ? (int)size * 8 : 0;
+		break;
+	}
+	default:
+		break;
+	}
 	switch (t1.kind) {
 	case CXType_Bool:
 		t->cls = 'b';
@@ -160,6 +174,19 @@ static struct mrange *macro_at(struct ctx *x, unsigned s, unsigned e)
 	return best;
 }
 
+/* Whether [s, e) begins or ends strictly inside a macro expansion it does
+ * not cover: text that is partly a macro's, never to be rewritten. */
+static int straddles(struct ctx *x, unsigned s, unsigned e)
+{
+	for (size_t i = 0; i < x->nmr; i++) {
+		const struct mrange *m = &x->mr[i];
+		int s_in = s > m->s && s < m->e, e_in = e > m->s && e < m->e;
+		if (s_in != e_in || (s_in && e_in && (s < m->s || e > m->e)))
+			return 1;
+	}
+	return 0;
+}
+
 static size_t tok_at(struct ctx *x, unsigned off)   /* first token at or after off */
 {
 	size_t lo = 0, hi = x->ntoks;
@@ -183,6 +210,24 @@ struct build {
 	struct ctx *x;
 	struct node *up;
 };
+
+/* A node whose children do not fit the text (they overlap, or fill a
+ * block's braces): its structure comes from a macro's expansion, although
+ * no recorded expansion holds it (an object-like macro naming a
+ * function-like one). */
+static int macro_shaped(const struct node *n)
+{
+	if (n->k == CXCursor_CompoundStmt && n->nk && (n->kid[0]->s <= n->s || n->kid[n->nk - 1]->e >= n->e))
+		return 1;
+	if (!clang_isStatement(n->k) && !clang_isExpression(n->k))
+		return 0;
+	if (n->k == CXCursor_DeclStmt)
+		return 0;   /* int a, b: both declarators start at the type */
+	for (int i = 1; i < n->nk; i++)
+		if (n->kid[i]->s < n->kid[i - 1]->e && n->kid[i - 1]->k != CXCursor_TypeRef)
+			return 1;
+	return 0;
+}
 
 static struct node *build(struct ctx *x, CXCursor c, struct node *up);
 
@@ -211,10 +256,14 @@ static struct node *build(struct ctx *x, CXCursor c, struct node *up)
 	n->depth = up ? up->depth + 1 : 0;
 	n->mr = macro_at(x, n->s, n->e);
 	n->mac = !n->mr ? 0 : n->mr->s == n->s && n->mr->e == n->e ? 1 : 2;
+	if (!n->mac && straddles(x, n->s, n->e))
+		n->mac = 3;
 	x->all = xrealloc(x->all, (x->nall + 1) * sizeof(*x->all));
 	x->all[x->nall++] = n;
 	struct build b = {x, n};
 	clang_visitChildren(c, build_kid, &b);
+	if (!n->mac && macro_shaped(n))
+		n->mac = 3;
 	/* Operators: the token after the left operand, or the first/last token. */
 	if (n->k == CXCursor_BinaryOperator || n->k == CXCursor_CompoundAssignOperator) {
 		if (n->nk == 2 && n->mac != 1) {
@@ -635,12 +684,16 @@ static void call_site(struct ctx *x, struct node *n)
 		name = xstrdup(clang_getCString(s));
 		clang_disposeString(s);
 	}
-	if (name && call_excluded(name)) {
+	/* The callee is a designator, not a value to record. */
+	for (int i = 0; i < n->nk; i++)
+		expr(x, n->kid[i], i > 0);
+	int statement = n->up && (n->up->k == CXCursor_CompoundStmt || n->up->k == CXCursor_CaseStmt ||
+				  n->up->k == CXCursor_DefaultStmt || n->up->k == CXCursor_LabelStmt);
+	int value = ty_scalar(&n->t) || n->t.cls == 'f';
+	if ((name && call_excluded(name)) || (!value && n->t.cls != 'v' && !statement)) {
 		free(name);
-		kids(x, n, 1);
 		return;
 	}
-	kids(x, n, 1);
 	n->cid = new_id(x);
 	x->st->calls++;
 	const char *out = name ? output_call(name) : NULL;
@@ -648,16 +701,13 @@ static void call_site(struct ctx *x, struct node *n)
 		edit(x, f->s, (unsigned)strlen(name), 1, 2 * f->depth, xasprintf("__cu_%s", out));
 	else
 		out = NULL;
-	if (n->t.cls == 'v') {
+	if (!value) {   /* void, or a value nobody uses */
 		open_(x, n->s, 2 * n->depth, xasprintf("__extension__ ({ __cu_call(%u); ", n->cid));
 		close_(x, n->e, 2 * n->depth, xasprintf("; __cu_cret0(%u); })", n->cid));
 	} else {
 		open_(x, n->s, 2 * n->depth,
 		      xasprintf("__extension__ ({ __cu_call(%u); __auto_type __cu_c = (", n->cid));
-		close_(x, n->e, 2 * n->depth,
-		       xasprintf(ty_scalar(&n->t) ? "); __cu_cret(%u, &__cu_c, sizeof __cu_c); __cu_c; })"
-						  : "); __cu_cret0(%u); __cu_c; })",
-				 n->cid));
+		close_(x, n->e, 2 * n->depth, xasprintf("); __cu_cret(%u, &__cu_c, sizeof __cu_c); __cu_c; })", n->cid));
 	}
 	struct buf t = BUF_INIT;
 	ty_str(&n->t, &t);
@@ -702,20 +752,20 @@ static void write_site(struct ctx *x, struct node *n, struct node *lhs, struct n
 	if (n->k == CXCursor_UnaryOperator) {
 		const char *op = n->op;
 		if (n->postfix) {
-			open_(x, lhs->s, d, xstrdup("__extension__ ({ __auto_type __cu_a = &("));
+			open_(x, n->s, d, xstrdup("__extension__ ({ __auto_type __cu_a = &("));
 			edit(x, n->opoff, 2, 1, d,
 			     xasprintf("); __cu_rd(%u, __cu_a, sizeof *__cu_a); __auto_type __cu_o = (*__cu_a)%s; "
 				       "__cu_w(%u, __cu_a, sizeof *__cu_a); __cu_o; })",
 				       n->oldrid, op, n->wid));
 		} else {
 			edit(x, n->opoff, 2, 1, d, xstrdup("__extension__ ({ __auto_type __cu_a = &("));
-			close_(x, lhs->e, d,
+			close_(x, n->e, d,
 			       xasprintf("); __cu_rd(%u, __cu_a, sizeof *__cu_a); %s*__cu_a; "
 					 "__cu_w(%u, __cu_a, sizeof *__cu_a); *__cu_a; })",
 					 n->oldrid, op, n->wid));
 		}
 	} else {
-		open_(x, lhs->s, d, xstrdup("__extension__ ({ __auto_type __cu_a = &("));
+		open_(x, n->s, d, xstrdup("__extension__ ({ __auto_type __cu_a = &("));
 		if (compound)
 			edit(x, n->opoff, (unsigned)strlen(n->op), 1, d,
 			     xasprintf("); __cu_rd(%u, __cu_a, sizeof *__cu_a); *__cu_a %s (", n->oldrid, n->op));
@@ -784,7 +834,7 @@ static void expr(struct ctx *x, struct node *n, int rv)
 	if (n->mac) {
 		/* A whole macro call used as a value: record the value it gives. */
 		struct mrange *m = macro_at(x, n->s, n->e);
-		if (rv && m && m->s == n->s && m->e == n->e && ty_scalar(&n->t) &&
+		if (rv && m && m->s == n->s && m->e == n->e && ty_scalar(&n->t) && clang_isExpression(n->k) &&
 		    !(n->up && n->up->s == n->s && n->up->e == n->e)) {
 			struct buf probe = BUF_INIT;
 			int constant = try_const(n, &probe);
@@ -827,11 +877,21 @@ static void expr(struct ctx *x, struct node *n, int rv)
 			write_site(x, n, strip(n->kid[0]), n->kid[1]);
 			return;
 		}
+		if (!strcmp(n->op, "=") && n->nk == 2) {   /* an assignment culprit cannot trace */
+			expr(x, n->kid[0], 0);
+			expr(x, n->kid[1], 1);
+			return;
+		}
 		kids(x, n, 1);
 		return;
 	case CXCursor_CompoundAssignOperator:
 		if (n->nk == 2 && n->op[0] && lvalue(n->kid[0]) && ty_scalar(&n->kid[0]->t)) {
 			write_site(x, n, strip(n->kid[0]), n->kid[1]);
+			return;
+		}
+		if (n->nk == 2) {
+			expr(x, n->kid[0], 0);
+			expr(x, n->kid[1], 1);
 			return;
 		}
 		kids(x, n, 1);
@@ -842,7 +902,10 @@ static void expr(struct ctx *x, struct node *n, int rv)
 			write_site(x, n, strip(n->kid[0]), NULL);
 			return;
 		}
-		kids(x, n, !strcmp(n->op, "&") ? 0 : 1);
+		kids(x, n, !strcmp(n->op, "&") || !strcmp(n->op, "++") || !strcmp(n->op, "--") ? 0 : 1);
+		return;
+	case CXCursor_MemberRefExpr:
+		kids(x, n, n->arrow);   /* the base of a . is an lvalue */
 		return;
 	case CXCursor_CallExpr:
 		call_site(x, n);
@@ -1074,7 +1137,11 @@ static void decl(struct ctx *x, struct node *n)
 
 static void stmt(struct ctx *x, struct node *n)
 {
-	if (n->k == CXCursor_CompoundStmt) {
+	if (n->mac && !(n->mac == 1 && (!n->up || !n->up->mac) && n->mr && n->mr->s == n->s)) {
+		x->st->opaque++;   /* inside a macro: the expansion is not our text */
+		return;
+	}
+	if (n->k == CXCursor_CompoundStmt && !n->mac) {
 		for (int i = 0; i < n->nk; i++)
 			stmt(x, n->kid[i]);
 		return;

@@ -9,6 +9,9 @@
 #define CULPRIT_TRACE_RT_H
 #pragma GCC diagnostic ignored "-Wpragmas"
 #pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wlong-long"
+#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
+#pragma GCC diagnostic ignored "-Wc++-compat"
 #pragma GCC diagnostic ignored "-Wpedantic"
 #pragma GCC diagnostic ignored "-Wunused-value"
 #pragma GCC diagnostic ignored "-Wunused-function"
@@ -24,6 +27,9 @@
 #include <unistd.h>
 #include <fcntl.h>
 #include <signal.h>
+
+/* Not declared by <stdio.h> in strict C89 modes. */
+extern int vsnprintf(char *, size_t, const char *, va_list);
 
 struct __cu_ev {
 	unsigned char kind, size;
@@ -66,7 +72,8 @@ __attribute__((weak)) void __cu_flush(void)
 __attribute__((weak)) void __cu_on_signal(int sig)
 {
 	if (__cu_fd >= 0) {
-		struct __cu_ev *e = &__cu_buf[++__cu_n];
+		struct __cu_ev *e;
+		e = &__cu_buf[++__cu_n];
 		memset(e, 0, sizeof(*e));
 		e->kind = __CU_SIG;
 		e->id = __cu_pending_id;
@@ -81,6 +88,8 @@ __attribute__((weak)) void __cu_on_signal(int sig)
 __attribute__((weak)) void __cu_open(void)
 {
 	const char *path = getenv("CULPRIT_TRACE");
+	static const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT};
+	size_t i;
 	__cu_fd = -1;
 	if (!path || !*path)
 		return;
@@ -89,20 +98,20 @@ __attribute__((weak)) void __cu_open(void)
 		return;
 	fcntl(__cu_fd, F_SETFD, FD_CLOEXEC);
 	atexit(__cu_flush);
-	static const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT};
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		signal(sigs[i], __cu_on_signal);
 }
 
-static inline __attribute__((always_inline)) struct __cu_ev *__cu_ev(unsigned kind, unsigned id)
+static __inline__ __attribute__((always_inline)) struct __cu_ev *__cu_ev(unsigned kind, unsigned id)
 {
+	struct __cu_ev *e;
 	if (__builtin_expect(__cu_fd == -2, 0))
 		__cu_open();
 	if (__cu_fd < 0)
 		return &__cu_buf[__CU_CAP];  /* a scratch slot: tracing is off */
 	if (__cu_n == __CU_CAP - 1)
 		__cu_flush();
-	struct __cu_ev *e = &__cu_buf[++__cu_n];
+	e = &__cu_buf[++__cu_n];
 	e->kind = (unsigned char)kind;
 	e->size = 0;
 	e->aux = 0;
@@ -112,7 +121,7 @@ static inline __attribute__((always_inline)) struct __cu_ev *__cu_ev(unsigned ki
 	return e;
 }
 
-static inline unsigned long long __cu_load(const void *p, unsigned size)
+static __inline__ unsigned long long __cu_load(const void *p, unsigned size)
 {
 	unsigned long long v = 0;
 	if (size > sizeof(v))
@@ -121,18 +130,20 @@ static inline unsigned long long __cu_load(const void *p, unsigned size)
 	return v;
 }
 
-static inline void __cu_s(unsigned id) { __cu_ev(__CU_STMT, id); }
-static inline void __cu_enter(unsigned id) { __cu_ev(__CU_ENTER, id); }
-static inline void __cu_call(unsigned id) { __cu_ev(__CU_CALL, id); }
-static inline void __cu_ret0(unsigned id) { __cu_ev(__CU_RET0, id); }
-static inline void __cu_cret0(unsigned id) { __cu_ev(__CU_CRET, id); }
+static __inline__ void __cu_s(unsigned id) { __cu_ev(__CU_STMT, id); }
+static __inline__ void __cu_enter(unsigned id) { __cu_ev(__CU_ENTER, id); }
+static __inline__ void __cu_call(unsigned id) { __cu_ev(__CU_CALL, id); }
+static __inline__ void __cu_ret0(unsigned id) { __cu_ev(__CU_RET0, id); }
+static __inline__ void __cu_cret0(unsigned id) { __cu_ev(__CU_CRET, id); }
 
-static inline void __cu_mem(unsigned kind, unsigned id, const void *p, unsigned size)
+static __inline__ void __cu_mem(unsigned kind, unsigned id, const void *p, unsigned size)
 {
+	unsigned long long v;
+	struct __cu_ev *e;
 	__cu_pending_id = id;
 	__cu_pending_addr = (unsigned long long)(size_t)p;
-	unsigned long long v = __cu_load(p, size);
-	struct __cu_ev *e = __cu_ev(kind, id);
+	v = __cu_load(p, size);
+	e = __cu_ev(kind, id);
 	e->addr = (unsigned long long)(size_t)p;
 	e->size = (unsigned char)size;
 	e->val = v;
@@ -140,11 +151,11 @@ static inline void __cu_mem(unsigned kind, unsigned id, const void *p, unsigned 
 }
 
 /* A read of *p, a write already done to *p, a parameter's value. */
-static inline void __cu_rd(unsigned id, const void *p, unsigned size) { __cu_mem(__CU_READ, id, p, size); }
-static inline void __cu_w(unsigned id, const void *p, unsigned size) { __cu_mem(__CU_WRITE, id, p, size); }
-static inline void __cu_p(unsigned id, const void *p, unsigned size) { __cu_mem(__CU_PARAM, id, p, size); }
+static __inline__ void __cu_rd(unsigned id, const void *p, unsigned size) { __cu_mem(__CU_READ, id, p, size); }
+static __inline__ void __cu_w(unsigned id, const void *p, unsigned size) { __cu_mem(__CU_WRITE, id, p, size); }
+static __inline__ void __cu_p(unsigned id, const void *p, unsigned size) { __cu_mem(__CU_PARAM, id, p, size); }
 /* The value *v about to be stored at p (a declaration's initializer). */
-static inline void __cu_wv(unsigned id, const void *p, unsigned size, const void *v)
+static __inline__ void __cu_wv(unsigned id, const void *p, unsigned size, const void *v)
 {
 	struct __cu_ev *e = __cu_ev(__CU_WRITE, id);
 	e->addr = (unsigned long long)(size_t)p;
@@ -152,29 +163,29 @@ static inline void __cu_wv(unsigned id, const void *p, unsigned size, const void
 	e->val = __cu_load(v, size);
 }
 /* About to write through p (a crash there names the write). */
-static inline void __cu_wpre(unsigned id, const void *p)
+static __inline__ void __cu_wpre(unsigned id, const void *p)
 {
 	__cu_pending_id = id;
 	__cu_pending_addr = (unsigned long long)(size_t)p;
 }
-static inline void __cu_ret(unsigned id, const void *v, unsigned size)
+static __inline__ void __cu_ret(unsigned id, const void *v, unsigned size)
 {
 	struct __cu_ev *e = __cu_ev(__CU_RET, id);
 	e->size = (unsigned char)size;
 	e->val = __cu_load(v, size);
 }
-static inline void __cu_cret(unsigned id, const void *v, unsigned size)
+static __inline__ void __cu_cret(unsigned id, const void *v, unsigned size)
 {
 	struct __cu_ev *e = __cu_ev(__CU_CRET, id);
 	e->size = (unsigned char)size;
 	e->val = __cu_load(v, size);
 }
-static inline int __cu_br(unsigned id, int v)
+static __inline__ int __cu_br(unsigned id, int v)
 {
 	__cu_ev(__CU_BRANCH, id)->val = (unsigned long long)(v != 0);
 	return v;
 }
-static inline unsigned long long __cu_sw(unsigned id, unsigned long long v)
+static __inline__ unsigned long long __cu_sw(unsigned id, unsigned long long v)
 {
 	__cu_ev(__CU_BRANCH, id)->val = v;
 	return v;
@@ -185,14 +196,14 @@ static inline unsigned long long __cu_sw(unsigned id, unsigned long long v)
 __attribute__((weak)) void __cu_bytes(int fd, const void *data, size_t len)
 {
 	struct __cu_ev *e = __cu_ev(__CU_OUT, 0);
+	size_t keep = len > 4096 ? 4096 : len, off;
+	const unsigned char *p = (const unsigned char *)data;
 	if (__cu_fd < 0)
 		return;
 	e->size = (unsigned char)fd;
 	e->val = len;
-	size_t keep = len > 4096 ? 4096 : len;
 	e->addr = keep;
-	const unsigned char *p = (const unsigned char *)data;
-	for (size_t off = 0; off < keep; off += sizeof(struct __cu_ev)) {
+	for (off = 0; off < keep; off += sizeof(struct __cu_ev)) {
 		struct __cu_ev *b = __cu_ev(__CU_BYTES, 0);
 		size_t n = keep - off < sizeof(*b) ? keep - off : sizeof(*b);
 		memset(b, 0, sizeof(*b));
@@ -201,22 +212,23 @@ __attribute__((weak)) void __cu_bytes(int fd, const void *data, size_t len)
 	__cu_flush();
 }
 
-static inline int __cu_fdof(FILE *f)
+static __inline__ int __cu_fdof(FILE *f)
 {
 	return f == stdout ? 1 : f == stderr ? 2 : 3;
 }
 
 __attribute__((weak)) int __cu_vfprintf(FILE *f, const char *fmt, va_list ap)
 {
-	char small[512];
+	char small[512], *s = small;
 	va_list again;
-	va_copy(again, ap);
-	int n = vsnprintf(small, sizeof(small), fmt, ap);
+	int n;
+	size_t w;
+	__builtin_va_copy(again, ap);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
 	if (n < 0) {
 		va_end(again);
 		return n;
 	}
-	char *s = small;
 	if ((size_t)n >= sizeof(small)) {
 		s = (char *)malloc((size_t)n + 1);
 		if (!s) {
@@ -227,7 +239,7 @@ __attribute__((weak)) int __cu_vfprintf(FILE *f, const char *fmt, va_list ap)
 	}
 	va_end(again);
 	__cu_bytes(__cu_fdof(f), s, (size_t)n);
-	size_t w = fwrite(s, 1, (size_t)n, f);
+	w = fwrite(s, 1, (size_t)n, f);
 	if (s != small)
 		free(s);
 	return w == (size_t)n ? n : -1;
@@ -235,16 +247,18 @@ __attribute__((weak)) int __cu_vfprintf(FILE *f, const char *fmt, va_list ap)
 __attribute__((weak)) int __cu_printf(const char *fmt, ...)
 {
 	va_list ap;
+	int n;
 	va_start(ap, fmt);
-	int n = __cu_vfprintf(stdout, fmt, ap);
+	n = __cu_vfprintf(stdout, fmt, ap);
 	va_end(ap);
 	return n;
 }
 __attribute__((weak)) int __cu_fprintf(FILE *f, const char *fmt, ...)
 {
 	va_list ap;
+	int n;
 	va_start(ap, fmt);
-	int n = __cu_vfprintf(f, fmt, ap);
+	n = __cu_vfprintf(f, fmt, ap);
 	va_end(ap);
 	return n;
 }
