@@ -849,6 +849,16 @@ int why_run(struct why *w, struct ctree *t, struct cerr *e)
 {
 	w->t = t;
 	int max = w->o.max_rounds > 0 ? w->o.max_rounds : 16;
+	int g0 = gate(w, "tracing the failing run of %.12s", w->o.bad);
+	if (g0) {
+		lock(w, 1);
+		t->note = xstrdup("stopped before the failing run was traced");
+		t->done = 1;
+		lock(w, 0);
+		if (g0 < 0)
+			cerr_set(e, "stopped");
+		return g0 < 0 ? -1 : 1;
+	}
 	if (trace_side(w, &w->bad, w->o.bad, e) < 0)
 		goto failed;
 	lock(w, 1);

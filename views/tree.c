@@ -123,7 +123,7 @@ static void why(struct view *v, const struct view_ctx *c)
 	if (t->root_found) {
 		struct buf b = BUF_INIT;
 		ids(x, t->root, t->nroot, &b);
-		buf_adds(&b, " (reverting them passes); auxiliary: ");
+		buf_adds(&b, t->nroot > 1 ? " (reverting them passes); auxiliary: " : " (reverting it passes); auxiliary: ");
 		if (t->naux)
 			ids(x, t->aux, t->naux, &b);
 		else
