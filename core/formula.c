@@ -386,6 +386,114 @@ static int ev_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* One tracked literal: a clause of an event, or the boundary fact "its
+ * value is the observed one". */
+struct lits {
+	Z3_ast *lit, *body;
+	uint32_t *ev;
+	unsigned char *kind;    /* 0 clause, 1 clause that only restates the value, 2 boundary fact */
+	unsigned char *on;      /* in the assumptions */
+	size_t n, cap;
+};
+
+static void lit_add(struct formula *f, Z3_solver s, struct lits *l, uint32_t ev, int kind, Z3_ast body)
+{
+	char name[32];
+	snprintf(name, sizeof(name), "%c%u", kind == 2 ? 'b' : 'a', ev);
+	Z3_ast lit = Z3_mk_const(f->z, Z3_mk_string_symbol(f->z, name), Z3_mk_bool_sort(f->z));
+	Z3_solver_assert(f->z, s, Z3_mk_implies(f->z, lit, body));
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 64;
+		l->lit = xrealloc(l->lit, l->cap * sizeof(*l->lit));
+		l->body = xrealloc(l->body, l->cap * sizeof(*l->body));
+		l->ev = xrealloc(l->ev, l->cap * sizeof(*l->ev));
+		l->kind = xrealloc(l->kind, l->cap);
+		l->on = xrealloc(l->on, l->cap);
+	}
+	l->lit[l->n] = lit;
+	l->body[l->n] = body;
+	l->ev[l->n] = ev;
+	l->kind[l->n] = (unsigned char)kind;
+	l->on[l->n++] = 1;
+}
+
+/* Clauses for the queued events, `levels` deep: what they read is queued
+ * in turn. */
+static void expand(struct formula *f, Z3_solver s, struct lits *l, struct bits *added, int levels)
+{
+	const struct trace *t = f->t;
+	for (int lv = 0; lv < levels && f->qhead < f->qtail; lv++) {
+		size_t end = f->qtail;
+		while (f->qhead < end) {
+			uint32_t ev = f->queue[f->qhead++];
+			if (bits_test(added, ev) || !formula_has_clause(t, ev))
+				continue;
+			bits_set(added, ev);
+			int o = 0;
+			Z3_ast c = clause(f, ev, &o);
+			lit_add(f, s, l, ev, o, c);
+		}
+	}
+}
+
+#define CLAUSE_BUDGET 1024
+
+/* Shrink a core to a minimal one: its clauses alone, with Z3's core
+ * minimization, within a time limit (past it the core stays as found). */
+static void minimize(struct formula *f, Z3_ast *goal, size_t nx, const struct lits *l, uint32_t *cev,
+		     unsigned char *ckind, size_t *nclauses, size_t *nboundary)
+{
+	size_t n = *nclauses + *nboundary;
+	if (n <= 1 || n > 128)
+		return;   /* a long chain's links are each needed: minimizing costs more than it gains */
+	Z3_solver s = Z3_mk_solver(f->z);
+	Z3_solver_inc_ref(f->z, s);
+	Z3_params p = Z3_mk_params(f->z);
+	Z3_params_inc_ref(f->z, p);
+	Z3_params_set_bool(f->z, p, Z3_mk_string_symbol(f->z, "core.minimize"), 1);
+	Z3_params_set_uint(f->z, p, Z3_mk_string_symbol(f->z, "timeout"), 10000);
+	Z3_solver_set_params(f->z, s, p);
+	Z3_params_dec_ref(f->z, p);
+	Z3_solver_assert(f->z, s, nx == 1 ? goal[0] : Z3_mk_and(f->z, (unsigned)nx, goal));
+	Z3_ast *as = xmalloc(n * sizeof(*as));
+	size_t *idx = xmalloc(n * sizeof(*idx));
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = 0; j < l->n; j++)
+			if (l->ev[j] == cev[i] && (l->kind[j] == 2) == (ckind[i] == 2)) {
+				idx[i] = j;
+				break;
+			}
+		as[i] = l->lit[idx[i]];
+		Z3_solver_assert(f->z, s, Z3_mk_implies(f->z, as[i], l->body[idx[i]]));
+	}
+	if (Z3_solver_check_assumptions(f->z, s, (unsigned)n, as) == Z3_L_FALSE) {
+		Z3_ast_vector core = Z3_solver_get_unsat_core(f->z, s);
+		Z3_ast_vector_inc_ref(f->z, core);
+		unsigned k = Z3_ast_vector_size(f->z, core);
+		size_t c = 0, b = 0;
+		for (unsigned i = 0; i < k; i++) {
+			Z3_ast a = Z3_ast_vector_get(f->z, core, i);
+			for (size_t j = 0; j < n; j++)
+				if (Z3_is_eq_ast(f->z, a, as[j])) {
+					size_t at = c + b;
+					cev[at] = l->ev[idx[j]];
+					ckind[at] = l->kind[idx[j]];
+					if (ckind[at] == 2)
+						b++;
+					else
+						c++;
+					break;
+				}
+		}
+		*nclauses = c;
+		*nboundary = b;
+		Z3_ast_vector_dec_ref(f->z, core);
+	}
+	free(as);
+	free(idx);
+	Z3_solver_dec_ref(f->z, s);
+}
+
 int formula_cause(struct formula *f, const struct expect *xs, size_t nx, struct cause_result *out,
 		  struct cerr *e)
 {
@@ -410,80 +518,111 @@ int formula_cause(struct formula *f, const struct expect *xs, size_t nx, struct 
 	Z3_solver_inc_ref(f->z, s);
 	Z3_params p = Z3_mk_params(f->z);
 	Z3_params_inc_ref(f->z, p);
-	Z3_params_set_bool(f->z, p, Z3_mk_string_symbol(f->z, "core.minimize"), 1);
-	Z3_params_set_uint(f->z, p, Z3_mk_string_symbol(f->z, "timeout"), 30000);
+	Z3_params_set_uint(f->z, p, Z3_mk_string_symbol(f->z, "timeout"), 20000);
 	Z3_solver_set_params(f->z, s, p);
 	Z3_params_dec_ref(f->z, p);
 	Z3_solver_assert(f->z, s, nx == 1 ? goal[0] : Z3_mk_and(f->z, (unsigned)nx, goal));
 
-	Z3_ast *lits = NULL;
-	uint32_t *owner = NULL;
-	unsigned char *opq = NULL;
-	size_t nlits = 0, cap = 0, batch = 32;
-	int rc = 0;
+	/* Backwards from the expectation, in windows: the clauses of the
+	 * events `levels` deep, and beyond them boundary facts (the observed
+	 * values), so every check is decided. A core without boundary facts is
+	 * the cause; otherwise the boundary events in it are expanded, twice
+	 * as deep each time, within a budget of clauses. */
+	struct lits l = {0};
+	struct bits *added = bits_new(t->n + 1), *bounded = bits_new(t->n + 1);
+	int levels = 4, rc = 0;
+	Z3_ast *assume = NULL;
 	for (;;) {
-		size_t take = batch;
-		while (take-- && f->qhead < f->qtail) {
-			uint32_t ev = f->queue[f->qhead++];
-			if (!formula_has_clause(t, ev))
+		expand(f, s, &l, added, levels);
+		for (size_t i = f->qhead; i < f->qtail; i++) {
+			uint32_t ev = f->queue[i];
+			if (bits_test(added, ev) || bits_test(bounded, ev) || !formula_has_clause(t, ev))
 				continue;
-			int o = 0;
-			Z3_ast c = clause(f, ev, &o);
+			bits_set(bounded, ev);
+			const struct tev *v = &t->ev[ev];
 			char name[32];
-			snprintf(name, sizeof(name), "a%u", ev);
-			Z3_ast lit = Z3_mk_const(f->z, Z3_mk_string_symbol(f->z, name), Z3_mk_bool_sort(f->z));
-			Z3_solver_assert(f->z, s, Z3_mk_implies(f->z, lit, c));
-			if (nlits == cap) {
-				cap = cap ? 2 * cap : 64;
-				lits = xrealloc(lits, cap * sizeof(*lits));
-				owner = xrealloc(owner, cap * sizeof(*owner));
-				opq = xrealloc(opq, cap);
-			}
-			lits[nlits] = lit;
-			owner[nlits] = ev;
-			opq[nlits++] = (unsigned char)o;
+			snprintf(name, sizeof(name), "v%u", ev);
+			Z3_ast x = Z3_mk_const(f->z, Z3_mk_string_symbol(f->z, name),
+					       Z3_mk_bv_sort(f->z, (unsigned)ev_width(v)));
+			lit_add(f, s, &l, ev, 2, Z3_mk_eq(f->z, x, bv(f, v->val, ev_width(v))));
 		}
+		assume = xrealloc(assume, (l.n + 1) * sizeof(*assume));
+		unsigned na = 0;
+		for (size_t i = 0; i < l.n; i++)
+			if (l.on[i])
+				assume[na++] = l.lit[i];
 		out->checks++;
-		Z3_lbool r = Z3_solver_check_assumptions(f->z, s, (unsigned)nlits, lits);
+		Z3_lbool r = Z3_solver_check_assumptions(f->z, s, na, assume);
 		if (Z3_get_error_code(f->z) != Z3_OK) {
 			rc = cerr_set(e, "the solver failed: %s", Z3_get_error_msg(f->z, Z3_get_error_code(f->z)));
-			break;
-		}
-		if (r == Z3_L_FALSE) {
-			Z3_ast_vector core = Z3_solver_get_unsat_core(f->z, s);
-			Z3_ast_vector_inc_ref(f->z, core);
-			unsigned k = Z3_ast_vector_size(f->z, core);
-			out->ev = xmalloc((k + 1) * sizeof(*out->ev));
-			for (unsigned i = 0; i < k; i++) {
-				Z3_ast a = Z3_ast_vector_get(f->z, core, i);
-				for (size_t j = 0; j < nlits; j++)
-					if (Z3_is_eq_ast(f->z, a, lits[j])) {
-						out->ev[out->n++] = owner[j];
-						out->opaque += opq[j];
-						break;
-					}
-			}
-			Z3_ast_vector_dec_ref(f->z, core);
-			qsort(out->ev, out->n, sizeof(*out->ev), ev_cmp);
-			out->found = 1;
 			break;
 		}
 		if (r == Z3_L_UNDEF) {
 			out->why = xstrdup("the solver gave up (timeout)");
 			break;
 		}
-		if (f->qhead == f->qtail) {
+		if (r == Z3_L_TRUE) {
 			out->why = xstrdup("the trace does not force the failure here: the expected outcome is consistent "
 					   "with it (values come from code the formula cannot model)");
 			break;
 		}
-		batch *= 2;
+		Z3_ast_vector core = Z3_solver_get_unsat_core(f->z, s);
+		Z3_ast_vector_inc_ref(f->z, core);
+		unsigned k = Z3_ast_vector_size(f->z, core);
+		size_t boundary = 0, clauses = 0;
+		uint32_t *cev = xmalloc((k + 1) * sizeof(*cev));
+		unsigned char *ckind = xmalloc(k + 1);
+		for (unsigned i = 0; i < k; i++) {
+			Z3_ast a = Z3_ast_vector_get(f->z, core, i);
+			for (size_t j = 0; j < l.n; j++)
+				if (Z3_is_eq_ast(f->z, a, l.lit[j])) {
+					cev[clauses + boundary] = l.ev[j];
+					ckind[clauses + boundary] = l.kind[j];
+					boundary += l.kind[j] == 2;
+					clauses += l.kind[j] != 2;
+					break;
+				}
+		}
+		Z3_ast_vector_dec_ref(f->z, core);
+		size_t nadded = bits_count(added);
+		if (boundary == 0 || nadded >= CLAUSE_BUDGET) {
+			minimize(f, goal, nx, &l, cev, ckind, &clauses, &boundary);
+			out->ev = xmalloc((clauses + boundary + 1) * sizeof(*out->ev));
+			for (size_t i = 0; i < clauses + boundary; i++) {
+				out->ev[out->n++] = cev[i];
+				out->opaque += ckind[i] != 0;
+			}
+			out->boundary = boundary;
+			qsort(out->ev, out->n, sizeof(*out->ev), ev_cmp);
+			out->found = 1;
+			free(cev);
+			free(ckind);
+			break;
+		}
+		/* Expand the boundary the core leans on. */
+		f->qhead = f->qtail;
+		for (size_t i = 0; i < clauses + boundary; i++)
+			if (ckind[i] == 2) {
+				for (size_t j = 0; j < l.n; j++)
+					if (l.kind[j] == 2 && l.ev[j] == cev[i])
+						l.on[j] = 0;
+				bits_clear(f->queued, cev[i]);
+				enqueue(f, cev[i]);
+			}
+		free(cev);
+		free(ckind);
+		levels *= 2;
 	}
-	out->clauses = nlits;
+	out->clauses = bits_count(added);
 	out->seconds = now() - t0;
-	free(lits);
-	free(owner);
-	free(opq);
+	free(assume);
+	free(l.lit);
+	free(l.body);
+	free(l.ev);
+	free(l.kind);
+	free(l.on);
+	bits_free(added);
+	bits_free(bounded);
 	Z3_solver_dec_ref(f->z, s);
 	return rc;
 }

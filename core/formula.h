@@ -4,8 +4,10 @@
  * variable per event), with C's integer semantics; reads take the variable
  * of the write that gave their value, or their observed value when no traced
  * write did (inputs, untraced memory). Clauses are added backwards in
- * growing batches until the formula with the expected outcome is
- * unsatisfiable; the minimal unsat core, as events, is the cause. */
+ * windows closed by boundary facts (the observed values of the events just
+ * beyond), so each check is decided; the minimal unsat core names the
+ * cause, and the boundary facts it leans on are expanded, deeper each time,
+ * until it leans on none (or a budget of 4096 clauses is spent). */
 #ifndef CULPRIT_FORMULA_H
 #define CULPRIT_FORMULA_H
 
@@ -35,6 +37,7 @@ struct cause_result {
 	uint32_t *ev;            /* the core's events, in trace order */
 	size_t n;
 	size_t opaque;           /* of them, clauses that only restate an observed value */
+	size_t boundary;         /* of those, values taken as observed where the search stopped (the budget) */
 	size_t clauses;          /* clauses built */
 	size_t checks;           /* solver calls */
 	double seconds;

@@ -201,7 +201,8 @@ static void deps_add(struct trace *t, size_t *cap, size_t i, const struct u32v *
 			*cap = *cap ? 2 * *cap : 4096;
 		t->deps = xrealloc(t->deps, *cap * sizeof(*t->deps));
 	}
-	memcpy(t->deps + t->ndeps, ctx->v, ctx->n * sizeof(*t->deps));
+	if (ctx->n)
+		memcpy(t->deps + t->ndeps, ctx->v, ctx->n * sizeof(*t->deps));
 	t->ndeps += ctx->n;
 }
 
@@ -346,6 +347,9 @@ static int index_events(struct trace *t, struct cerr *e)
 			}
 			break;
 		}
+		case TE_CUT:
+			t->cut = 1;
+			break;
 		case TE_SIG:
 			deps_add(t, &capdeps, i, &f->ctx);
 			t->sig = (int)v->val;

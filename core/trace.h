@@ -20,7 +20,7 @@
 
 enum tev_kind {
 	TE_PID = 1, TE_STMT, TE_READ, TE_WRITE, TE_BRANCH, TE_ENTER, TE_PARAM,
-	TE_RET, TE_RET0, TE_CALL, TE_CRET, TE_OUT, TE_SIG, TE_BYTES, TE_FAULT
+	TE_RET, TE_RET0, TE_CALL, TE_CRET, TE_OUT, TE_SIG, TE_BYTES, TE_FAULT, TE_CUT
 };
 
 struct tev {
@@ -49,6 +49,7 @@ struct trace {
 	int sig;            /* the fatal signal, 0 none */
 	uint32_t sig_ev;    /* its event */
 	uint32_t last_stmt; /* the last statement event */
+	int cut;            /* the program wrote more than the cap: the end is missing */
 };
 
 /* Load and index the trace at path against m (kept by pointer). A trace

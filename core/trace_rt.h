@@ -40,7 +40,7 @@ struct __cu_ev {
 
 enum {
 	__CU_PID = 1, __CU_STMT, __CU_READ, __CU_WRITE, __CU_BRANCH, __CU_ENTER, __CU_PARAM,
-	__CU_RET, __CU_RET0, __CU_CALL, __CU_CRET, __CU_OUT, __CU_SIG, __CU_BYTES, __CU_FAULT
+	__CU_RET, __CU_RET0, __CU_CALL, __CU_CRET, __CU_OUT, __CU_SIG, __CU_BYTES, __CU_FAULT, __CU_CUT
 };
 
 #define __CU_CAP 2730
@@ -49,11 +49,24 @@ __attribute__((weak)) unsigned __cu_n;
 __attribute__((weak)) struct __cu_ev __cu_buf[__CU_CAP + 1];
 __attribute__((weak)) unsigned long long __cu_pending_addr;
 __attribute__((weak)) unsigned __cu_pending_id;
+__attribute__((weak)) unsigned long long __cu_written, __cu_max = 1ull << 30;
 
 __attribute__((weak)) void __cu_flush(void)
 {
 	if (__cu_fd < 0 || __cu_n == 0)
 		return;
+	if (__cu_written + (__cu_n + 1) * sizeof(struct __cu_ev) > __cu_max) {
+		/* The cap: say so in one last chunk and stop tracing. */
+		memset(&__cu_buf[1], 0, sizeof(__cu_buf[1]));
+		__cu_buf[1].kind = __CU_CUT;
+		__cu_n = 1;
+		__cu_max = ~0ull;
+		__cu_flush();
+		close(__cu_fd);
+		__cu_fd = -1;
+		return;
+	}
+	__cu_written += (__cu_n + 1) * sizeof(struct __cu_ev);
 	__cu_buf[0].kind = __CU_PID;
 	__cu_buf[0].val = (unsigned long long)getpid();
 	__cu_buf[0].addr = __cu_n;
@@ -87,7 +100,7 @@ __attribute__((weak)) void __cu_on_signal(int sig)
 
 __attribute__((weak)) void __cu_open(void)
 {
-	const char *path = getenv("CULPRIT_TRACE");
+	const char *path = getenv("CULPRIT_TRACE"), *max = getenv("CULPRIT_TRACE_MAX");
 	static const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT};
 	size_t i;
 	__cu_fd = -1;
@@ -97,6 +110,8 @@ __attribute__((weak)) void __cu_open(void)
 	if (__cu_fd < 0)
 		return;
 	fcntl(__cu_fd, F_SETFD, FD_CLOEXEC);
+	if (max && *max)
+		__cu_max = strtoull(max, NULL, 10);
 	atexit(__cu_flush);
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		signal(sigs[i], __cu_on_signal);

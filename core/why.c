@@ -384,6 +384,11 @@ static int trace_side(struct why *w, struct side *s, const char *hex, struct cer
 		w->t->traced_seconds += now() - t1;
 		if (rc == 0)
 			rc = trace_load(&s->tr, tp, &s->meta, e);
+		if (rc == 0 && s->tr.cut) {
+			trace_release(&s->tr);
+			rc = cerr_set(e, "the traced run wrote more than %s bytes of trace (CULPRIT_TRACE_MAX): too long to "
+					 "explain", getenv("CULPRIT_TRACE_MAX") ? getenv("CULPRIT_TRACE_MAX") : "1073741824");
+		}
 		if (rc == 0)
 			s->loaded = 1;
 		else
@@ -918,6 +923,9 @@ int why_run(struct why *w, struct ctree *t, struct cerr *e)
 			node_add_stmt(w, &n, cr.ev[i], 0);
 		if (!cr.found)
 			n.note = xstrdup(cr.why ? cr.why : "no cause");
+		else if (cr.boundary)
+			n.note = xasprintf("the chain goes on: %zu values are taken as observed where the search stopped "
+					   "(%zu clauses)", cr.boundary, cr.clauses);
 		else if (cr.opaque)
 			n.note = xasprintf("%zu of its statements could not be modelled: their observed values are taken "
 					   "as given", cr.opaque);

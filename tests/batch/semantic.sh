@@ -128,6 +128,12 @@ check "no database: says why there is no semantic explanation" \
 culprit_json "$d" --good good --bad bad --fresh --no-semantic -- ./run-test.sh
 check "--no-semantic: no tree" [ "$(jqf .causal_tree)" = null ]
 
+# A run longer than the trace's cap: a clear note, the dynamic answer.
+d=$(fixture sem_loop)
+CULPRIT_TRACE_MAX=2000 culprit_json "$d" --good good --bad bad -- ./run-test.sh
+check "trace cap: still explained" [ "$RC" = 0 ]
+check "trace cap: says the run is too long" sh -c "jq -r .causal_tree.note '$T/out.json' | grep -q 'more than 2000 bytes of trace'"
+
 # --cflags instead of a compilation database.
 d=$(fixture sem_calls)
 culprit_json "$d" --good good --bad bad --cflags "-std=c99" -- ./run-test.sh
