@@ -1084,8 +1084,6 @@ static void stringify(struct ctx *x, unsigned s, unsigned e, struct buf *b)
 		}
 		for (unsigned k = t->off; k < t->off + t->len; k++) {
 			char ch = x->src[k];
-			if (t->kind == CXToken_Literal && (ch == '"' || ch == '\\'))
-				buf_adds(b, "\\\\");  /* #e escapes inside literals */
 			if (ch == '"' || ch == '\\')
 				buf_addc(b, '\\');
 			buf_addc(b, ch);

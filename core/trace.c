@@ -74,6 +74,12 @@ struct u32v {
 	size_t n, cap;
 };
 
+/* An evaluation context longer than this (a statement that never ends:
+ * a loop without statements) keeps only its newest half. */
+#define CTX_MAX 256
+
+static void ctx_push(struct u32v *a, uint32_t x);
+
 static void u32_push(struct u32v *a, uint32_t x)
 {
 	if (a->n == a->cap) {
@@ -81,6 +87,15 @@ static void u32_push(struct u32v *a, uint32_t x)
 		a->v = xrealloc(a->v, a->cap * sizeof(*a->v));
 	}
 	a->v[a->n++] = x;
+}
+
+static void ctx_push(struct u32v *a, uint32_t x)
+{
+	if (a->n == CTX_MAX) {
+		memmove(a->v, a->v + CTX_MAX / 2, (CTX_MAX / 2) * sizeof(*a->v));
+		a->n = CTX_MAX / 2;
+	}
+	u32_push(a, x);
 }
 
 struct pending {
@@ -246,7 +261,7 @@ static int index_events(struct trace *t, struct cerr *e)
 			uint32_t w = amap_get(&writes, v->addr);
 			if (w != TRACE_NONE && t->ev[w].size == v->size && t->ev[w].val == v->val)
 				t->src[i] = w;
-			u32_push(&f->ctx, (uint32_t)i);
+			ctx_push(&f->ctx, (uint32_t)i);
 			break;
 		}
 		case TE_WRITE:
@@ -259,7 +274,7 @@ static int index_events(struct trace *t, struct cerr *e)
 			if (v->kind == TE_PARAM)
 				t->src[i] = f->enter;
 			else
-				u32_push(&f->ctx, (uint32_t)i);
+				ctx_push(&f->ctx, (uint32_t)i);
 			break;
 		case TE_BRANCH: {
 			deps_add(t, &capdeps, i, &f->ctx);
@@ -325,7 +340,7 @@ static int index_events(struct trace *t, struct cerr *e)
 				t->src[i] = f->calls[f->ncalls - 1].ret;
 				f->ncalls--;
 			}
-			u32_push(&f->ctx, (uint32_t)i);
+			ctx_push(&f->ctx, (uint32_t)i);
 			break;
 		}
 		case TE_OUT: {
@@ -344,6 +359,15 @@ static int index_events(struct trace *t, struct cerr *e)
 				}
 				for (size_t k = at; k < t->out.len; k++)
 					t->out_ev[k] = (uint32_t)i;
+			}
+			/* The bytes follow as raw records (no kind): skip them. */
+			size_t raw = (keep + sizeof(struct tev) - 1) / sizeof(struct tev);
+			for (size_t k = 0; k < raw && i + 1 < n; k++) {
+				i++;
+				t->src[i] = TRACE_NONE;
+				t->ctl[i] = t->ctl[i - 1];
+				t->dep_off[i] = (uint32_t)t->ndeps;
+				t->ev[i].kind = TE_BYTES;
 			}
 			break;
 		}
