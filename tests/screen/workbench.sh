@@ -154,6 +154,25 @@ check "demo: :func shows one function" wait_for "atom         parse.c:33  long v
 check "demo: only its statements" sh -c "! tmux -L '$SOCK' capture-pane -p -t w | grep -q 'climb        parse.c'"
 keys q
 
+# Stepping through the explainer: one round a key, stop keeps what is there.
+d=$(fixture sem_paper)
+end_session
+tm new-session -d -s w -x 120 -y 40 "cd '$d' && env LC_ALL=C.UTF-8 XDG_CONFIG_HOME='$T/config' '$CULPRIT' --good good --bad bad -- ./run-test.sh; echo EXITED \$?; sleep 30"
+wait_for "s step r run" >/dev/null
+i=0
+while [ $i -lt 40 ] && ! screen | grep -q "explaining the failure | .* | paused"; do keys s; sleep 0.5; i=$((i + 1)); done
+check "explainer: stepping reaches it" wait_for "explaining the failure"
+keys 4 z s
+check "explainer: the failing run is traced in a step" wait_for "failure: main.c:15 assert(r < 7); failed"
+check "explainer: then it pauses" wait_for "explaining the failure | 8 configurations | paused"
+keys s
+check "explainer: one semantic round, one cause" wait_for "cause 1"
+check "explainer: not the next one yet" sh -c "! tmux -L '$SOCK' capture-pane -p -t w | grep -q 'cause 2'"
+keys S
+check "explainer: stop keeps the partial tree" wait_for "stopped: the tree is partial"
+check "explainer: the analysis ends" wait_for "| done"
+keys q
+
 # Cancel kills the running build; stop keeps the best answer so far.
 d=$(fixture interact)
 end_session
