@@ -54,6 +54,7 @@ struct wb {
 	size_t nlog;
 	char live[LIVE_MAX + 1];
 	size_t nlive;
+	char next[48];            /* what the next step does (the gate's label) */
 	double busy_since;
 };
 
@@ -65,6 +66,7 @@ static int gate(void *priv, const char *label)
 	int rc = 0;
 	pthread_mutex_lock(&w->lock);
 	w->waiting = 1;
+	snprintf(w->next, sizeof(w->next), "%s", label ? label : "");
 	while (!w->quitting && !w->stop && !w->cancel && w->mode != MODE_RUN && w->credits == 0)
 		pthread_cond_wait(&w->cond, &w->lock);
 	w->waiting = 0;
@@ -79,7 +81,6 @@ static int gate(void *priv, const char *label)
 	w->live[0] = '\0';
 	w->busy_since = now_seconds();
 	pthread_mutex_unlock(&w->lock);
-	(void)label;
 	return rc;
 }
 
@@ -269,6 +270,8 @@ static void draw_status(struct wb *w)
 	pthread_mutex_lock(&w->lock);
 	int running = w->running, waiting = w->waiting, mode = w->mode, finished = w->finished;
 	double since = w->busy_since;
+	char next[sizeof(w->next)];
+	memcpy(next, w->next, sizeof(next));
 	pthread_mutex_unlock(&w->lock);
 	pthread_mutex_lock(&x->lock);
 	buf_addf(&s, " %s | %zu configurations", explain_phase_name(x->phase), x->nconfigs);
@@ -283,7 +286,9 @@ static void draw_status(struct wb *w)
 	if (x->activity && running && !waiting)
 		buf_addf(&s, " | %c %s %.0fs", spinner[(int)(now_seconds() * 4) % 4], x->activity, now_seconds() - since);
 	pthread_mutex_unlock(&x->lock);
-	if (running && waiting)
+	if (running && waiting && mode != MODE_RUN && next[0])
+		buf_addf(&s, " | paused, next: %s", next);
+	else if (running && waiting)
 		buf_adds(&s, mode == MODE_RUN ? " | starting" : " | paused");
 	else if (!running && !finished)
 		buf_adds(&s, " | ready");
