@@ -142,6 +142,8 @@ static int store_inputs(struct explain *x, struct cerr *e)
 	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
 		if (values[i] && store_set(x->p->store, x->p->session, names[i], values[i], e) < 0)
 			return -1;
+	if (store_set(x->p->store, x->p->session, "cflags", x->opts.cflags ? x->opts.cflags : "", e) < 0)
+		return -1;
 	snprintf(num, sizeof(num), "%d", x->opts.repeat);
 	if (store_set(x->p->store, x->p->session, "repeat", num, e) < 0)
 		return -1;
@@ -272,7 +274,7 @@ int explain_open_stored(struct explain **out, const char *dir, int o_formula, in
 	char *pattern = store_get(s, id, "fail_pattern"), *repeat = store_get(s, id, "repeat");
 	char *bt = store_get(s, id, "build_timeout"), *tt = store_get(s, id, "test_timeout");
 	char *suite = store_get(s, id, "suite"), *cov = store_get(s, id, "coverage_build");
-	char *jobs = store_get(s, id, "jobs");
+	char *jobs = store_get(s, id, "jobs"), *cflags = store_get(s, id, "cflags");
 	store_free(s);
 	if (!good || !bad || !test) {
 		rc = cerr_set(e, "the stored session is incomplete; run culprit again");
@@ -283,6 +285,7 @@ int explain_open_stored(struct explain **out, const char *dir, int o_formula, in
 			.build_timeout = bt ? strtod(bt, NULL) : 0, .test_timeout = tt ? strtod(tt, NULL) : 0,
 			.suite = suite, .coverage_build = cov, .jobs = jobs ? atoi(jobs) : 0,
 			.formula = o_formula, .changed_only = o_changed, .replay = 1, .semantic = 1,
+			.cflags = cflags && cflags[0] ? cflags : NULL,
 		};
 		rc = explain_open(out, &o, NULL, e);
 	}
@@ -296,6 +299,7 @@ int explain_open_stored(struct explain **out, const char *dir, int o_formula, in
 	free(tt);
 	free(suite);
 	free(cov);
+	free(cflags);
 	free(jobs);
 	return rc;
 }
@@ -1727,7 +1731,14 @@ static unsigned *change_ids(const struct change_set *s)
 static int explain_why(struct explain *x, struct cerr *e)
 {
 	unsigned *ids = change_ids(x->set);
-	char *stored = store_get(x->p->store, x->p->session, "why.tree");
+	/* Stored by the flags it was instrumented with: other flags, another try. */
+	char key[64] = "why.tree";
+	if (x->opts.cflags) {
+		char h[41];
+		repo_hash(x->opts.cflags, strlen(x->opts.cflags), h);
+		snprintf(key, sizeof(key), "why.tree.%.12s", h);
+	}
+	char *stored = store_get(x->p->store, x->p->session, key);
 	int rc = 0;
 	struct why_opts wo = {.good = x->commits[x->lo], .bad = x->commits[x->hi], .build = x->build,
 			      .test = x->opts.test, .cflags = x->opts.cflags, .workdir = x->p->sessdir,
@@ -1737,7 +1748,11 @@ static int explain_why(struct explain *x, struct cerr *e)
 	if (stored) {
 		struct ctree t;
 		struct cerr je;
-		if (ctree_from_json(&t, stored, strlen(stored), ids, x->set->nchanges, &je) == 0) {
+		/* A tree that never got to the failure is tried again. */
+		if (ctree_from_json(&t, stored, strlen(stored), ids, x->set->nchanges, &je) == 0 &&
+		    !t.failure && !x->opts.replay) {
+			ctree_release(&t);
+		} else if (t.done) {
 			struct why *w = why_new(&wo, x->set, &env);
 			if (x->opts.replay || why_reload(w, &je) < 0) {
 				why_free(w);
@@ -1784,7 +1799,7 @@ static int explain_why(struct explain *x, struct cerr *e)
 		if (wr == 0 || (wr < 0 && x->tree.note)) {
 			struct buf j = BUF_INIT;
 			ctree_json(&x->tree, ids, &j);
-			store_set(x->p->store, x->p->session, "why.tree", j.s, NULL);
+			store_set(x->p->store, x->p->session, key, j.s, NULL);
 			buf_release(&j);
 		}
 	}

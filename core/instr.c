@@ -1316,8 +1316,8 @@ static void function(struct ctx *x, struct node *f)
 	for (int i = 0; i < f->nk; i++)
 		if (f->kid[i]->k == CXCursor_CompoundStmt)
 			body = f->kid[i];
-	if (!body || f->mac)
-		return;
+	if (!body || body->mac)
+		return;   /* (the declaration may start inside a macro: CJSON_PUBLIC(int) f(...)) */
 	x->fid = new_id(x);
 	x->st->functions++;
 	CXString nm = clang_getCursorSpelling(f->c);

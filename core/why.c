@@ -297,7 +297,7 @@ static int trace_side(struct why *w, struct side *s, const char *hex, struct cer
 	unsigned next = 1;
 	struct instr_stats st = {0};
 	size_t dl = strlen(dir);
-	int fidx = 0;
+	int fidx = 0, skipped = 0;
 	for (size_t i = 0; i < nfiles && rc == 0; i++) {
 		const char *path = files[i];
 		if (strncmp(path, dir, dl) || path[dl] != '/' || !has_suffix(path, ".c"))
@@ -334,8 +334,22 @@ static int trace_side(struct why *w, struct side *s, const char *hex, struct cer
 		struct buf out = BUF_INIT;
 		if (rc == 0) {
 			buf_addf(&out, "#include \"%s\"\n#line 1\n", rt);
-			rc = instr_file(path, rel, text.s ? text.s : "", text.len, fidx++, (const char *const *)args,
-					nargs, &next, &out, &meta, &st, e);
+			struct buf fmeta = BUF_INIT;
+			struct cerr fe = {{0}};
+			unsigned fnext = next;
+			if (instr_file(path, rel, text.s ? text.s : "", text.len, fidx, (const char *const *)args, nargs,
+				       &fnext, &out, &fmeta, &st, &fe) == 0) {
+				buf_add(&meta, fmeta.s ? fmeta.s : "", fmeta.len);
+				next = fnext;
+				fidx++;
+			} else {
+				/* Not this file: it stays as it is, its code opaque. */
+				emit(w, "TRACE", "%s is not instrumented: %s", rel, fe.msg);
+				skipped++;
+				buf_reset(&out);
+				buf_add(&out, text.s ? text.s : "", text.len);
+			}
+			buf_release(&fmeta);
 		}
 		if (rc == 0)
 			rc = write_if_changed(path, &out, e);
@@ -349,7 +363,8 @@ static int trace_side(struct why *w, struct side *s, const char *hex, struct cer
 	free(files);
 	free(dbdir);
 	if (rc == 0 && fidx == 0)
-		rc = cerr_set(e, "no C file of the project to instrument");
+		rc = cerr_set(e, skipped ? "no C file of the project could be instrumented (%d tried)"
+					 : "no C file of the project to instrument", skipped);
 	if (rc == 0) {
 		char *mp = xasprintf("%s/meta", cul);
 		rc = file_write_atomic(mp, meta.s ? meta.s : "", meta.len, 0644, e);
