@@ -298,6 +298,7 @@ static int trace_side(struct why *w, struct side *s, const char *hex, struct cer
 	struct instr_stats st = {0};
 	size_t dl = strlen(dir);
 	int fidx = 0, skipped = 0;
+	char *first_skip = NULL;
 	for (size_t i = 0; i < nfiles && rc == 0; i++) {
 		const char *path = files[i];
 		if (strncmp(path, dir, dl) || path[dl] != '/' || !has_suffix(path, ".c"))
@@ -344,8 +345,8 @@ static int trace_side(struct why *w, struct side *s, const char *hex, struct cer
 				fidx++;
 			} else {
 				/* Not this file: it stays as it is, its code opaque. */
-				emit(w, "TRACE", "%s is not instrumented: %s", rel, fe.msg);
-				skipped++;
+				if (!skipped++)
+					first_skip = xstrdup(fe.msg);
 				buf_reset(&out);
 				buf_add(&out, text.s ? text.s : "", text.len);
 			}
@@ -362,6 +363,10 @@ static int trace_side(struct why *w, struct side *s, const char *hex, struct cer
 		free(files[i]);
 	free(files);
 	free(dbdir);
+	if (skipped)
+		emit(w, "TRACE", "%d file%s not instrumented (their code is opaque); the first: %s", skipped,
+		     skipped > 1 ? "s are" : " is", first_skip);
+	free(first_skip);
 	if (rc == 0 && fidx == 0)
 		rc = cerr_set(e, skipped ? "no C file of the project could be instrumented (%d tried)"
 					 : "no C file of the project to instrument", skipped);
