@@ -971,6 +971,34 @@ static void names_in(struct node *n, struct buf *b)
 		names_in(n->kid[i], b);
 }
 
+/* Whether an arm can leave what follows its if: a return or goto, or a
+ * break or continue that is not inside a loop or switch of its own. */
+static int jumps(const struct node *n, int in_loop)
+{
+	if (!n)
+		return 0;
+	switch (n->k) {
+	case CXCursor_ReturnStmt:
+	case CXCursor_GotoStmt:
+		return 1;
+	case CXCursor_BreakStmt:
+	case CXCursor_ContinueStmt:
+		return !in_loop;
+	case CXCursor_WhileStmt:
+	case CXCursor_ForStmt:
+	case CXCursor_DoStmt:
+	case CXCursor_SwitchStmt:
+		in_loop = 1;
+		break;
+	default:
+		break;
+	}
+	for (int i = 0; i < n->nk; i++)
+		if (jumps(n->kid[i], in_loop))
+			return 1;
+	return 0;
+}
+
 static void branch_meta(struct ctx *x, unsigned bid, unsigned sid, const char *kind, struct node *cond,
 			struct node *then_arm, struct node *else_arm)
 {
@@ -978,7 +1006,9 @@ static void branch_meta(struct ctx *x, unsigned bid, unsigned sid, const char *k
 	struct buf a = BUF_INIT, e = BUF_INIT;
 	names_in(then_arm, &a);
 	names_in(else_arm, &e);
-	buf_addf(x->meta, "B\t%u\t%u\t%s\t%s\t%s\t%s\n", bid, sid, kind, t, a.len ? a.s : "-", e.len ? e.s : "-");
+	int jt = !strcmp(kind, "if") && jumps(then_arm, 0), je = !strcmp(kind, "if") && jumps(else_arm, 0);
+	buf_addf(x->meta, "B\t%u\t%u\t%s\t%s\t%s\t%s\t%s%s%s\n", bid, sid, kind, t, a.len ? a.s : "-",
+		 e.len ? e.s : "-", jt ? "t" : "", je ? "e" : "", jt || je ? "" : "-");
 	buf_release(&a);
 	buf_release(&e);
 	free(t);

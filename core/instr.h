@@ -10,7 +10,8 @@
  *   F file path                 S sid file line fid start end kind text
  *   N fid file line name type text                P pid fid index type name
  *   R rid sid type name         W wid sid type name tree lvalue
- *   B bid sid kind tree then else   (then/else: names the arm may assign, comma-separated, "-" none)
+ *   B bid sid kind tree then else jumps   (then/else: names the arm may assign, comma-separated, "-" none;
+ *                                   jumps: "t", "e", "te" when that arm of an if may leave it, "-" none)
  *   T tid sid fid type tree     C cid sid callee type nargs output
  *   A cid index tree            X rid kind tree   (crash checks: "nonnull" or "bounds:N")
  *

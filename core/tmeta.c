@@ -224,6 +224,8 @@ int tmeta_parse(struct tmeta *m, const char *text, size_t len, struct cerr *e)
 			bad = !(st->tree = parse_tree(m, &tp, 0));
 			st->then_names = names(f[5]);
 			st->else_names = names(f[6]);
+			st->jumps_then = nf > 7 && strchr(f[7], 't') != NULL;
+			st->jumps_else = nf > 7 && strchr(f[7], 'e') != NULL;
 			break;
 		case 'T':
 			if (nf < 6) {

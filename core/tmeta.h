@@ -34,6 +34,7 @@ struct msite {
 	char *kindname;     /* S, B: if while for do switch cond assert, expr decl ... */
 	struct mnode *tree; /* W B T */
 	char *then_names, *else_names;   /* B: comma-separated, "" none */
+	int jumps_then, jumps_else;      /* B (if): the arm may return, goto, break or continue out */
 	char *out;          /* C: output call name or NULL */
 	int nargs;
 	struct mnode **args;

@@ -107,11 +107,14 @@ struct region {
 	unsigned sid;
 	int file;
 	unsigned s, e;
+	int skip_jumps;         /* the arm not taken could have left: what follows depends on it */
+	uint32_t after;         /* the latest such if inside it, already left */
 };
 
 struct frame {
 	uint32_t enter;
 	uint32_t base_ctl;      /* the caller's governing branch at the call */
+	uint32_t after;         /* the last if whose other arm could have left before here */
 	struct u32v ctx;        /* the evaluation context */
 	struct pending *calls;
 	size_t ncalls, capcalls;
@@ -128,7 +131,11 @@ static void frame_release(struct frame *f)
 
 static uint32_t frame_ctl(const struct frame *f)
 {
-	return f->nreg ? f->reg[f->nreg - 1].branch : f->base_ctl;
+	if (f->nreg) {
+		const struct region *r = &f->reg[f->nreg - 1];
+		return r->after != TRACE_NONE ? r->after : r->branch;
+	}
+	return f->after != TRACE_NONE ? f->after : f->base_ctl;
 }
 
 long long trace_value(const struct tev *ev, int is_signed)
@@ -232,7 +239,7 @@ static int index_events(struct trace *t, struct cerr *e)
 	struct amap writes = {0};
 	struct frame *fr = xcalloc(1, sizeof(*fr));
 	size_t nfr = 1, capfr = 1;
-	fr[0].enter = fr[0].base_ctl = TRACE_NONE;
+	fr[0].enter = fr[0].base_ctl = fr[0].after = TRACE_NONE;
 	size_t outcap = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -249,6 +256,14 @@ static int index_events(struct trace *t, struct cerr *e)
 					const struct region *r = &f->reg[f->nreg - 1];
 					if (r->file == s->file && r->s <= s->s && s->e <= r->e && r->sid != v->id)
 						break;
+					/* if (x) return; s: s runs because x was false. */
+					uint32_t left = r->skip_jumps ? r->branch : r->after;
+					if (left != TRACE_NONE) {
+						if (f->nreg > 1)
+							f->reg[f->nreg - 2].after = left;
+						else
+							f->after = left;
+					}
 					f->nreg--;
 				}
 			}
@@ -294,7 +309,8 @@ static int index_events(struct trace *t, struct cerr *e)
 				f->capreg = f->capreg ? 2 * f->capreg : 8;
 				f->reg = xrealloc(f->reg, f->capreg * sizeof(*f->reg));
 			}
-			f->reg[f->nreg++] = (struct region){(uint32_t)i, b->sid, s->file, s->s, s->e};
+			f->reg[f->nreg++] = (struct region){(uint32_t)i, b->sid, s->file, s->s, s->e,
+							    v->val ? b->jumps_else : b->jumps_then, TRACE_NONE};
 			break;
 		}
 		case TE_CALL:
@@ -317,6 +333,7 @@ static int index_events(struct trace *t, struct cerr *e)
 			memset(f, 0, sizeof(*f));
 			f->enter = (uint32_t)i;
 			f->base_ctl = base;
+			f->after = TRACE_NONE;
 			t->ctl[i] = base;
 			break;
 		}

@@ -137,7 +137,7 @@ keys 4 z
 check "demo: the failure, with the good revision's output" \
 	wait_for 'main.c:18 printf("%ld\n", v); printed "20\n", the good revision printed "14\n"' 60
 check "demo: the root cause" wait_for "root cause: #5 (reverting it passes)" 60
-check "demo: a cause through a critical predicate" wait_for "cause 3 ← parse.c:58 while (prec(l->tok) >= min"
+check "demo: a cause through a critical predicate" wait_for "← parse.c:58 while (prec(l->tok) >= min"
 keys z 1 z
 check "demo: the diff marks changes in causes" wait_for "#5 [failure-inducing] [root, cause"
 keys z 2 z

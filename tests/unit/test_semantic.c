@@ -67,6 +67,9 @@ static const char meta_text[] =
 	"B\t15\t13\tif\t(b > i32 (r 14 i32) (k 0 i32))\ty\t-\n"
 	"S\t16\t0\t7\t1\t100\t110\texpr\ty = 1;\n"
 	"S\t17\t0\t8\t1\t121\t130\treturn\treturn y;\n"
+	"S\t19\t0\t9\t1\t131\t150\tif\tif (p < 0) return 0;\n"
+	"B\t20\t19\tif\t(b < i32 (r 14 i32) (k 0 i32))\t-\t-\tt\n"
+	"S\t21\t0\t9\t1\t143\t150\treturn\treturn 0;\n"
 	"C\t18\t17\tg\ti32\t1\t-\n"
 	"A\t18\t0\t(r 6 i32)\n"
 	"X\t6\tnonnull\t(r 14 i32)\n";
@@ -136,6 +139,10 @@ static void test_links(void)
 	uint32_t inner = ev(&e, TE_STMT, 16, 0, 0, 0);
 	uint32_t after = ev(&e, TE_STMT, 17, 0, 0, 0);
 	uint32_t stale = ev(&e, TE_READ, 6, 0x100, 4, 99);
+	/* if (p < 0) return 0; not taken: what follows ran because p >= 0. */
+	ev(&e, TE_STMT, 19, 0, 0, 0);
+	uint32_t early = ev(&e, TE_BRANCH, 20, 0, 0, 0);
+	uint32_t later = ev(&e, TE_STMT, 3, 0, 0, 0);
 	struct trace t;
 	CHECK(parse(&t, &m, &e) == 0);
 	CHECK(t.n == e.n && t.pid == 42 && t.nprocs == 1);
@@ -146,6 +153,7 @@ static void test_links(void)
 	CHECK(trace_dep_find(&t, wy, TE_READ, 11) == TRACE_NONE);
 	CHECK(t.ctl[inner] == bif);                     /* inside the if's extent */
 	CHECK(t.ctl[after] != bif);                     /* after it */
+	CHECK(t.ctl[later] == early);                   /* after an if that could have returned */
 	struct bits *in = bits_new(t.n + 1);
 	size_t n = trace_slice(&t, &br, 1, in);
 	CHECK(bits_test(in, wy) && bits_test(in, wx) && !bits_test(in, wz));
