@@ -15,6 +15,9 @@ struct formula {
 	size_t qhead, qtail, qcap;
 	unsigned fresh;
 	int failed;
+	int symbolic;           /* inputs are variables (generation), not their observed values */
+	uint32_t *inputs;       /* the input events given variables */
+	size_t ninputs, capinputs;
 	char err[256];
 };
 
@@ -26,10 +29,16 @@ static void on_z3_error(Z3_context c, Z3_error_code code)
 
 struct formula *formula_new(const struct trace *t)
 {
+	return formula_new_mode(t, 0);
+}
+
+struct formula *formula_new_mode(const struct trace *t, int symbolic)
+{
 	struct formula *f = xcalloc(1, sizeof(*f));
 	f->t = t;
+	f->symbolic = symbolic;
 	Z3_config cfg = Z3_mk_config();
-	Z3_set_param_value(cfg, "model", "false");
+	Z3_set_param_value(cfg, "model", symbolic ? "true" : "false");
 	f->z = Z3_mk_context(cfg);
 	Z3_del_config(cfg);
 	Z3_set_error_handler(f->z, on_z3_error);
@@ -43,6 +52,7 @@ void formula_free(struct formula *f)
 	Z3_del_context(f->z);
 	bits_free(f->queued);
 	free(f->queue);
+	free(f->inputs);
 	free(f);
 }
 
@@ -163,6 +173,31 @@ static Z3_ast nonzero(struct formula *f, Z3_ast a)
 
 static Z3_ast term(struct formula *f, uint32_t owner, const struct mnode *n);
 
+static int input_width(const struct tev *v)
+{
+	return v->size >= 1 && v->size <= 8 ? 8 * v->size : 32;
+}
+
+/* The value of input event e: observed, or its variable when generating. */
+static Z3_ast input(struct formula *f, uint32_t e, int sgn, int w)
+{
+	const struct tev *v = &f->t->ev[e];
+	if (!f->symbolic || (v->aux == TIN_STDINT && v->id == ~0u))
+		return bv(f, v->val, w);
+	char name[32];
+	snprintf(name, sizeof(name), "in%u", e);
+	Z3_ast x = Z3_mk_const(f->z, Z3_mk_string_symbol(f->z, name), Z3_mk_bv_sort(f->z, (unsigned)input_width(v)));
+	if (!bits_test(f->queued, e)) {   /* (inputs have no clause: queued marks them known) */
+		bits_set(f->queued, e);
+		if (f->ninputs == f->capinputs) {
+			f->capinputs = f->capinputs ? 2 * f->capinputs : 16;
+			f->inputs = xrealloc(f->inputs, f->capinputs * sizeof(*f->inputs));
+		}
+		f->inputs[f->ninputs++] = e;
+	}
+	return resize(f, x, sgn, w);
+}
+
 static Z3_ast leaf(struct formula *f, uint32_t owner, const struct mnode *n)
 {
 	const struct trace *t = f->t;
@@ -172,6 +207,8 @@ static Z3_ast leaf(struct formula *f, uint32_t owner, const struct mnode *n)
 		if (r == TRACE_NONE)
 			return fresh(f, w);   /* not evaluated (short circuit) */
 		uint32_t src = t->src[r];
+		if (src != TRACE_NONE && t->ev[src].kind == TE_IN)
+			return input(f, src, n->t.cls == 'i', w);
 		if (src != TRACE_NONE && formula_has_clause(t, src))
 			return resize(f, var(f, src), n->t.cls == 'i', w);
 		return bv(f, t->ev[r].val, w);
@@ -185,6 +222,8 @@ static Z3_ast leaf(struct formula *f, uint32_t owner, const struct mnode *n)
 	if (c == TRACE_NONE || (!t->ev[c].size && t->src[c] == TRACE_NONE))
 		return fresh(f, w);
 	uint32_t ret = t->src[c];
+	if (ret != TRACE_NONE && t->ev[ret].kind == TE_IN)
+		return input(f, ret, 1, w);
 	if (ret != TRACE_NONE) {
 		const struct msite *ts = tmeta_site(t->m, t->ev[ret].id);
 		struct mtype rt = ts ? ts->t : n->t;
@@ -742,4 +781,176 @@ int formula_eval(const struct trace *t, uint32_t owner, const struct mnode *n, l
 	default:
 		return -1;
 	}
+}
+
+/* ------------------------------------------------------------ generation */
+
+void flips_release(struct flips *fl)
+{
+	for (size_t i = 0; i < fl->n; i++) {
+		free(fl->v[i].in);
+		free(fl->v[i].val);
+	}
+	free(fl->v);
+	memset(fl, 0, sizeof(*fl));
+}
+
+/* Assert the clauses of everything queued (definitions: always true of the run). */
+static size_t assert_queued(struct formula *f, Z3_solver s, struct bits *added)
+{
+	size_t n = 0;
+	while (f->qhead < f->qtail) {
+		uint32_t ev = f->queue[f->qhead++];
+		if (bits_test(added, ev) || !formula_has_clause(f->t, ev))
+			continue;
+		bits_set(added, ev);
+		int o = 0;
+		Z3_solver_assert(f->z, s, clause(f, ev, &o));
+		n++;
+	}
+	return n;
+}
+
+/* What the inputs can be: getchar gives a byte or EOF; a line from fgets
+ * holds no NUL and no newline before its end. */
+static void input_domain(struct formula *f, Z3_solver s, uint32_t e, Z3_ast *pin, Z3_ast *near)
+{
+	const struct tev *v = &f->t->ev[e];
+	char name[32];
+	snprintf(name, sizeof(name), "in%u", e);
+	int w = input_width(v);
+	Z3_ast x = Z3_mk_const(f->z, Z3_mk_string_symbol(f->z, name), Z3_mk_bv_sort(f->z, (unsigned)w));
+	/* Preferences, as assumptions: the input keeps its value; a number stays near it. */
+	snprintf(name, sizeof(name), "pin%u", e);
+	*pin = Z3_mk_const(f->z, Z3_mk_string_symbol(f->z, name), Z3_mk_bool_sort(f->z));
+	Z3_solver_assert(f->z, s, Z3_mk_implies(f->z, *pin, Z3_mk_eq(f->z, x, bv(f, v->val, w))));
+	snprintf(name, sizeof(name), "near%u", e);
+	*near = Z3_mk_const(f->z, Z3_mk_string_symbol(f->z, name), Z3_mk_bool_sort(f->z));
+	Z3_ast d = Z3_mk_bvsub(f->z, x, bv(f, v->val, w));
+	Z3_ast around[2] = {Z3_mk_bvsge(f->z, d, bv(f, (unsigned long long)-64, w)),
+			    Z3_mk_bvsle(f->z, d, bv(f, 64, w))};
+	Z3_solver_assert(f->z, s, Z3_mk_implies(f->z, *near, Z3_mk_and(f->z, 2, around)));
+	if (v->aux == TIN_STDBYTE && !v->addr) {
+		Z3_ast r[2] = {Z3_mk_bvsge(f->z, x, bv(f, (unsigned long long)-1, w)),
+			       Z3_mk_bvsle(f->z, x, bv(f, 255, w))};
+		Z3_solver_assert(f->z, s, Z3_mk_and(f->z, 2, r));
+	} else if (v->aux == TIN_STDBYTE) {
+		Z3_solver_assert(f->z, s, Z3_mk_not(f->z, Z3_mk_eq(f->z, x, bv(f, 0, w))));
+		if (v->val != '\n')
+			Z3_solver_assert(f->z, s, Z3_mk_not(f->z, Z3_mk_eq(f->z, x, bv(f, '\n', w))));
+	}
+}
+
+int formula_flips(struct formula *f, const uint32_t *br, size_t nbr, const unsigned char *want, size_t max_checks,
+		  struct flips *out, struct cerr *e)
+{
+	const struct trace *t = f->t;
+	double t0 = now();
+	memset(out, 0, sizeof(*out));
+	bits_free(f->queued);
+	f->queued = bits_new(t->n + 1);
+	f->qhead = f->qtail = 0;
+	f->ninputs = 0;
+	Z3_solver s = Z3_mk_solver(f->z);
+	Z3_solver_inc_ref(f->z, s);
+	Z3_params p = Z3_mk_params(f->z);
+	Z3_params_inc_ref(f->z, p);
+	Z3_params_set_uint(f->z, p, Z3_mk_string_symbol(f->z, "timeout"), 5000);
+	Z3_solver_set_params(f->z, s, p);
+	Z3_params_dec_ref(f->z, p);
+	struct bits *added = bits_new(t->n + 1);
+	size_t domained = 0, cap = 0, cap_pref = 0;
+	Z3_ast *prefs = NULL;
+	unsigned char *on = NULL;
+	int rc = 0;
+	for (size_t i = 0; i < nbr && out->checks < max_checks; i++) {
+		struct expect x = {EXPECT_FLIP, br[i], NULL, 0};
+		Z3_ast flip = expected(f, &x);
+		if (!flip)
+			continue;   /* an opaque condition: the run's values decide it */
+		out->clauses += assert_queued(f, s, added);
+		for (; domained < f->ninputs; domained++) {
+			if (domained == cap_pref) {
+				cap_pref = cap_pref ? 2 * cap_pref : 16;
+				prefs = xrealloc(prefs, 2 * cap_pref * sizeof(*prefs));
+				on = xrealloc(on, 2 * cap_pref);
+			}
+			input_domain(f, s, f->inputs[domained], &prefs[2 * domained], &prefs[2 * domained + 1]);
+		}
+		if (want[i]) {
+			Z3_solver_push(f->z, s);
+			Z3_solver_assert(f->z, s, flip);
+			/* Keep the other inputs as they were where the path allows:
+			 * drop the preferences an unsat core names, and try again. */
+			memset(on, 1, 2 * domained);
+			Z3_lbool r = Z3_L_UNDEF;
+			for (int tries = 0; tries < 8; tries++) {
+				Z3_ast *as = xmalloc((2 * domained + 1) * sizeof(*as));
+				unsigned na = 0;
+				for (size_t k = 0; k < 2 * domained; k++)
+					if (on[k])
+						as[na++] = prefs[k];
+				out->checks++;
+				r = Z3_solver_check_assumptions(f->z, s, na, as);
+				free(as);
+				if (r != Z3_L_FALSE || na == 0)
+					break;
+				Z3_ast_vector core = Z3_solver_get_unsat_core(f->z, s);
+				Z3_ast_vector_inc_ref(f->z, core);
+				unsigned kc = Z3_ast_vector_size(f->z, core);
+				for (unsigned c = 0; c < kc; c++)
+					for (size_t k = 0; k < 2 * domained; k++)
+						if (Z3_is_eq_ast(f->z, Z3_ast_vector_get(f->z, core, c), prefs[k]))
+							on[k] = 0;
+				Z3_ast_vector_dec_ref(f->z, core);
+				if (kc == 0)
+					break;
+			}
+			if (Z3_get_error_code(f->z) != Z3_OK) {
+				rc = cerr_set(e, "the solver failed: %s", Z3_get_error_msg(f->z, Z3_get_error_code(f->z)));
+				break;
+			}
+			if (r == Z3_L_TRUE) {
+				Z3_model m = Z3_solver_get_model(f->z, s);
+				Z3_model_inc_ref(f->z, m);
+				if (out->n == cap) {
+					cap = cap ? 2 * cap : 8;
+					out->v = xrealloc(out->v, cap * sizeof(*out->v));
+				}
+				struct flip *fl = &out->v[out->n++];
+				fl->branch = br[i];
+				fl->n = 0;
+				fl->in = xmalloc((f->ninputs + 1) * sizeof(*fl->in));
+				fl->val = xmalloc((f->ninputs + 1) * sizeof(*fl->val));
+				for (size_t k = 0; k < f->ninputs; k++) {
+					uint32_t ev = f->inputs[k];
+					int w = input_width(&t->ev[ev]);
+					char name[32];
+					snprintf(name, sizeof(name), "in%u", ev);
+					Z3_ast var_ = Z3_mk_const(f->z, Z3_mk_string_symbol(f->z, name),
+								  Z3_mk_bv_sort(f->z, (unsigned)w));
+					Z3_ast val = NULL;
+					uint64_t u;
+					if (!Z3_model_eval(f->z, m, var_, 1, &val) || !Z3_get_numeral_uint64(f->z, val, &u))
+						continue;
+					long long sv = (long long)u;
+					if (w < 64 && (u >> (w - 1)) & 1 && (t->ev[ev].aux == TIN_ARGINT ||
+									     t->ev[ev].aux == TIN_STDINT ||
+									     (t->ev[ev].aux == TIN_STDBYTE && !t->ev[ev].addr)))
+						sv = (long long)(u | ~((1ull << w) - 1));
+					fl->in[fl->n] = ev;
+					fl->val[fl->n++] = sv;
+				}
+				Z3_model_dec_ref(f->z, m);
+			}
+			Z3_solver_pop(f->z, s, 1);
+		}
+		Z3_solver_assert(f->z, s, Z3_mk_not(f->z, flip));   /* the prefix: as it ran */
+	}
+	out->seconds = now() - t0;
+	free(prefs);
+	free(on);
+	bits_free(added);
+	Z3_solver_dec_ref(f->z, s);
+	return rc;
 }

@@ -46,6 +46,8 @@ struct cause_result {
 struct formula;
 
 struct formula *formula_new(const struct trace *t);
+/* symbolic: the program's inputs (TE_IN) are variables, for generation. */
+struct formula *formula_new_mode(const struct trace *t, int symbolic);
 void formula_free(struct formula *f);   /* NULL is a no-op */
 void cause_result_release(struct cause_result *r);
 
@@ -60,5 +62,27 @@ int formula_eval(const struct trace *t, uint32_t owner, const struct mnode *n, l
 
 /* Whether event w (a write, parameter or return) has a clause. */
 int formula_has_clause(const struct trace *t, uint32_t w);
+
+/* Generation (a formula made symbolic): walk the branches br (events in
+ * trace order; those whose condition is opaque are left to the run), and
+ * for each with want[i] solve the path condition with it taking its other
+ * outcome, the branches before it as they ran; at most max_checks solver
+ * calls. Each solution lists the inputs the formula mentions and their new
+ * values (the others keep theirs). 0, or <0 with e set. */
+struct flip {
+	uint32_t branch;
+	uint32_t *in;
+	long long *val;
+	size_t n;
+};
+struct flips {
+	struct flip *v;
+	size_t n;
+	size_t checks, clauses;
+	double seconds;
+};
+int formula_flips(struct formula *f, const uint32_t *br, size_t nbr, const unsigned char *want, size_t max_checks,
+		  struct flips *out, struct cerr *e);
+void flips_release(struct flips *fl);
 
 #endif

@@ -667,6 +667,17 @@ static const char *output_call(const char *name)
 	return NULL;
 }
 
+/* Library calls that read the program's inputs: the runtime's wrappers
+ * mark what they return as inputs. */
+static const char *input_call(const char *name)
+{
+	static const char *in[] = {"atoi", "atol", "strtol", "getchar", "fgetc", "getc", "fgets", "scanf", NULL};
+	for (int i = 0; in[i]; i++)
+		if (!strcmp(name, in[i]))
+			return in[i];
+	return NULL;
+}
+
 static struct node *callee_ref(struct node *n)
 {
 	struct node *c = n->nk ? n->kid[0] : NULL;
@@ -696,9 +707,9 @@ static void call_site(struct ctx *x, struct node *n)
 	}
 	n->cid = new_id(x);
 	x->st->calls++;
-	const char *out = name ? output_call(name) : NULL;
-	if (out && f && !f->mac && f->e - f->s == strlen(name))
-		edit(x, f->s, (unsigned)strlen(name), 1, 2 * f->depth, xasprintf("__cu_%s", out));
+	const char *out = name ? output_call(name) : NULL, *in = name ? input_call(name) : NULL;
+	if ((out || in) && f && !f->mac && f->e - f->s == strlen(name))
+		edit(x, f->s, (unsigned)strlen(name), 1, 2 * f->depth, xasprintf("__cu_%s", out ? out : in));
 	else
 		out = NULL;
 	if (!value) {   /* void, or a value nobody uses */
@@ -1361,7 +1372,11 @@ static void function(struct ctx *x, struct node *f)
 		 head.s ? head.s : "");
 	buf_release(&head);
 	buf_release(&rts);
+	char fname[8];
+	snprintf(fname, sizeof(fname), "%s", clang_getCString(nm));
 	clang_disposeString(nm);
+	char pnames[2][64];
+	int nparams = 0;
 	struct buf entry = BUF_INIT;
 	buf_addf(&entry, " __cu_enter(%u);", x->fid);
 	int idx = 0;
@@ -1371,6 +1386,10 @@ static void function(struct ctx *x, struct node *f)
 			continue;
 		CXString pn = clang_getCursorSpelling(p->c);
 		const char *name = clang_getCString(pn);
+		if (idx < 2 && name[0] && strlen(name) < sizeof(pnames[0])) {
+			snprintf(pnames[idx], sizeof(pnames[0]), "%s", name);
+			nparams += idx == nparams;
+		}
 		if (name[0] && ty_scalar(&p->t) && clang_Cursor_getStorageClass(p->c) != CX_SC_Register) {
 			unsigned pid = new_id(x);
 			buf_addf(&entry, " __cu_p(%u, &%s, sizeof %s);", pid, name, name);
@@ -1382,6 +1401,10 @@ static void function(struct ctx *x, struct node *f)
 		clang_disposeString(pn);
 		idx++;
 	}
+	if (!strcmp(fname, "main") && nparams >= 2)
+		buf_addf(&entry, " __cu_main(%s, (char **)(%s));", pnames[0], pnames[1]);
+	else if (!strcmp(fname, "main"))
+		buf_adds(&entry, " __cu_main(0, 0);");
 	buf_addc(&entry, ' ');
 	open_(x, body->s + 1, 0, buf_detach(&entry));
 	stmt(x, body);

@@ -228,6 +228,20 @@ static void deps_add(struct trace *t, size_t *cap, size_t i, const struct u32v *
 	t->ndeps += ctx->n;
 }
 
+/* The bytes after event i follow as raw records (no kind): skip them. */
+static size_t skip_raw(struct trace *t, size_t i, size_t bytes)
+{
+	size_t raw = (bytes + sizeof(struct tev) - 1) / sizeof(struct tev);
+	for (size_t k = 0; k < raw && i + 1 < t->n; k++) {
+		i++;
+		t->src[i] = TRACE_NONE;
+		t->ctl[i] = t->ctl[i - 1];
+		t->dep_off[i] = (uint32_t)t->ndeps;
+		t->ev[i].kind = TE_BYTES;
+	}
+	return i;
+}
+
 static int index_events(struct trace *t, struct cerr *e)
 {
 	size_t n = t->n, capdeps = 0;
@@ -377,17 +391,37 @@ static int index_events(struct trace *t, struct cerr *e)
 				for (size_t k = at; k < t->out.len; k++)
 					t->out_ev[k] = (uint32_t)i;
 			}
-			/* The bytes follow as raw records (no kind): skip them. */
-			size_t raw = (keep + sizeof(struct tev) - 1) / sizeof(struct tev);
-			for (size_t k = 0; k < raw && i + 1 < n; k++) {
-				i++;
-				t->src[i] = TRACE_NONE;
-				t->ctl[i] = t->ctl[i - 1];
-				t->dep_off[i] = (uint32_t)t->ndeps;
-				t->ev[i].kind = TE_BYTES;
-			}
+			i = skip_raw(t, i, keep);
 			break;
 		}
+		case TE_ARG:
+		case TE_CWD: {
+			size_t keep = (size_t)v->addr;
+			struct buf b = BUF_INIT;
+			for (size_t k = 0; k < keep && i + 1 + k / sizeof(struct tev) < n; k++)
+				buf_addc(&b, (char)((const unsigned char *)&t->ev[i + 1 + k / sizeof(struct tev)])[k % sizeof(struct tev)]);
+			if (v->kind == TE_CWD) {
+				free(t->cwd);
+				t->cwd = xstrndup(b.s ? b.s : "", b.len);
+			} else if (v->id == t->nargs) {
+				buf_add(&t->args, b.s ? b.s : "", b.len);
+				buf_addc(&t->args, '\0');
+				t->nargs++;
+			}
+			buf_release(&b);
+			i = skip_raw(t, i, keep);
+			break;
+		}
+		case TE_IN:
+			if (v->addr) {   /* the value went to memory: reads find it there */
+				for (unsigned k = 1; k < v->size && k < 8; k++)
+					if (amap_get(&writes, v->addr + k) != TRACE_NONE)
+						amap_put(&writes, v->addr + k, TRACE_NONE);
+				amap_put(&writes, v->addr, (uint32_t)i);
+			} else if (f->ncalls && v->aux != TIN_ARGBYTE) {
+				f->calls[f->ncalls - 1].ret = (uint32_t)i;   /* the library call's result */
+			}
+			break;
 		case TE_CUT:
 			t->cut = 1;
 			break;
@@ -455,6 +489,8 @@ void trace_release(struct trace *t)
 	free(t->deps);
 	free(t->out_ev);
 	buf_release(&t->out);
+	buf_release(&t->args);
+	free(t->cwd);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -489,5 +525,43 @@ size_t trace_slice(const struct trace *t, const uint32_t *seeds, size_t nseeds, 
 			}
 	}
 	free(q.v);
+	return count;
+}
+
+size_t trace_taint(const struct trace *t, struct bits *tainted)
+{
+	size_t count = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct tev *v = &t->ev[i];
+		int on = 0;
+		switch (v->kind) {
+		case TE_IN:
+			on = 1;
+			break;
+		case TE_READ:
+		case TE_CRET:
+			on = t->src[i] != TRACE_NONE && bits_test(tainted, t->src[i]);
+			break;
+		case TE_WRITE:
+		case TE_RET:
+		case TE_BRANCH:
+		case TE_ENTER: {
+			const uint32_t *d;
+			size_t nd = trace_deps(t, i, &d);
+			for (size_t k = 0; k < nd && !on; k++)
+				on = bits_test(tainted, d[k]);
+			break;
+		}
+		case TE_PARAM:
+			on = t->src[i] != TRACE_NONE && bits_test(tainted, t->src[i]);
+			break;
+		default:
+			break;
+		}
+		if (on) {
+			bits_set(tainted, i);
+			count++;
+		}
+	}
 	return count;
 }

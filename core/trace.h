@@ -20,7 +20,16 @@
 
 enum tev_kind {
 	TE_PID = 1, TE_STMT, TE_READ, TE_WRITE, TE_BRANCH, TE_ENTER, TE_PARAM,
-	TE_RET, TE_RET0, TE_CALL, TE_CRET, TE_OUT, TE_SIG, TE_BYTES, TE_FAULT, TE_CUT
+	TE_RET, TE_RET0, TE_CALL, TE_CRET, TE_OUT, TE_SIG, TE_BYTES, TE_FAULT, TE_CUT,
+	TE_IN, TE_ARG, TE_CWD
+};
+
+/* Input events (TE_IN): aux says what was read, id where. */
+enum tin_kind {
+	TIN_ARGBYTE = 1,    /* a byte of argument id >> 16 at offset id & 0xffff (addr: where) */
+	TIN_ARGINT,         /* atoi/atol/strtol of argument id: the call's result */
+	TIN_STDBYTE,        /* standard input byte at offset id (addr 0: getchar's result, -1 at EOF) */
+	TIN_STDINT,         /* scanf's %d item id (addr: where it went; id ~0: an item not modelled) */
 };
 
 struct tev {
@@ -50,6 +59,10 @@ struct trace {
 	uint32_t sig_ev;    /* its event */
 	uint32_t last_stmt; /* the last statement event */
 	int cut;            /* the program wrote more than the cap: the end is missing */
+	/* The program's arguments (NUL-separated) and working directory, when main was traced. */
+	struct buf args;
+	size_t nargs;
+	char *cwd;
 };
 
 /* Load and index the trace at path against m (kept by pointer). A trace
@@ -75,6 +88,11 @@ const struct msite *trace_stmt_of(const struct trace *t, size_t i);
 /* Backward dynamic slice (data and control dependence) from the seeds:
  * marks in (n bits) and returns how many events it holds. */
 size_t trace_slice(const struct trace *t, const uint32_t *seeds, size_t nseeds, struct bits *in);
+
+/* Forward taint from the inputs (TE_IN): marks in (n bits) the events whose
+ * values depend on them, through def-use, calls and evaluation contexts;
+ * returns how many. */
+size_t trace_taint(const struct trace *t, struct bits *in);
 
 /* The observed value of event i as a signed or unsigned number of its size. */
 long long trace_value(const struct tev *ev, int is_signed);

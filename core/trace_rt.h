@@ -30,6 +30,7 @@
 
 /* Not declared by <stdio.h> in strict C89 modes. */
 extern int vsnprintf(char *, size_t, const char *, va_list);
+extern int vscanf(const char *, va_list);
 
 struct __cu_ev {
 	unsigned char kind, size;
@@ -40,8 +41,12 @@ struct __cu_ev {
 
 enum {
 	__CU_PID = 1, __CU_STMT, __CU_READ, __CU_WRITE, __CU_BRANCH, __CU_ENTER, __CU_PARAM,
-	__CU_RET, __CU_RET0, __CU_CALL, __CU_CRET, __CU_OUT, __CU_SIG, __CU_BYTES, __CU_FAULT, __CU_CUT
+	__CU_RET, __CU_RET0, __CU_CALL, __CU_CRET, __CU_OUT, __CU_SIG, __CU_BYTES, __CU_FAULT, __CU_CUT,
+	__CU_IN, __CU_ARG, __CU_CWD
 };
+/* What an input event (__CU_IN, aux) holds: id is the argument's index
+ * (bytes: index << 16 | offset), the stdin offset, or the scanf item. */
+enum { __CU_IN_ARGBYTE = 1, __CU_IN_ARGINT, __CU_IN_STDBYTE, __CU_IN_STDINT };
 
 #define __CU_CAP 2730
 __attribute__((weak)) int __cu_fd = -2;
@@ -50,6 +55,15 @@ __attribute__((weak)) struct __cu_ev __cu_buf[__CU_CAP + 1];
 __attribute__((weak)) unsigned long long __cu_pending_addr;
 __attribute__((weak)) unsigned __cu_pending_id;
 __attribute__((weak)) unsigned long long __cu_written, __cu_max = 1ull << 30;
+/* Forced branches (CULPRIT_FORCE="site:instance:outcome,..."): the
+ * instance-th run of a branch site takes the given outcome. */
+#define __CU_NFORCE 16
+__attribute__((weak)) unsigned __cu_nforce;
+__attribute__((weak)) unsigned long __cu_force[__CU_NFORCE][4];   /* site, instance, outcome, seen */
+/* The program's arguments (from main) and how much of stdin it read. */
+__attribute__((weak)) char **__cu_argv;
+__attribute__((weak)) int __cu_argc;
+__attribute__((weak)) unsigned long __cu_stdin_off, __cu_scanf_items;
 
 __attribute__((weak)) void __cu_flush(void)
 {
@@ -112,6 +126,21 @@ __attribute__((weak)) void __cu_open(void)
 	fcntl(__cu_fd, F_SETFD, FD_CLOEXEC);
 	if (max && *max)
 		__cu_max = strtoull(max, NULL, 10);
+	{
+		const char *f = getenv("CULPRIT_FORCE");
+		unsigned long a, b, c;
+		int used;
+		while (f && __cu_nforce < __CU_NFORCE && sscanf(f, "%lu:%lu:%lu%n", &a, &b, &c, &used) == 3) {
+			__cu_force[__cu_nforce][0] = a;
+			__cu_force[__cu_nforce][1] = b;
+			__cu_force[__cu_nforce][2] = c;
+			__cu_force[__cu_nforce++][3] = 0;
+			f += used;
+			if (*f != ',')
+				break;
+			f++;
+		}
+	}
 	atexit(__cu_flush);
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		signal(sigs[i], __cu_on_signal);
@@ -199,9 +228,20 @@ static __inline__ void __cu_cret(unsigned id, const void *v, unsigned size)
 	e->size = (unsigned char)size;
 	e->val = __cu_load(v, size);
 }
+__attribute__((weak)) int __cu_forced(unsigned id, int v)
+{
+	unsigned i;
+	for (i = 0; i < __cu_nforce; i++)
+		if (__cu_force[i][0] == id && __cu_force[i][3]++ == __cu_force[i][1])
+			return (int)__cu_force[i][2];
+	return v;
+}
 static __inline__ int __cu_br(unsigned id, int v)
 {
-	__cu_ev(__CU_BRANCH, id)->val = (unsigned long long)(v != 0);
+	struct __cu_ev *e = __cu_ev(__CU_BRANCH, id);
+	if (__builtin_expect(__cu_nforce != 0, 0))
+		v = __cu_forced(id, v != 0);
+	e->val = (unsigned long long)(v != 0);
 	return v;
 }
 static __inline__ unsigned long long __cu_sw(unsigned id, unsigned long long v)
@@ -314,6 +354,178 @@ __attribute__((weak)) ssize_t __cu_write(int fd, const void *p, size_t n)
 {
 	__cu_bytes(fd, p, n);
 	return write(fd, p, n);
+}
+
+/* ------------------------------------------------------------- input calls */
+
+/* Bytes after an ARG or CWD event, as raw records. */
+__attribute__((weak)) void __cu_raw(unsigned kind, unsigned id, const char *p, size_t n)
+{
+	struct __cu_ev *e = __cu_ev(kind, id);
+	size_t off;
+	if (__cu_fd < 0)
+		return;
+	if (n > 4096)
+		n = 4096;
+	e->val = n;
+	e->addr = n;
+	for (off = 0; off < n; off += sizeof(struct __cu_ev)) {
+		struct __cu_ev *b = __cu_ev(__CU_BYTES, 0);
+		size_t k = n - off < sizeof(*b) ? n - off : sizeof(*b);
+		memset(b, 0, sizeof(*b));
+		memcpy(b, p + off, k);
+	}
+}
+
+static __inline__ void __cu_in(unsigned kind, unsigned id, const void *addr, unsigned size, long long v)
+{
+	struct __cu_ev *e = __cu_ev(__CU_IN, id);
+	e->aux = (unsigned short)kind;
+	e->size = (unsigned char)size;
+	e->addr = (unsigned long long)(size_t)addr;
+	e->val = (unsigned long long)v;
+}
+
+/* At the start of main: the arguments, each byte an input, and the directory. */
+__attribute__((weak)) void __cu_main(int argc, char **argv)
+{
+	char cwd[4096];
+	int k;
+	size_t i, n;
+	__cu_argc = argc;
+	__cu_argv = argv;
+	if (__cu_fd == -2)
+		__cu_open();
+	if (__cu_fd < 0)
+		return;
+	if (getcwd(cwd, sizeof(cwd)))
+		__cu_raw(__CU_CWD, 0, cwd, strlen(cwd));
+	if (!argv) {   /* main(void): the words from the kernel, not inputs the program reads */
+		int fd = open("/proc/self/cmdline", O_RDONLY);
+		ssize_t got = fd >= 0 ? read(fd, cwd, sizeof(cwd) - 1) : -1;
+		char *p = cwd;
+		if (fd >= 0)
+			close(fd);
+		for (k = 0; got > 0 && p < cwd + got && k < 256; k++) {
+			n = strlen(p);
+			__cu_raw(__CU_ARG, (unsigned)k, p, n);
+			p += n + 1;
+		}
+		return;
+	}
+	for (k = 0; k < argc && k < 256; k++) {
+		n = strlen(argv[k]);
+		__cu_raw(__CU_ARG, (unsigned)k, argv[k], n);
+		for (i = 0; k > 0 && i <= n && i < 4096; i++)
+			__cu_in(__CU_IN_ARGBYTE, (unsigned)k << 16 | (unsigned)i, argv[k] + i, 1,
+				(unsigned char)argv[k][i]);
+	}
+}
+
+static __inline__ int __cu_argof(const char *s)
+{
+	int k;
+	for (k = 1; k < __cu_argc && k < 256; k++)
+		if (__cu_argv[k] == s)
+			return k;
+	return -1;
+}
+__attribute__((weak)) int __cu_atoi(const char *s)
+{
+	int v = atoi(s), k = __cu_argof(s);
+	if (k > 0)
+		__cu_in(__CU_IN_ARGINT, (unsigned)k, 0, sizeof(v), v);
+	return v;
+}
+__attribute__((weak)) long __cu_atol(const char *s)
+{
+	long v = atol(s);
+	int k = __cu_argof(s);
+	if (k > 0)
+		__cu_in(__CU_IN_ARGINT, (unsigned)k, 0, sizeof(v), v);
+	return v;
+}
+__attribute__((weak)) long __cu_strtol(const char *s, char **end, int base)
+{
+	long v = strtol(s, end, base);
+	int k = __cu_argof(s);
+	if (k > 0 && base == 10)
+		__cu_in(__CU_IN_ARGINT, (unsigned)k, 0, sizeof(v), v);
+	return v;
+}
+__attribute__((weak)) int __cu_fgetc(FILE *f)
+{
+	int c = fgetc(f);
+	if (f == stdin) {
+		__cu_in(__CU_IN_STDBYTE, (unsigned)__cu_stdin_off, 0, sizeof(c), c);
+		__cu_stdin_off += c != EOF;
+	}
+	return c;
+}
+__attribute__((weak)) int __cu_getc(FILE *f) { return __cu_fgetc(f); }
+__attribute__((weak)) int __cu_getchar(void) { return __cu_fgetc(stdin); }
+__attribute__((weak)) char *__cu_fgets(char *s, int size, FILE *f)
+{
+	char *r = fgets(s, size, f);
+	size_t i, n;
+	if (r && f == stdin) {
+		n = strlen(s);
+		for (i = 0; i < n; i++)
+			__cu_in(__CU_IN_STDBYTE, (unsigned)(__cu_stdin_off + i), s + i, 1, (unsigned char)s[i]);
+		__cu_stdin_off += n;
+	}
+	return r;
+}
+/* scanf: the %d items it converted are inputs (other conversions are not). */
+__attribute__((weak)) int __cu_scanf(const char *fmt, ...)
+{
+	va_list ap, again;
+	const char *p;
+	int n, item = 0;
+	va_start(ap, fmt);
+	__builtin_va_copy(again, ap);
+	n = vscanf(fmt, ap);
+	va_end(ap);
+	for (p = fmt; *p && item < n; p++) {
+		int skip = 0, plain = 1;
+		if (*p != '%')
+			continue;
+		p++;
+		if (*p == '%')
+			continue;
+		if (*p == '*') {
+			skip = 1;
+			p++;
+		}
+		while (*p >= '0' && *p <= '9')
+			p++;
+		while (*p && strchr("hlLqjzt", *p)) {
+			plain = 0;
+			p++;
+		}
+		if (!*p)
+			break;
+		if (*p == '[')
+			while (p[1] && p[1] != ']')
+				p++;
+		if (skip)
+			continue;
+		if (*p == 'n') {
+			(void)va_arg(again, void *);
+			continue;
+		}
+		if (*p == 'd' && plain) {
+			int *v = va_arg(again, int *);
+			__cu_in(__CU_IN_STDINT, (unsigned)__cu_scanf_items, v, sizeof(*v), *v);
+		} else {
+			(void)va_arg(again, void *);
+			__cu_in(__CU_IN_STDINT, ~0u, 0, 0, 0);   /* a conversion culprit does not model */
+		}
+		__cu_scanf_items++;
+		item++;
+	}
+	va_end(again);
+	return n;
 }
 
 #endif

@@ -1,0 +1,242 @@
+/* Test generation: the runtime marks the program's inputs, the path
+ * condition over them is solved with one branch negated, and the solution
+ * becomes a command line and standard input that take the other way; the
+ * runtime can force a branch (for on-demand formulas). Real programs,
+ * instrumented with libclang and built with the system compiler. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/gen.h"
+#include "core/instr.h"
+#include "core/tmeta.h"
+#include "core/trace.h"
+#include "tests/unit/test.h"
+
+static char dir[256];
+
+static int sh(const char *cmd)
+{
+	int rc = system(cmd);
+	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+/* Instrument src as dir/name/p.c, build it, run cmd (from dir/name) traced;
+ * load metadata and trace. 0 when all went well. */
+static int traced(const char *name, const char *src, const char *cmd, const char *env, struct tmeta *m,
+		  struct trace *t)
+{
+	struct cerr e;
+	char *d = xasprintf("%s/%s", dir, name), *p = xasprintf("%s/p.c", d), *rt = xasprintf("%s/rt.h", dir);
+	char *mk = xasprintf("mkdir -p %s", d);
+	int rc = sh(mk);
+	free(mk);
+	rc |= file_write_atomic(p, src, strlen(src), 0644, &e);
+	rc |= file_write_atomic(rt, instr_runtime(), strlen(instr_runtime()), 0644, &e);
+	struct buf out = BUF_INIT, meta = BUF_INIT;
+	buf_addf(&out, "#include \"%s\"\n#line 1\n", rt);
+	unsigned next = 1;
+	struct instr_stats st = {0};
+	rc |= instr_file(p, "p.c", NULL, 0, 0, NULL, 0, &next, &out, &meta, &st, &e);
+	rc |= file_write_atomic(p, out.s, out.len, 0644, &e);
+	char *run = xasprintf("cd %s && cc -std=c99 -w -o p p.c && rm -f t.bin && %s CULPRIT_TRACE=%s/t.bin %s",
+			      d, env ? env : "", d, cmd);
+	sh(run);   /* (the test may fail: that is the point) */
+	free(run);
+	rc |= tmeta_parse(m, meta.s, meta.len, &e);
+	char *tp = xasprintf("%s/t.bin", d);
+	if (rc == 0 && trace_load(t, tp, m, &e) < 0) {
+		printf("  %s\n", e.msg);
+		rc = -1;
+	}
+	free(tp);
+	buf_release(&out);
+	buf_release(&meta);
+	free(d);
+	free(p);
+	free(rt);
+	return rc;
+}
+
+static const char numbers[] =
+	"#include <stdio.h>\n"
+	"#include <stdlib.h>\n"
+	"int main(int argc, char **argv)\n"
+	"{\n"
+	"\tint x = atoi(argv[1]);\n"
+	"\tint c = getchar();\n"
+	"\tif (x > 10) {\n"
+	"\t\tif (c == 'q')\n"
+	"\t\t\tputs(\"quit\");\n"
+	"\t\telse\n"
+	"\t\t\tputs(\"big\");\n"
+	"\t} else {\n"
+	"\t\tputs(\"small\");\n"
+	"\t}\n"
+	"\tif (argc > 2 && argv[2][0] == '-')\n"
+	"\t\tputs(\"dash\");\n"
+	"\treturn 0;\n"
+	"}\n";
+
+static int has_candidate(struct gen_input *v, size_t n, const char *needle)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *c = gen_command(&v[i]);
+		int hit = strstr(c, needle) != NULL;
+		free(c);
+		if (hit)
+			return 1;
+	}
+	return 0;
+}
+
+static void test_inputs(void)
+{
+	struct tmeta m;
+	struct trace t;
+	if (traced("num", numbers, "sh -c 'printf a | ./p 20 x'", NULL, &m, &t) < 0) {
+		CHECK(!"traced");
+		return;
+	}
+	CHECK(t.nargs == 3);
+	CHECK_STR(t.args.s + 4, "20");
+	CHECK(t.cwd && strstr(t.cwd, "/num") != NULL);
+	struct cerr e;
+	struct gen_input g;
+	char *root = xasprintf("%s", dir);
+	CHECK(gen_original(&t, root, &g, &e) == 0);
+	char *own = gen_command(&g);
+	CHECK_STR(own, "cd num && printf '%s' a | ./p 20 x");
+	free(own);
+	gen_input_release(&g);
+	struct gen_input *v = NULL;
+	size_t n = 0;
+	struct gen_stats st;
+	CHECK(gen_candidates(&t, root, NULL, 0, 16, NULL, 0, &v, &n, &st, &e) == 0);
+	CHECK(st.branches >= 3 && st.checks >= 3);
+	/* x > 10 negated; c == 'q' taken; argv[2][0] == '-' taken. */
+	int small = 0;
+	for (size_t i = 0; i < n; i++)
+		small |= atoi(v[i].argv[1]) <= 10;
+	CHECK(small);
+	for (size_t i = 0; i < n && getenv("VERBOSE"); i++) {
+		char *c = gen_command(&v[i]);
+		printf("  %s\n", c);
+		free(c);
+	}
+	CHECK(has_candidate(v, n, "printf '%s' q"));
+	CHECK(has_candidate(v, n, " 20 -"));
+	/* Each candidate really takes its branch the other way. */
+	for (size_t i = 0; i < n; i++) {
+		char *c = gen_command(&v[i]);
+		char *cmd = xasprintf("cd %s && %s > out.txt", dir, c);
+		CHECK(sh(cmd) == 0);
+		free(cmd);
+		free(c);
+	}
+	for (size_t i = 0; i < n; i++)
+		gen_input_release(&v[i]);
+	free(v);
+	/* A seen input is not proposed again. */
+	CHECK(gen_candidates(&t, root, NULL, 0, 16, NULL, 0, &v, &n, &st, &e) == 0);
+	size_t before = n;
+	char **seen = xcalloc(n + 1, sizeof(*seen));
+	for (size_t i = 0; i < n; i++) {
+		seen[i] = gen_command(&v[i]);
+		gen_input_release(&v[i]);
+	}
+	free(v);
+	CHECK(gen_candidates(&t, root, NULL, 0, 16, seen, before, &v, &n, &st, &e) == 0);
+	CHECK(n == 0);
+	for (size_t i = 0; i < before; i++)
+		free(seen[i]);
+	free(seen);
+	free(v);
+	/* Outside the tree: a clear refusal. */
+	CHECK(gen_original(&t, "/nonexistent", &g, &e) < 0 && strstr(e.msg, "outside the tree"));
+	free(root);
+	trace_release(&t);
+	tmeta_release(&m);
+}
+
+static const char items[] =
+	"#include <stdio.h>\n"
+	"int main(void)\n"
+	"{\n"
+	"\tint a = 0, b = 0;\n"
+	"\tif (scanf(\"%d %d\", &a, &b) != 2)\n"
+	"\t\treturn 2;\n"
+	"\tif (a * 3 == b + 7)\n"
+	"\t\tputs(\"hit\");\n"
+	"\treturn 0;\n"
+	"}\n";
+
+static void test_scanf(void)
+{
+	struct tmeta m;
+	struct trace t;
+	if (traced("items", items, "sh -c 'echo 1 2 | ./p'", NULL, &m, &t) < 0) {
+		CHECK(!"traced");
+		return;
+	}
+	struct cerr e;
+	struct gen_input *v = NULL;
+	size_t n = 0;
+	struct gen_stats st;
+	if (gen_candidates(&t, dir, NULL, 0, 8, NULL, 0, &v, &n, &st, &e) < 0)
+		printf("  %s\n", e.msg);
+	int hit = 0;
+	for (size_t i = 0; i < n; i++) {
+		long long a, b;
+		if (v[i].in.s && sscanf(v[i].in.s, "%lld %lld", &a, &b) == 2 && a * 3 == b + 7)
+			hit = 1;
+		gen_input_release(&v[i]);
+	}
+	CHECK(hit);
+	free(v);
+	trace_release(&t);
+	tmeta_release(&m);
+}
+
+/* CULPRIT_FORCE makes the n-th run of a branch site take the other way. */
+static void test_forced(void)
+{
+	struct tmeta m;
+	struct trace t;
+	if (traced("num", numbers, "./p 20 < /dev/null", NULL, &m, &t) < 0) {
+		CHECK(!"traced");
+		return;
+	}
+	unsigned site = 0;
+	for (size_t i = 0; i < t.n && !site; i++)
+		if (t.ev[i].kind == TE_BRANCH && trace_stmt_of(&t, i) && trace_stmt_of(&t, i)->line == 7)
+			site = t.ev[i].id;
+	CHECK(site != 0);
+	CHECK(t.out.s && strstr(t.out.s, "big"));
+	trace_release(&t);
+	tmeta_release(&m);
+	char env[64];
+	snprintf(env, sizeof(env), "CULPRIT_FORCE=%u:0:0", site);
+	if (traced("num", numbers, "./p 20 < /dev/null", env, &m, &t) < 0) {
+		CHECK(!"traced");
+		return;
+	}
+	CHECK(t.out.s && strstr(t.out.s, "small"));
+	trace_release(&t);
+	tmeta_release(&m);
+}
+
+int main(void)
+{
+	snprintf(dir, sizeof(dir), "%s/culprit-gen.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(dir))
+		return 1;
+	RUN(test_inputs);
+	RUN(test_scanf);
+	RUN(test_forced);
+	if (!getenv("KEEP"))
+		remove_tree(dir, NULL);
+	TEST_EXIT();
+}
