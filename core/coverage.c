@@ -151,6 +151,7 @@ static int read_batch(struct job *jobs, const char *worktree, const struct gcda_
 		buf_addc(&cmd, ' ');
 		shell_quote(&cmd, l->v[k].path);
 	}
+	buf_adds(&cmd, " 2>/dev/null");   /* warnings (a source newer than its notes) are not JSON */
 	struct run_opts o = {.cmd = cmd.s, .cwd = worktree, .timeout = 300, .output_cap = GCOV_MAX_OUTPUT};
 	struct run_result r;
 	int rc = run_command(&o, &r, e);

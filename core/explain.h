@@ -49,6 +49,50 @@ struct explain_hooks {
 	const volatile int *cancel; /* set to kill the running build or test */
 };
 
+/* Refinement (SAT-TAR): one generated test proposed at a time. */
+struct refine_proposal {
+	char *name;                 /* "gen3": its name in the suite */
+	char *input;                /* the arguments and standard input, for display */
+	char *cmd;                  /* how it runs the program, from the top of the tree */
+	char *test;                 /* the suite command it becomes (checks the good revision's output) */
+	char *branch;               /* the branch it takes the other way: "calc.c:7 if (x > 10), now false" */
+	char *verdict;              /* "passing: both revisions agree" / "failing: exit 1" */
+	int failing;
+	char **covered;             /* the suspect statements it covers: "calc.c:8" */
+	size_t ncovered;
+	size_t new_lines;           /* lines no earlier test covered */
+};
+
+struct refine_move {
+	char *file;
+	int line;
+	size_t before, after;       /* ranks; 0: not ranked */
+	double score_before, score_after;
+};
+
+enum refine_state {
+	REFINE_IDLE,                /* nothing asked yet */
+	REFINE_WORKING,             /* generating and running candidates */
+	REFINE_PROPOSED,            /* cur waits for an answer */
+	REFINE_STOPPED,             /* the user stopped: the result stands */
+	REFINE_DONE,                /* nothing more to propose (note says why) */
+};
+
+enum refine_answer { REFINE_APPROVE, REFINE_REJECT, REFINE_STOP };
+
+struct explain_refine {
+	enum refine_state state;
+	struct refine_proposal cur;
+	int rounds;                 /* proposals made */
+	size_t approved, rejected, dropped, candidates;
+	int stale;                  /* the last approved test changed no rating */
+	char *note;
+	struct refine_move *moves;  /* how the last approval moved the suspects */
+	size_t nmoves;
+	double gen_seconds, solver_seconds, run_seconds;
+	size_t checks;
+};
+
 enum explain_phase {
 	PHASE_START,
 	PHASE_PREMISE,
@@ -133,6 +177,8 @@ struct explain {
 	int why_state;              /* 0 not run, 1 running, 2 ended */
 	const struct trace *trace;  /* the failing run's trace while the session is open, or NULL */
 
+	struct explain_refine refine;
+
 	enum explain_phase phase;
 	char *activity;             /* what runs now ("building changes 3 5"), or NULL */
 
@@ -169,6 +215,21 @@ const char *explain_dir(const struct explain *x);
 /* Rank again from the stored coverage with another formula (enum
  * spectra_formula) or restriction; nothing runs. Not while explain_run runs. */
 int explain_rerank(struct explain *x, int formula, int changed_only, struct cerr *e);
+
+/* Refinement, after explain_run. Propose the next generated test: 1 one
+ * waits in x->refine.cur, 0 none (x->refine.note says why; the state is
+ * DONE), <0 error. Runs builds and tests: call it where explain_run would
+ * run (the workbench's worker). */
+int explain_refine_propose(struct explain *x, struct cerr *e);
+/* Answer the proposal: approve (the test joins the suite and the ranking
+ * is computed again), reject (never proposed again), or stop refinement
+ * (the result stands). 0, or <0 with e set. */
+int explain_refine_answer(struct explain *x, enum refine_answer a, struct cerr *e);
+/* What was answered, a line each: "approved|rejected TAB name TAB
+ * passing|failing TAB suspects covered TAB input" (caller frees). */
+char *explain_refine_log(const struct explain *x);
+/* The approved tests as a suite file (caller frees; "" when none). */
+char *explain_refine_suite(struct explain *x);
 
 /* The commit a change belongs to (hex), or NULL when a range is left. */
 const char *explain_culprit_commit(const struct explain *x);

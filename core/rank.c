@@ -56,8 +56,47 @@ void rank_compute(struct ranking *r, const struct coverage *c, const int *counte
 		r->v[i].s.file = xstrdup(v[i].file);   /* the ranking outlives the coverage */
 		r->v[i].change = (long)(intptr_t)v[i].priv - 1;
 		r->v[i].s.priv = NULL;
+		r->v[i].raw = v[i].score;
 	}
 	free(v);
+}
+
+void rank_boost(struct ranking *r, char *const *files, const int *lines, size_t n)
+{
+	int any = 0;
+	for (size_t i = 0; i < r->n; i++)
+		for (size_t k = 0; k < n && !r->v[i].boosted; k++)
+			if (r->v[i].s.line == lines[k] && !strcmp(r->v[i].s.file, files[k])) {
+				r->v[i].boosted = 1;
+				r->v[i].s.score = r->v[i].raw + 1;
+				any = 1;
+			}
+	if (!any)
+		return;
+	/* Sort the lines (their entries ride along in priv). */
+	struct spectra_line *v = xcalloc(r->n + 1, sizeof(*v));
+	struct rank_entry *old = r->v;
+	for (size_t i = 0; i < r->n; i++) {
+		v[i] = old[i].s;
+		v[i].priv = &old[i];
+	}
+	spectra_order(v, r->n);
+	r->v = xcalloc(r->n + 1, sizeof(*r->v));
+	for (size_t i = 0; i < r->n; i++) {
+		r->v[i] = *(struct rank_entry *)v[i].priv;
+		r->v[i].s = v[i];
+		r->v[i].s.priv = NULL;
+	}
+	free(old);
+	free(v);
+}
+
+const struct rank_entry *rank_find(const struct ranking *r, const char *file, int line)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->v[i].s.line == line && !strcmp(r->v[i].s.file, file))
+			return &r->v[i];
+	return NULL;
 }
 
 void rank_release(struct ranking *r)

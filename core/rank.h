@@ -12,6 +12,8 @@ struct rank_entry {
 	struct spectra_line s;  /* file, line, ef, ep, score, confidence, rank, rank_avg */
 	long change;            /* index into the change set, or -1: not changed by good..bad */
 	const char *text;       /* the source line (not NUL-terminated; may be NULL) */
+	double raw;             /* the formula's score (score is raw + 1 when boosted) */
+	int boosted;            /* in a cause's unsat core (SAT-TAR) */
 	size_t text_len;
 };
 
@@ -29,6 +31,12 @@ struct ranking {
 void rank_compute(struct ranking *r, const struct coverage *c, const int *counted, const struct change_set *changes,
 		  enum spectra_formula f, int changed_only);
 void rank_release(struct ranking *r);
+/* SAT-TAR: the lines (file, line) of the causes' unsat cores get +1; the
+ * ranking is sorted and ranked again. */
+void rank_boost(struct ranking *r, char *const *files, const int *lines, size_t n);
+/* The entry of (file, line), or NULL. */
+const struct rank_entry *rank_find(const struct ranking *r, const char *file, int line);
+
 /* The highest score among a change's lines (0 when none ranked). */
 double rank_of_change(const struct ranking *r, size_t change);
 

@@ -335,7 +335,10 @@ static void ranking_text(const struct explain *x, int md, size_t top, struct buf
 		buf_addf(b, "; %zu left out: they fail at the good revision too", x->tests_failing_at_good);
 	if (x->tests_unresolved)
 		buf_addf(b, "; %zu unresolved (timed out or exit 125)", x->tests_unresolved);
-	buf_addf(b, "; %zu lines%s%s):\n\n", r->n, x->opts.changed_only ? " changed by good..bad" : "",
+	int boosted = 0;
+	for (size_t i = 0; i < r->n; i++)
+		boosted |= r->v[i].boosted;
+	buf_addf(b, "; %zu lines%s%s%s):\n\n", r->n, boosted ? "; * +1: in a cause's unsat core" : "", x->opts.changed_only ? " changed by good..bad" : "",
 		 x->set && x->set != x->set_full ? "; change ids of good..bad" : "; ! marks a failure-inducing change");
 	if (md)
 		buf_adds(b, "| rank | score | conf | line | ef | ep | change | source |\n|---:|---:|---:|---|---:|---:|---|---|\n");
@@ -358,8 +361,8 @@ static void ranking_text(const struct explain *x, int md, size_t top, struct buf
 			buf_addf(b, "| %zu | %.3f | %.2f | %s | %d | %d | %s | `%s` |\n", e->s.rank, e->s.score, e->s.confidence,
 				 where, e->s.ef, e->s.ep, change, src.s ? src.s : "");
 		else
-			buf_addf(b, "  %5zu %8.3f %5.2f  %-24s %4d %4d %-7s %s\n", e->s.rank, e->s.score, e->s.confidence,
-				 where, e->s.ef, e->s.ep, change, src.s ? src.s : "");
+			buf_addf(b, "  %5zu %7.3f%c %5.2f  %-24s %4d %4d %-7s %s\n", e->s.rank, e->s.score,
+				 e->boosted ? '*' : ' ', e->s.confidence, where, e->s.ef, e->s.ep, change, src.s ? src.s : "");
 		buf_release(&src);
 	}
 }
@@ -381,9 +384,117 @@ static void ranking_json(const struct explain *x, size_t top, struct buf *b)
 			buf_addf(b, "\"%u\"", x->set_full->changes[e->change].id);
 		else
 			buf_adds(b, "null");
-		buf_addf(b, ", \"failure_inducing\": %s}", entry_inducing(x, e) ? "true" : "false");
+		buf_addf(b, ", \"failure_inducing\": %s, \"boosted\": %s}", entry_inducing(x, e) ? "true" : "false",
+			 e->boosted ? "true" : "false");
 	}
 	buf_adds(b, r->n ? "\n  ]}" : "]}");
+}
+
+/* The answered proposals, split into fields (log lines; see explain_refine_log). */
+struct answered {
+	char *kind, *name, *verdict, *input;
+	long covers;
+};
+
+static size_t answered_parse(char *log, struct answered **out)
+{
+	size_t n = 0;
+	*out = NULL;
+	for (char *p = log, *nl; p && *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		*nl = '\0';
+		char *f[5] = {0};
+		int k = 0;
+		for (char *q = p; k < 5; k++) {
+			f[k] = q;
+			char *tab = k < 4 ? strchr(q, '\t') : NULL;
+			if (!tab)
+				break;
+			*tab = '\0';
+			q = tab + 1;
+		}
+		if (k < 4)
+			continue;
+		*out = xrealloc(*out, (n + 1) * sizeof(**out));
+		(*out)[n++] = (struct answered){f[0], f[1], f[2], f[4], atol(f[3])};
+	}
+	return n;
+}
+
+static void refine_text(const struct explain *x, int md, struct buf *b)
+{
+	char *log = explain_refine_log(x);
+	struct answered *a;
+	size_t n = answered_parse(log, &a);
+	const struct explain_refine *r = &x->refine;
+	if (!n && r->state == REFINE_IDLE) {
+		free(log);
+		return;
+	}
+	size_t approved = 0, rejected = 0;
+	for (size_t i = 0; i < n; i++)
+		*a[i].kind == 'a' ? approved++ : rejected++;
+	buf_addf(b, "\n%sRefinement: %zu generated tests approved, %zu rejected", md ? "## " : "", approved, rejected);
+	if (r->dropped)
+		buf_addf(b, ", %zu not proposed (they fail differently: another fault)", r->dropped);
+	buf_adds(b, md ? "\n\n" : "\n");
+	for (size_t i = 0; i < n; i++)
+		buf_addf(b, "%s%-8s %-6s %s (%s; covers %ld suspect statements)\n", md ? "- " : "  ", a[i].kind, a[i].name,
+			 a[i].input, a[i].verdict, a[i].covers);
+	if (r->note)
+		buf_addf(b, "%s%s\n", md ? "\n" : "  ", r->note);
+	size_t moved = 0;
+	for (size_t i = 0; i < r->nmoves; i++)
+		moved += r->moves[i].before != r->moves[i].after;
+	if (moved) {
+		buf_addf(b, "%sthe last approved test moved %zu lines:", md ? "\n" : "  ", moved);
+		size_t shown_ = 0;
+		for (size_t i = 0; i < r->nmoves && shown_ < 10; i++)
+			if (r->moves[i].before != r->moves[i].after) {
+				buf_addf(b, " %s:%d %zu->%zu", r->moves[i].file, r->moves[i].line, r->moves[i].before,
+					 r->moves[i].after);
+				shown_++;
+			}
+		buf_addc(b, '\n');
+	}
+	free(a);
+	free(log);
+}
+
+static void refine_json(const struct explain *x, struct buf *b)
+{
+	char *log = explain_refine_log(x);
+	struct answered *a;
+	size_t n = answered_parse(log, &a);
+	buf_adds(b, "{\"answered\": [");
+	for (size_t i = 0; i < n; i++) {
+		buf_adds(b, i ? ", {\"answer\": " : "{\"answer\": ");
+		json_str(b, a[i].kind);
+		buf_adds(b, ", \"name\": ");
+		json_str(b, a[i].name);
+		buf_adds(b, ", \"verdict\": ");
+		json_str(b, a[i].verdict);
+		buf_adds(b, ", \"input\": ");
+		json_str(b, a[i].input);
+		buf_addf(b, ", \"covers\": %ld}", a[i].covers);
+	}
+	buf_addf(b, "], \"dropped\": %zu, \"note\": ", x->refine.dropped);
+	if (x->refine.note)
+		json_str(b, x->refine.note);
+	else
+		buf_adds(b, "null");
+	buf_adds(b, ", \"moves\": [");
+	for (size_t i = 0; i < x->refine.nmoves; i++) {
+		const struct refine_move *m = &x->refine.moves[i];
+		buf_adds(b, i ? ", {\"file\": " : "{\"file\": ");
+		json_str(b, m->file);
+		buf_addf(b, ", \"line\": %d, \"before\": %zu, \"after\": %zu}", m->line, m->before, m->after);
+	}
+	buf_adds(b, "]}");
+	free(a);
+	free(log);
 }
 
 void report_ranking(const struct explain *x, enum report_format f, size_t top, struct buf *out)
@@ -411,6 +522,8 @@ void report_render(const struct explain *x, enum report_format f, size_t top, st
 			ranking_json(x, top, out);
 		else
 			buf_adds(out, "null");
+		buf_adds(out, ",\n  \"refinement\": ");
+		refine_json(x, out);
 		buf_adds(out, ",\n  \"ranking\": ");
 		if (x->ranked) {
 			/* The plain list, as the contract names it. */
@@ -427,5 +540,6 @@ void report_render(const struct explain *x, enum report_format f, size_t top, st
 		render_text(x, f == REPORT_MARKDOWN, out);
 		if (x->opts.suite || x->ranked)
 			ranking_text(x, f == REPORT_MARKDOWN, top, out);
+		refine_text(x, f == REPORT_MARKDOWN, out);
 	}
 }

@@ -65,6 +65,11 @@ void spectra_rank(struct spectra_line *v, size_t n, enum spectra_formula f, int 
 {
 	for (size_t i = 0; i < n; i++)
 		v[i].score = spectra_score(f, v[i].ef, v[i].ep, F, P, &v[i].confidence);
+	spectra_order(v, n);
+}
+
+void spectra_order(struct spectra_line *v, size_t n)
+{
 	qsort(v, n, sizeof(*v), by_suspicion);
 	for (size_t i = 0; i < n;) {
 		size_t j = i;

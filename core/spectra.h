@@ -38,5 +38,7 @@ struct spectra_line {
 /* Score and sort lines (most suspicious first: score, then confidence,
  * descending; then file and line for a stable order) and set their ranks. */
 void spectra_rank(struct spectra_line *lines, size_t n, enum spectra_formula f, int F, int P);
+/* Sort and rank lines by the scores they have. */
+void spectra_order(struct spectra_line *lines, size_t n);
 
 #endif

@@ -42,7 +42,8 @@
 	X(TOGGLE, "toggle", "expand or collapse the selected node, and show it in the other panes") \
 	X(FORMULA, "formula", "rank with the next suspiciousness formula")                  \
 	X(CHANGED_ONLY, "changed-only", "rank every line, or only the lines good..bad changed") \
-	X(JUMP, "jump", "show the selected line's change in the diff pane")
+	X(JUMP, "jump", "show the selected line's change in the diff pane")            \
+	X(REFINE, "refine", "propose a generated test (a approve, r reject, s stop refinement)")
 
 enum keymap_action {
 	KA_NONE,

@@ -28,6 +28,7 @@
 enum { PANE_DIFF, PANE_TRACE, PANE_RANK, PANE_TREE, PANE_LOG };
 enum { MODE_STEP, MODE_RUN };
 enum { R_NONE = 0, R_HANDLED = 1, R_QUIT = 2 };
+enum { JOB_NONE, JOB_PROPOSE, JOB_APPROVE, JOB_REJECT };
 
 struct wb {
 	struct explain *x;
@@ -55,8 +56,12 @@ struct wb {
 	char live[LIVE_MAX + 1];
 	size_t nlive;
 	char next[48];            /* what the next step does (the gate's label) */
+	int job;                  /* refinement work for the worker (JOB_*) */
 	double busy_since;
 };
+
+static int proposal_shown(struct wb *w);
+static void draw_proposal(struct wb *w);
 
 /* ------------------------------------------------------------ the worker */
 
@@ -112,15 +117,54 @@ static void on_output(void *priv, const char *data, size_t len)
 	pthread_mutex_unlock(&w->lock);
 }
 
+/* Refinement in the worker (called and returning with w->lock held): an
+ * answer, then the next proposal. */
+static void refine_job(struct wb *w)
+{
+	int job = w->job;
+	w->job = JOB_NONE;
+	w->running = 1;
+	w->cancel = 0;
+	w->busy_since = now_seconds();
+	pthread_mutex_unlock(&w->lock);
+	struct cerr e = {{0}};
+	int rc = 0;
+	char done[256] = "";
+	if (job == JOB_APPROVE || job == JOB_REJECT) {
+		pthread_mutex_lock(&w->x->lock);
+		snprintf(done, sizeof(done), "%s %s", job == JOB_APPROVE ? "approved" : "rejected",
+			 w->x->refine.cur.name ? w->x->refine.cur.name : "");
+		pthread_mutex_unlock(&w->x->lock);
+		rc = explain_refine_answer(w->x, job == JOB_APPROVE ? REFINE_APPROVE : REFINE_REJECT, &e);
+	}
+	if (rc == 0)
+		rc = explain_refine_propose(w->x, &e);
+	pthread_mutex_lock(&w->lock);
+	w->running = 0;
+	w->finished = 1;
+	if (rc < 0)
+		snprintf(w->result_msg, sizeof(w->result_msg), "refinement: %s", e.msg);
+	else if (rc == 0)
+		snprintf(w->result_msg, sizeof(w->result_msg), "%s%srefinement: %s", done, done[0] ? "; " : "",
+			 w->x->refine.note ? w->x->refine.note : "nothing to propose");
+	else
+		snprintf(w->result_msg, sizeof(w->result_msg), "%s%srefinement: %s proposed", done, done[0] ? "; " : "",
+			 w->x->refine.cur.name);
+}
+
 static void *work(void *arg)
 {
 	struct wb *w = arg;
 	pthread_mutex_lock(&w->lock);
 	while (!w->quitting) {
-		while (!w->quitting && !w->start)
+		while (!w->quitting && !w->start && !w->job)
 			pthread_cond_wait(&w->cond, &w->lock);
 		if (w->quitting)
 			break;
+		if (w->job) {
+			refine_job(w);
+			continue;
+		}
 		w->start = 0;
 		w->running = 1;
 		w->cancel = 0;
@@ -399,6 +443,8 @@ static void draw(struct wb *w)
 	}
 	if (logh && !w->zoom)
 		draw_pane(w, PANE_LOG, top, 0, logh, COLS);
+	if (proposal_shown(w))
+		draw_proposal(w);
 	draw_status(w);
 	refresh();
 }
@@ -660,6 +706,76 @@ static void jump_to_change(struct wb *w, long change)
 	w->focus = PANE_DIFF;
 }
 
+/* Refinement: ask the worker (after the analysis has run). */
+static void refine(struct wb *w, int job)
+{
+	pthread_mutex_lock(&w->lock);
+	if (w->running)
+		message(w, 1, "busy: refinement starts when the analysis has finished");
+	else if (!w->finished || w->result < 0)
+		message(w, 1, "refinement comes after the analysis: r runs it first");
+	else {
+		w->job = job;
+		pthread_cond_broadcast(&w->cond);
+		message(w, 0, job == JOB_PROPOSE ? "refinement: generating tests" : "refinement: ranking again");
+	}
+	pthread_mutex_unlock(&w->lock);
+}
+
+/* The proposal waiting for an answer, drawn over the panes. */
+static int proposal_shown(struct wb *w)
+{
+	pthread_mutex_lock(&w->x->lock);
+	int shown = w->x->refine.state == REFINE_PROPOSED;
+	pthread_mutex_unlock(&w->x->lock);
+	pthread_mutex_lock(&w->lock);
+	shown = shown && !w->running;
+	pthread_mutex_unlock(&w->lock);
+	return shown;
+}
+
+static void draw_proposal(struct wb *w)
+{
+	struct buf b = BUF_INIT;
+	pthread_mutex_lock(&w->x->lock);
+	const struct explain_refine *r = &w->x->refine;
+	buf_addf(&b, "Proposed test %s (round %d; %zu approved, %zu rejected so far)\n\n", r->cur.name, r->rounds,
+		 r->approved, r->rejected);
+	buf_addf(&b, "input:   %s\n", r->cur.input);
+	if (r->cur.branch && r->cur.branch[0])
+		buf_addf(&b, "takes:   %s\n", r->cur.branch);
+	buf_addf(&b, "verdict: %s\n", r->cur.verdict);
+	buf_addf(&b, "covers %zu suspect statements:", r->cur.ncovered);
+	for (size_t i = 0; i < r->cur.ncovered && i < 12; i++)
+		buf_addf(&b, " %s", r->cur.covered[i]);
+	if (r->cur.ncovered > 12)
+		buf_adds(&b, " ...");
+	buf_adds(&b, "\n\n  a approve: add it to the suite and rank again\n  r reject: never propose it again\n"
+		     "  s stop refinement: keep the result as it is");
+	pthread_mutex_unlock(&w->x->lock);
+	int wd = COLS - 8 < 100 ? COLS - 8 : 100, h = 0;
+	char *lines[32];
+	for (char *p = b.s; p && *p && h < 32;) {
+		char *nl = strchr(p, '\n');
+		lines[h++] = p;
+		if (!nl)
+			break;
+		*nl = '\0';
+		p = nl + 1;
+	}
+	int y0 = (LINES - 2 - (h + 2)) / 2, x0 = (COLS - wd) / 2;
+	attron(A_REVERSE);
+	for (int y = 0; y < h + 2; y++) {
+		move(y0 + y, x0);
+		for (int i = 0; i < wd; i++)
+			addch(' ');
+	}
+	for (int i = 0; i < h; i++)
+		mvaddnstr(y0 + 1 + i, x0 + 2, lines[i], wd - 4);
+	attroff(A_REVERSE);
+	buf_release(&b);
+}
+
 static int act(struct wb *w, enum keymap_action a)
 {
 	struct view *v = &w->views[w->focus];
@@ -797,6 +913,9 @@ static int act(struct wb *w, enum keymap_action a)
 		if (v->cur < v->n)
 			jump_to_change(w, v->lines[v->cur].ref);
 		break;
+	case KA_REFINE:
+		refine(w, JOB_PROPOSE);
+		break;
 	case KA_NONE:
 	case KA_COUNT:
 		break;
@@ -808,6 +927,17 @@ static int handle_key(struct wb *w, int ch)
 {
 	if (ch == KEY_RESIZE)
 		return R_HANDLED;
+	if (proposal_shown(w)) {   /* the dialog takes its own keys */
+		if (ch == 'a' || ch == 'r')
+			refine(w, ch == 'a' ? JOB_APPROVE : JOB_REJECT);
+		else if (ch == 's' || ch == 27) {
+			struct cerr e;
+			explain_refine_answer(w->x, REFINE_STOP, &e);
+			message(w, 0, "refinement stopped: the result stands");
+		} else
+			message(w, 1, "a approve, r reject, s stop refinement");
+		return R_HANDLED;
+	}
 	if (ch == '\r' || ch == KEY_ENTER)
 		ch = '\n';   /* <Enter>, whatever the terminal sends */
 	w->keys[w->nkeys++] = ch;
