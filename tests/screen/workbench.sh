@@ -213,6 +213,55 @@ keys / 'stats\.c:3 ' Enter Enter
 check "rank pane: jump to the change in the diff" wait_for "1 diff *"
 keys q
 
+# Refinement: the proposal dialog (reject, approve), then stop.
+d=$(fixture refine_two)
+end_session
+tm new-session -d -s w -x 120 -y 40 "cd '$d' && env LC_ALL=C.UTF-8 XDG_CONFIG_HOME='$T/config' '$CULPRIT' --good good --bad bad -- ./run-test.sh; echo EXITED \$?; sleep 30"
+wait_for "s step r run" >/dev/null
+keys R
+check "refine: not before the analysis" wait_for "refinement comes after the analysis"
+keys r
+check "refine: the analysis runs first" wait_for "done: failure-inducing changes found" 60
+keys R
+check "refine: a proposal in a dialog" wait_for "Proposed test gen1" 60
+check "refine: its input" wait_for "input:   ./prog "
+check "refine: its verdict from the good revision" wait_for "verdict: failing: assertion failed at main.c:23"
+check "refine: the suspect statements it covers" wait_for "covers 12 suspect statements: main.c:5"
+check "refine: the answers" wait_for "a approve: add it to the suite and rank again"
+first=$(screen | grep -o 'input:   ./prog [0-9-]*' | head -1)
+keys j
+check "refine: other keys are refused while it waits" wait_for "a approve, r reject, s stop refinement"
+keys r
+check "refine: reject, and the next proposal" wait_for "Proposed test gen2" 60
+check "refine: the rejected input is not proposed again" sh -c "! tmux -L '$SOCK' capture-pane -p -t w | grep -qF -- '$first'"
+check "refine: a passing input" wait_for "verdict: passing: both revisions behave the same"
+keys a
+check "refine: approve ranks again" wait_for "approved gen2" 60
+check "refine: the ranking counts it" wait_for "ochiai: 1 failing, 1 passing tests"
+check "refine: the pane shows how lines moved" wait_for "rank before->after"
+check "refine: nothing more to propose" wait_for "refinement: no new input"
+keys q
+wait_for "EXITED" >/dev/null
+(cd "$d" && "$CULPRIT" tests) > "$T/tests.list"
+check "refine: the approved test is stored, the rejected one not" \
+	sh -c "[ \$(grep -c '^gen' '$T/tests.list') = 1 ] && grep -q '^gen2 ' '$T/tests.list'"
+d=$(fixture refine_rank)
+end_session
+tm new-session -d -s w -x 120 -y 40 "cd '$d' && env LC_ALL=C.UTF-8 XDG_CONFIG_HOME='$T/config' '$CULPRIT' --good good --bad bad --suite tests.list -- ./run-test.sh; echo EXITED \$?; sleep 30"
+wait_for "s step r run" >/dev/null
+keys r
+wait_for "done: failure-inducing changes found" 60 >/dev/null
+keys R
+check "refine stop: a proposal" wait_for "Proposed test gen1" 60
+keys s
+check "refine stop: the dialog closes" wait_for "refinement stopped: the result stands"
+check "refine stop: the ranking stays as it was" wait_for "ochiai: 1 failing, 0 passing tests"
+check "refine stop: no dialog" sh -c "! tmux -L '$SOCK' capture-pane -p -t w | grep -q 'Proposed test'"
+keys q
+wait_for "EXITED" >/dev/null
+(cd "$d" && "$CULPRIT" report) > "$T/report.txt"
+check "refine stop: the report keeps the result" grep -q '1 failing and 0 passing tests' "$T/report.txt"
+
 # Monochrome and old terminals.
 d=$(fixture interact)
 : > "$T/config/culprit/keymap"
