@@ -1,4 +1,5 @@
 #include "core/formula.h"
+#include "core/formula_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,20 +7,7 @@
 #include <time.h>
 #include <z3.h>
 
-struct formula {
-	const struct trace *t;
-	Z3_context z;
-	/* Per round. */
-	struct bits *queued;
-	uint32_t *queue;
-	size_t qhead, qtail, qcap;
-	unsigned fresh;
-	int failed;
-	int symbolic;           /* inputs are variables (generation), not their observed values */
-	uint32_t *inputs;       /* the input events given variables */
-	size_t ninputs, capinputs;
-	char err[256];
-};
+
 
 static void on_z3_error(Z3_context c, Z3_error_code code)
 {
@@ -45,11 +33,23 @@ struct formula *formula_new_mode(const struct trace *t, int symbolic)
 	return f;
 }
 
+struct formula *formula_new_shared(const struct trace *t, Z3_context z, const char *tag)
+{
+	struct formula *f = xcalloc(1, sizeof(*f));
+	f->t = t;
+	f->z = z;
+	f->shared = 1;
+	snprintf(f->tag, sizeof(f->tag), "%s", tag);
+	return f;
+}
+
 void formula_free(struct formula *f)
 {
 	if (!f)
 		return;
-	Z3_del_context(f->z);
+	if (!f->shared)
+		Z3_del_context(f->z);
+	free(f->side);
 	bits_free(f->queued);
 	free(f->queue);
 	free(f->inputs);
@@ -114,7 +114,7 @@ static Z3_ast bv(struct formula *f, unsigned long long v, int w)
 static Z3_ast fresh(struct formula *f, int w)
 {
 	char name[32];
-	snprintf(name, sizeof(name), "free%u", f->fresh++);
+	snprintf(name, sizeof(name), "%sfree%u", f->tag, f->fresh++);
 	return Z3_mk_const(f->z, Z3_mk_string_symbol(f->z, name), Z3_mk_bv_sort(f->z, (unsigned)w));
 }
 
@@ -133,7 +133,7 @@ static void enqueue(struct formula *f, uint32_t e)
 static Z3_ast var(struct formula *f, uint32_t e)
 {
 	char name[32];
-	snprintf(name, sizeof(name), "v%u", e);
+	snprintf(name, sizeof(name), "%sv%u", e < f->prefix_upto ? f->prefix_tag : f->tag, e);
 	enqueue(f, e);
 	return Z3_mk_const(f->z, Z3_mk_string_symbol(f->z, name),
 			   Z3_mk_bv_sort(f->z, (unsigned)ev_width(&f->t->ev[e])));
@@ -172,6 +172,7 @@ static Z3_ast nonzero(struct formula *f, Z3_ast a)
 }
 
 static Z3_ast term(struct formula *f, uint32_t owner, const struct mnode *n);
+static Z3_ast call_result(struct formula *f, uint32_t owner, const struct mnode *n, int w);
 
 static int input_width(const struct tev *v)
 {
@@ -206,18 +207,34 @@ static Z3_ast leaf(struct formula *f, uint32_t owner, const struct mnode *n)
 		uint32_t r = trace_dep_find(t, owner, TE_READ, (unsigned)n->v);
 		if (r == TRACE_NONE)
 			return fresh(f, w);   /* not evaluated (short circuit) */
-		uint32_t src = t->src[r];
-		if (src != TRACE_NONE && t->ev[src].kind == TE_IN)
-			return input(f, src, n->t.cls == 'i', w);
-		if (src != TRACE_NONE && formula_has_clause(t, src))
-			return resize(f, var(f, src), n->t.cls == 'i', w);
-		return bv(f, t->ev[r].val, w);
+		if (f->read_hook)
+			return f->read_hook(f->hook_priv, f, r, n->t.cls == 'i', w);
+		return formula_read_value(f, r, n->t.cls == 'i', w);
 	}
 	if (n->op == 'w') {
 		uint32_t r = trace_dep_find(t, owner, TE_WRITE, (unsigned)n->v);
 		return r == TRACE_NONE ? fresh(f, w) : resize(f, var(f, r), n->t.cls == 'i', w);
 	}
-	/* c: a call's result */
+	return call_result(f, owner, n, w);
+}
+
+Z3_ast formula_read_value(struct formula *f, uint32_t r, int sgn, int w)
+{
+	const struct trace *t = f->t;
+	{
+		uint32_t src = t->src[r];
+		if (src != TRACE_NONE && t->ev[src].kind == TE_IN)
+			return input(f, src, sgn, w);
+		if (src != TRACE_NONE && formula_has_clause(t, src))
+			return resize(f, var(f, src), sgn, w);
+		return bv(f, t->ev[r].val, w);
+	}
+}
+
+/* c: a call's result */
+static Z3_ast call_result(struct formula *f, uint32_t owner, const struct mnode *n, int w)
+{
+	const struct trace *t = f->t;
 	uint32_t c = trace_dep_find(t, owner, TE_CRET, (unsigned)n->v);
 	if (c == TRACE_NONE || (!t->ev[c].size && t->src[c] == TRACE_NONE))
 		return fresh(f, w);
@@ -283,6 +300,25 @@ static Z3_ast binary(struct formula *f, uint32_t owner, const struct mnode *n)
 	int sgn = n->t.cls == 'i';
 	a = conv(f, a, &l->t, &n->t);
 	b = conv(f, b, &r->t, &n->t);
+	if (f->no_overflow && sgn && (op[0] == '+' || op[0] == '-' || op[0] == '*')) {
+		Z3_ast c[2];
+		if (op[0] == '+') {
+			c[0] = Z3_mk_bvadd_no_overflow(f->z, a, b, 1);
+			c[1] = Z3_mk_bvadd_no_underflow(f->z, a, b);
+		} else if (op[0] == '-') {
+			c[0] = Z3_mk_bvsub_no_overflow(f->z, a, b);
+			c[1] = Z3_mk_bvsub_no_underflow(f->z, a, b, 1);
+		} else {
+			c[0] = Z3_mk_bvmul_no_overflow(f->z, a, b, 1);
+			c[1] = Z3_mk_bvmul_no_underflow(f->z, a, b);
+		}
+		if (f->nside + 2 > f->capside) {
+			f->capside = f->capside ? 2 * f->capside + 2 : 16;
+			f->side = xrealloc(f->side, f->capside * sizeof(*f->side));
+		}
+		f->side[f->nside++] = c[0];
+		f->side[f->nside++] = c[1];
+	}
 	switch (op[0]) {
 	case '+': return Z3_mk_bvadd(f->z, a, b);
 	case '-': return Z3_mk_bvsub(f->z, a, b);
@@ -781,6 +817,62 @@ int formula_eval(const struct trace *t, uint32_t owner, const struct mnode *n, l
 	default:
 		return -1;
 	}
+}
+
+/* ------------------------------------------------------- for core/comss */
+
+void formula_begin(struct formula *f)
+{
+	bits_free(f->queued);
+	f->queued = bits_new(f->t->n + 1);
+	f->qhead = f->qtail = 0;
+	f->nside = 0;
+}
+
+int formula_pop(struct formula *f, uint32_t *e)
+{
+	while (f->qhead < f->qtail) {
+		uint32_t ev = f->queue[f->qhead++];
+		if (formula_has_clause(f->t, ev)) {
+			*e = ev;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+Z3_ast formula_var(struct formula *f, uint32_t e)
+{
+	return var(f, e);
+}
+
+Z3_ast formula_clause_body(struct formula *f, uint32_t e, int *opaque)
+{
+	return clause(f, e, opaque);
+}
+
+Z3_ast formula_branch_cond(struct formula *f, uint32_t b)
+{
+	struct expect x = {EXPECT_FLIP, b, NULL, 0};
+	Z3_ast flip = expected(f, &x);   /* the other outcome */
+	if (!flip)
+		return NULL;
+	const struct tev *v = &f->t->ev[b];
+	const struct msite *s = tmeta_site(f->t->m, v->id);
+	/* if: the condition is nonzero; switch: it equals the value taken. */
+	if (s && s->kindname && !strcmp(s->kindname, "switch"))
+		return Z3_mk_not(f->z, flip);
+	return v->val ? Z3_mk_not(f->z, flip) : flip;
+}
+
+Z3_ast formula_expect(struct formula *f, const struct expect *x)
+{
+	return expected(f, x);
+}
+
+Z3_ast formula_fresh(struct formula *f, int w)
+{
+	return fresh(f, w);
 }
 
 /* ------------------------------------------------------------ generation */

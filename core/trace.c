@@ -565,3 +565,19 @@ size_t trace_taint(const struct trace *t, struct bits *tainted)
 	}
 	return count;
 }
+
+int trace_other_arm_assigns(const struct trace *t, uint32_t b, const char *name)
+{
+	const struct msite *s = tmeta_site(t->m, t->ev[b].id);
+	if (!s || s->kind != 'B')
+		return 0;
+	const char *k = s->kindname;
+	if (!strcmp(k, "cond") || !strcmp(k, "assert"))
+		return 0;
+	if (!strcmp(k, "switch"))
+		return tmeta_names_has(s->then_names, name);
+	if (!strcmp(k, "if"))
+		return tmeta_names_has(t->ev[b].val ? s->else_names : s->then_names, name);
+	/* loops: only leaving early could have skipped assignments */
+	return !t->ev[b].val && tmeta_names_has(s->then_names, name);
+}

@@ -94,6 +94,10 @@ size_t trace_slice(const struct trace *t, const uint32_t *seeds, size_t nseeds, 
  * returns how many. */
 size_t trace_taint(const struct trace *t, struct bits *in);
 
+/* Whether the arm branch event b did not take could assign the variable
+ * name (from the static sets of names each arm assigns). */
+int trace_other_arm_assigns(const struct trace *t, uint32_t b, const char *name);
+
 /* The observed value of event i as a signed or unsigned number of its size. */
 long long trace_value(const struct tev *ev, int is_signed);
 

@@ -736,22 +736,6 @@ static int failure_point(struct why *w, struct seed *s, struct cerr *e)
 
 /* ------------------------------------------------ critical predicates */
 
-static int other_arm_assigns(const struct trace *t, uint32_t b, const char *name)
-{
-	const struct msite *s = tmeta_site(t->m, t->ev[b].id);
-	if (!s || s->kind != 'B')
-		return 0;
-	const char *k = s->kindname;
-	if (!strcmp(k, "cond") || !strcmp(k, "assert"))
-		return 0;
-	if (!strcmp(k, "switch"))
-		return tmeta_names_has(s->then_names, name);
-	if (!strcmp(k, "if"))
-		return tmeta_names_has(t->ev[b].val ? s->else_names : s->then_names, name);
-	/* loops: only leaving early could have skipped assignments */
-	return !t->ev[b].val && tmeta_names_has(s->then_names, name);
-}
-
 static void push_pred(struct why *w, uint32_t b, int parent, size_t *added)
 {
 	if (b == TRACE_NONE || bits_test(w->visited, b) || *added >= 8)
@@ -795,7 +779,7 @@ static void critical_predicates(struct why *w, const struct ct_node *n, int node
 			uint32_t from = t->src[d[k]];
 			size_t lo = from == TRACE_NONE ? 0 : from, steps = 0;
 			for (size_t b = d[k]; b-- > lo + 1 && steps < 200000; steps++)
-				if (t->ev[b].kind == TE_BRANCH && other_arm_assigns(t, (uint32_t)b, r->name))
+				if (t->ev[b].kind == TE_BRANCH && trace_other_arm_assigns(t, (uint32_t)b, r->name))
 					push_pred(w, (uint32_t)b, node, &added);
 		}
 	}

@@ -1,0 +1,155 @@
+/* MaxSAT fault sets on a real instrumented program: the example of the OFC
+ * paper (Jin & Orso), whose CoMSSs after widening include {the line
+ * `b = a + 1`} and {the line `if (y < 5)`, the line `b = a + 2`}; clause
+ * weighting puts the likelier line first. */
+#include "core/comss.h"
+#include "tests/unit/test.h"
+#include "tests/unit/traced.h"
+
+/* The paper's P, its lines 1 to 9 at lines 5 to 13 here. */
+static const char ofc[] =
+	"#include <assert.h>\n"
+	"#include <stdlib.h>\n"
+	"int P(int x, int y)\n"
+	"{\tint a, b;\n"
+	"\tif (x >= 0)\n"           /* 5: paper line 1 */
+	"\t\ta = x;\n"              /* 6: 2 */
+	"\telse\n"                  /* 7: 3 */
+	"\t\ta = -x;\n"             /* 8: 4 */
+	"\tif (y < 5)\n"            /* 9: 5 */
+	"\t\tb = a + 1;\n"          /* 10: 6 */
+	"\telse\n"                  /* 11: 7 */
+	"\t\tb = a + 2;\n"          /* 12: 8 */
+	"\tassert(b <= a);\n"       /* 13: 9 */
+	"\treturn b;\n"
+	"}\n"
+	"int main(int argc, char **argv)\n"
+	"{\n"
+	"\treturn argc > 2 ? P(atoi(argv[1]), atoi(argv[2])) : 2;\n"
+	"}\n";
+#define PAPER(n) ((n) + 4)
+
+struct env {
+	struct tmeta *m;
+	int runs;
+};
+
+static int forced(void *priv, unsigned site, unsigned instance, int outcome, struct trace *out, struct cerr *e)
+{
+	struct env *v = priv;
+	char *cmd = xasprintf("cd %s/ofc && rm -f f.bin && CULPRIT_FORCE=%u:%u:%d CULPRIT_TRACE=%s/ofc/f.bin ./p 0 0",
+			      dir, site, instance, outcome, dir);
+	sh(cmd);
+	free(cmd);
+	v->runs++;
+	char *tp = xasprintf("%s/ofc/f.bin", dir);
+	int rc = trace_load(out, tp, v->m, e);
+	free(tp);
+	return rc;
+}
+
+static void release(void *priv, struct trace *t)
+{
+	(void)priv;
+	trace_release(t);
+}
+
+/* Whether the result holds a set of exactly these lines. */
+static int has_set(const struct comss_result *r, const int *lines, size_t n)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		if (r->sets[i].n != n)
+			continue;
+		size_t hit = 0;
+		for (size_t k = 0; k < n; k++)
+			for (size_t j = 0; j < r->sets[i].n; j++)
+				hit += r->sets[i].v[j].line == lines[k];
+		if (hit == n)
+			return 1;
+	}
+	return 0;
+}
+
+static void show(const struct comss_result *r)
+{
+	if (!getenv("VERBOSE"))
+		return;
+	printf("  %zu sets, %d paths, %zu clauses, %zu checks\n", r->n, r->paths, r->clauses, r->checks);
+	for (size_t i = 0; i < r->n; i++) {
+		printf("  {");
+		for (size_t k = 0; k < r->sets[i].n; k++)
+			printf(" %d", r->sets[i].v[k].line);
+		printf(" } cost %.0f\n", r->sets[i].cost);
+	}
+}
+
+static double susp_58(void *priv, const char *file, int line)
+{
+	(void)priv;
+	(void)file;
+	return line == PAPER(5) || line == PAPER(8) ? 0.9 : 0.1;   /* the branch and b = a + 2 look likeliest */
+}
+
+static void test_ofc_example(void)
+{
+	struct tmeta m;
+	struct trace t;
+	if (traced("ofc", ofc, "./p 0 0", NULL, &m, &t) < 0) {
+		CHECK(!"traced");
+		return;
+	}
+	uint32_t fail = TRACE_NONE;
+	for (size_t i = 0; i < t.n; i++) {
+		const struct msite *s = tmeta_site(&m, t.ev[i].id);
+		if (t.ev[i].kind == TE_BRANCH && s && s->kind == 'B' && !strcmp(s->kindname, "assert") && !t.ev[i].val)
+			fail = (uint32_t)i;
+	}
+	CHECK(fail != TRACE_NONE);
+	struct expect x = {EXPECT_FLIP, fail, NULL, 0};
+	struct env v = {&m, 0};
+	struct comss_opts o = {.ofc = 0, .forced = forced, .release = release, .priv = &v};
+	struct comss_result r;
+	struct cerr e;
+	/* One run: {6} and the branch {5}, whose other arm never ran. */
+	CHECK(comss_run(&t, &x, 1, &o, &r, &e) == 0);
+	show(&r);
+	int l6[] = {PAPER(6)}, l5[] = {PAPER(5)}, l58[] = {PAPER(5), PAPER(8)}, l2[] = {PAPER(2)};
+	CHECK(has_set(&r, l6, 1));
+	CHECK(has_set(&r, l5, 1));
+	CHECK(!has_set(&r, l2, 1));   /* a = x: any a fails b <= a */
+	CHECK(r.paths == 1);
+	comss_release(&r);
+	/* Widening: the run forced down y >= 5 adds b = a + 2. */
+	o.ofc = 1;
+	CHECK(comss_run(&t, &x, 1, &o, &r, &e) == 0);
+	show(&r);
+	CHECK(has_set(&r, l6, 1));
+	CHECK(has_set(&r, l58, 2));
+	CHECK(!has_set(&r, l5, 1));
+	CHECK(v.runs == 1);
+	CHECK(r.sets[0].n && r.sets[0].v[0].clause && strstr(r.sets[0].v[0].clause, "b = a + 1"));
+	CHECK(r.paths == 2);   /* the paper's two paths of four */
+	CHECK(r.n >= 2 && r.sets[0].n == 1);   /* unweighted: the smallest first */
+	comss_release(&r);
+	/* Weighted by suspiciousness: the likeliest lines' set comes first. */
+	o.weighted = 1;
+	o.susp = susp_58;
+	CHECK(comss_run(&t, &x, 1, &o, &r, &e) == 0);
+	show(&r);
+	CHECK(r.n >= 2 && r.sets[0].n == 2 && has_set(&r, l58, 2) && r.sets[0].v[1].line == PAPER(8));
+	CHECK(r.sets[0].cost < r.sets[1].cost);
+	comss_release(&r);
+	trace_release(&t);
+	tmeta_release(&m);
+}
+
+int main(void)
+{
+	snprintf(dir, sizeof(dir), "%s/culprit-comss.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(dir))
+		return 1;
+	RUN(test_ofc_example);
+	if (!getenv("KEEP"))
+		remove_tree(dir, NULL);
+	TEST_EXIT();
+}

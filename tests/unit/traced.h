@@ -1,0 +1,61 @@
+/* Unit tests on real instrumented programs: instrument a C source with
+ * libclang, build it with the system compiler, run it traced, load the
+ * metadata and the trace. */
+#ifndef CULPRIT_TESTS_TRACED_H
+#define CULPRIT_TESTS_TRACED_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "core/instr.h"
+#include "core/tmeta.h"
+#include "core/trace.h"
+
+static char dir[256];
+
+static int sh(const char *cmd)
+{
+	int rc = system(cmd);
+	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+/* Instrument src as dir/name/p.c, build it, run cmd (from dir/name) traced;
+ * load metadata and trace. 0 when all went well. */
+static int traced(const char *name, const char *src, const char *cmd, const char *env, struct tmeta *m,
+		  struct trace *t)
+{
+	struct cerr e;
+	char *d = xasprintf("%s/%s", dir, name), *p = xasprintf("%s/p.c", d), *rt = xasprintf("%s/rt.h", dir);
+	char *mk = xasprintf("mkdir -p %s", d);
+	int rc = sh(mk);
+	free(mk);
+	rc |= file_write_atomic(p, src, strlen(src), 0644, &e);
+	rc |= file_write_atomic(rt, instr_runtime(), strlen(instr_runtime()), 0644, &e);
+	struct buf out = BUF_INIT, meta = BUF_INIT;
+	buf_addf(&out, "#include \"%s\"\n#line 1\n", rt);
+	unsigned next = 1;
+	struct instr_stats st = {0};
+	rc |= instr_file(p, "p.c", NULL, 0, 0, NULL, 0, &next, &out, &meta, &st, &e);
+	rc |= file_write_atomic(p, out.s, out.len, 0644, &e);
+	char *run = xasprintf("cd %s && cc -std=c99 -w -o p p.c && rm -f t.bin && %s CULPRIT_TRACE=%s/t.bin %s",
+			      d, env ? env : "", d, cmd);
+	sh(run);   /* (the test may fail: that is the point) */
+	free(run);
+	rc |= tmeta_parse(m, meta.s, meta.len, &e);
+	char *tp = xasprintf("%s/t.bin", d);
+	if (rc == 0 && trace_load(t, tp, m, &e) < 0) {
+		printf("  %s\n", e.msg);
+		rc = -1;
+	}
+	free(tp);
+	buf_release(&out);
+	buf_release(&meta);
+	free(d);
+	free(p);
+	free(rt);
+	return rc;
+}
+
+#endif
