@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "core/formula_int.h"
+#include "core/json.h"
 
 #define MAX_PATHS 16
 #define SCAN_BACK 4096      /* events looked back from a read for the branches that decide its value */
@@ -271,14 +272,18 @@ static char *describe(const struct trace *t, uint32_t e)
 {
 	const struct msite *st = trace_stmt_of(t, e);
 	const struct msite *s = tmeta_site(t->m, t->ev[e].id);
+	if (!st && s && s->kind == 'P')
+		st = tmeta_site(t->m, s->fid);   /* a parameter: its function's head */
 	const char *text = st && st->text ? st->text : "";
 	while (*text == ' ' || *text == '\t')
 		text++;
 	if (t->ev[e].kind == TE_BRANCH)
 		return xasprintf("%s  (was %s)", text, t->ev[e].val ? "true" : "false");
-	const char *who = s && s->kind == 'W' && s->text ? s->text : s && s->name ? s->name : "returned";
 	int sgn = s && s->t.cls == 'i';
-	return xasprintf("%s  (%s %s %lld)", text, who, t->ev[e].kind == TE_RET ? "=" : "=", trace_value(&t->ev[e], sgn));
+	if (t->ev[e].kind == TE_RET)
+		return xasprintf("%s  (returned %lld)", text, trace_value(&t->ev[e], sgn));
+	const char *who = s && s->kind == 'W' && s->text ? s->text : s && s->name ? s->name : "value";
+	return xasprintf("%s  (%s = %lld)", text, who, trace_value(&t->ev[e], sgn));
 }
 
 static void soft(struct enc *c, const struct trace *t, uint32_t e, Z3_ast body)
@@ -585,6 +590,7 @@ int comss_run(const struct trace *t, const struct expect *x, size_t nx, const st
 		c.np++;
 	}
 	out->paths = (int)c.np;
+	out->weighted = o->weighted && o->susp;
 	out->seconds = now() - t0;
 	for (size_t k = 1; k < c.np; k++)
 		if (o->release)
@@ -599,4 +605,60 @@ int comss_run(const struct trace *t, const struct expect *x, size_t nx, const st
 	free(c.p);
 	Z3_del_context(c.z);
 	return rc;
+}
+
+/* ----------------------------------------------------------------- JSON */
+
+void comss_json(const struct comss_result *r, struct buf *b)
+{
+	buf_addf(b, "{\"paths\": %d, \"iterations\": %d, \"clauses\": %zu, \"checks\": %zu, \"seconds\": %.3f, "
+		    "\"weighted\": %s, \"note\": ",
+		 r->paths, r->iterations, r->clauses, r->checks, r->seconds, r->weighted ? "true" : "false");
+	json_str_or_null(b, r->note);
+	buf_adds(b, ", \"sets\": [");
+	for (size_t i = 0; i < r->n; i++) {
+		buf_addf(b, "%s{\"cost\": %.6g, \"lines\": [", i ? ", " : "", r->sets[i].cost);
+		for (size_t k = 0; k < r->sets[i].n; k++) {
+			const struct comss_line *l = &r->sets[i].v[k];
+			buf_adds(b, k ? ", {\"file\": " : "{\"file\": ");
+			json_str(b, l->file);
+			buf_addf(b, ", \"line\": %d, \"weight\": %.6g, \"clause\": ", l->line, l->weight);
+			json_str_or_null(b, l->clause);
+			buf_adds(b, "}");
+		}
+		buf_adds(b, "]}");
+	}
+	buf_adds(b, "]}");
+}
+
+int comss_from_json(struct comss_result *r, const char *text, size_t len, struct cerr *e)
+{
+	memset(r, 0, sizeof(*r));
+	struct json *j = json_parse(text, len, e);
+	if (!j)
+		return -1;
+	r->paths = (int)json_get_num(j, "paths");
+	r->iterations = (int)json_get_num(j, "iterations");
+	r->clauses = (size_t)json_get_num(j, "clauses");
+	r->checks = (size_t)json_get_num(j, "checks");
+	r->seconds = json_get_num(j, "seconds");
+	const struct json *w = json_get(j, "weighted");
+	r->weighted = w && w->type == JSON_TRUE;
+	r->note = json_get_str(j, "note");
+	const struct json *sets = json_get(j, "sets");
+	for (size_t i = 0; sets && i < sets->n; i++) {
+		const struct json *lines = json_get(sets->kids[i], "lines");
+		struct comss_set s = {0};
+		s.cost = json_get_num(sets->kids[i], "cost");
+		for (size_t k = 0; lines && k < lines->n; k++) {
+			const struct json *l = lines->kids[k];
+			s.v = xrealloc(s.v, (s.n + 1) * sizeof(*s.v));
+			s.v[s.n++] = (struct comss_line){json_get_str(l, "file"), (int)json_get_num(l, "line"), NULL,
+							 json_get_str(l, "clause"), json_get_num(l, "weight")};
+		}
+		r->sets = xrealloc(r->sets, (r->n + 1) * sizeof(*r->sets));
+		r->sets[r->n++] = s;
+	}
+	json_free(j);
+	return 0;
 }

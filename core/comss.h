@@ -37,6 +37,7 @@ struct comss_result {
 	size_t clauses;         /* soft clauses in the last formula */
 	size_t checks;          /* solver calls */
 	double seconds;
+	int weighted;
 	char *note;             /* why it ended early, or NULL */
 };
 
@@ -61,5 +62,8 @@ struct comss_opts {
 int comss_run(const struct trace *t, const struct expect *x, size_t nx, const struct comss_opts *o,
 	      struct comss_result *out, struct cerr *e);
 void comss_release(struct comss_result *r);
+/* The result as JSON, and back. */
+void comss_json(const struct comss_result *r, struct buf *b);
+int comss_from_json(struct comss_result *r, const char *text, size_t len, struct cerr *e);
 
 #endif

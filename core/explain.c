@@ -367,6 +367,8 @@ void explain_free(struct explain *x)
 	rank_release(&x->ranking);
 	free(x->ranking_note);
 	refine_release(&x->refine);
+	comss_release(&x->faults);
+	free(x->faults_note);
 	pthread_mutex_destroy(&x->lock);
 	free(x);
 }
@@ -1649,6 +1651,84 @@ int explain_rerank(struct explain *x, int formula, int changed_only, struct cerr
 	return rc;
 }
 
+/* ---------------------------------------------------------- fault sets */
+
+static double faults_susp(void *priv, const char *file, int line)
+{
+	struct explain *x = priv;
+	const struct rank_entry *r = rank_find(&x->ranking, file, line);
+	return r ? r->raw : 0;
+}
+
+static int faults_forced(void *priv, unsigned site, unsigned instance, int outcome, struct trace *out,
+			 struct cerr *e)
+{
+	struct explain *x = priv;
+	set_activity(x, xasprintf("fault sets: the failing run with branch %u forced", site));
+	int rc = why_run_forced(x->p->why, site, instance, outcome, out, e);
+	set_activity(x, NULL);
+	return rc;
+}
+
+static void faults_release(void *priv, struct trace *t)
+{
+	(void)priv;
+	trace_release(t);
+}
+
+/* The MaxSAT fault sets of the failing run, weighted by the ranking when
+ * there is one, widened on demand; stored in the session. */
+static int explain_faults(struct explain *x, struct cerr *e)
+{
+	const struct expect *fx;
+	size_t nfx = x->p->why ? why_failure(x->p->why, &fx) : 0;
+	const struct trace *t = x->trace;
+	if (!t || !nfx) {
+		char *stored = store_get(x->p->store, x->p->session, "why.faults");
+		struct comss_result r;
+		struct cerr je;
+		if (stored && comss_from_json(&r, stored, strlen(stored), &je) == 0) {
+			model_lock(x);
+			comss_release(&x->faults);
+			x->faults = r;
+			x->faulted = 1;
+			model_unlock(x);
+		}
+		free(stored);
+		return 0;
+	}
+	struct comss_opts o = {.weighted = x->ranked, .ofc = 1, .susp = faults_susp, .forced = faults_forced,
+			       .release = faults_release, .priv = x};
+	struct comss_result r;
+	struct cerr ce = {{0}};
+	set_activity(x, xstrdup("fault sets: solving"));
+	int rc = comss_run(t, fx, nfx, &o, &r, &ce);
+	set_activity(x, NULL);
+	if (rc < 0) {
+		if (was_stopped(x))
+			return ABORT_STOPPED;
+		model_lock(x);
+		free(x->faults_note);
+		x->faults_note = xasprintf("no fault sets: %s", ce.msg);
+		model_unlock(x);
+		event(x, "FAULT_SETS", "%s", x->faults_note);
+		(void)e;
+		return 0;
+	}
+	struct buf j = BUF_INIT;
+	comss_json(&r, &j);
+	store_set(x->p->store, x->p->session, "why.faults", j.s, NULL);
+	buf_release(&j);
+	model_lock(x);
+	comss_release(&x->faults);
+	x->faults = r;
+	x->faulted = 1;
+	model_unlock(x);
+	event(x, "FAULT_SETS", "%zu fault sets (MaxSAT%s; %d runs, %zu clauses, %.2fs)", r.n,
+	      r.weighted ? ", weighted by suspiciousness" : "", r.paths, r.clauses, r.seconds);
+	return 0;
+}
+
 /* ----------------------------------------------------------- refinement */
 
 #define REFINE_CANDIDATES 12    /* new inputs generated and run per round */
@@ -2134,6 +2214,8 @@ int explain_refine_answer(struct explain *x, enum refine_answer a, struct cerr *
 	r->state = REFINE_IDLE;
 	model_unlock(x);
 	rank_release(&before);
+	if (x->faulted && changed)
+		explain_faults(x, e);   /* the weights changed */
 	return 0;
 }
 
@@ -2441,6 +2523,11 @@ int explain_run(struct explain *x, struct cerr *e)
 			rc = rr;
 		else if (rr < 0)
 			rc = -1;
+	}
+	if (rc >= 0 && x->explained && x->opts.semantic && x->tree.failure) {
+		int fr = explain_faults(x, e);
+		if (fr == ABORT_STOPPED)
+			rc = fr;
 	}
 	x->elapsed = now_seconds() - x->started;
 	if (!x->opts.replay) {

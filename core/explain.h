@@ -14,6 +14,7 @@
 #include "core/oracle.h"
 #include "core/rank.h"
 #include "core/why.h"
+#include "core/comss.h"
 
 struct explain_opts {
 	const char *dir;            /* repository or any subdirectory (NULL: .) */
@@ -178,6 +179,11 @@ struct explain {
 	const struct trace *trace;  /* the failing run's trace while the session is open, or NULL */
 
 	struct explain_refine refine;
+
+	/* Fault sets (MaxSAT CoMSSs of the failing run; with the explainer). */
+	struct comss_result faults;
+	int faulted;                /* faults holds a result */
+	char *faults_note;          /* why there is none, or NULL */
 
 	enum explain_phase phase;
 	char *activity;             /* what runs now ("building changes 3 5"), or NULL */

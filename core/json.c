@@ -339,3 +339,15 @@ const struct json *json_get(const struct json *obj, const char *key)
 			return obj->kids[i];
 	return NULL;
 }
+
+char *json_get_str(const struct json *o, const char *k)
+{
+	const struct json *v = json_get(o, k);
+	return v && v->type == JSON_STRING ? xstrdup(v->str) : NULL;
+}
+
+double json_get_num(const struct json *o, const char *k)
+{
+	const struct json *v = json_get(o, k);
+	return v && v->type == JSON_NUMBER ? v->num : 0;
+}

@@ -30,5 +30,8 @@ struct json *json_parse(const char *text, size_t len, struct cerr *e);
 void json_free(struct json *j);
 /* The member named key of an object, or NULL. */
 const struct json *json_get(const struct json *obj, const char *key);
+/* A member's string (a copy; NULL when absent or not a string) and number (0 then). */
+char *json_get_str(const struct json *obj, const char *key);
+double json_get_num(const struct json *obj, const char *key);
 
 #endif

@@ -122,6 +122,33 @@ static size_t configs_unresolved(const struct explain *x)
 	return n;
 }
 
+/* The MaxSAT fault sets, each line with what the formula says of it. */
+static void faults_text(const struct explain *x, int md, struct buf *b)
+{
+	const struct comss_result *r = &x->faults;
+	if (!x->faulted) {
+		buf_addf(b, "%s%s\n", md ? "\n" : "\n", x->faults_note);
+		return;
+	}
+	buf_addf(b, "\n%sFault sets (MaxSAT: lines that, changed together, would let the failing run pass; %s; "
+		    "%d run%s, %zu clauses):\n%s",
+		 md ? "## " : "", r->weighted ? "cheapest first, weight 1/suspiciousness" : "smallest first", r->paths,
+		 r->paths == 1 ? "" : "s", r->clauses, md ? "\n" : "");
+	for (size_t i = 0; i < r->n; i++) {
+		buf_addf(b, "%s%zu. {", md ? "" : "  ", i + 1);
+		for (size_t k = 0; k < r->sets[i].n; k++)
+			buf_addf(b, "%s%s:%d", k ? ", " : "", r->sets[i].v[k].file, r->sets[i].v[k].line);
+		buf_addf(b, "}  cost %.3g\n", r->sets[i].cost);
+		for (size_t k = 0; k < r->sets[i].n; k++)
+			buf_addf(b, "%s     %s:%d  %s\n", md ? "   " : "  ", r->sets[i].v[k].file, r->sets[i].v[k].line,
+				 r->sets[i].v[k].clause ? r->sets[i].v[k].clause : "");
+	}
+	if (!r->n)
+		buf_addf(b, "%snone\n", md ? "" : "  ");
+	if (r->note)
+		buf_addf(b, "%s%s\n", md ? "" : "  ", r->note);
+}
+
 static void render_text(const struct explain *x, int md, struct buf *b)
 {
 	const char *culprit = explain_culprit_commit(x);
@@ -165,6 +192,8 @@ static void render_text(const struct explain *x, int md, struct buf *b)
 			buf_adds(b, "```\n");
 		free(ids);
 	}
+	if (x->faulted || x->faults_note)
+		faults_text(x, md, b);
 	buf_addf(b, "%s%zu configurations tested (%d commits, %zu unresolved", md ? "\n" : "\n",
 		 x->nconfigs, x->commits_tested, configs_unresolved(x));
 	if (x->flaky)
@@ -301,6 +330,11 @@ static void render_json(const struct explain *x, struct buf *b)
 	} else {
 		buf_adds(b, "null");
 	}
+	buf_adds(b, ",\n  \"fault_sets\": ");
+	if (x->faulted)
+		comss_json(&x->faults, b);
+	else
+		buf_adds(b, "null");
 	buf_adds(b, "\n}\n");
 }
 

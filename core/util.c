@@ -236,8 +236,10 @@ int file_read(const char *path, struct buf *out, size_t max, struct cerr *e)
 			close(fd);
 			return cerr_set(e, "%s: %s", path, strerror(err));
 		}
-		if (n == 0)
+		if (n == 0) {
+			out->s[out->len] = '\0';   /* (also when the file is empty) */
 			break;
+		}
 		out->len += (size_t)n;
 		out->s[out->len] = '\0';
 		if (out->len > max) {

@@ -45,6 +45,9 @@ struct why {
 	size_t nq, qhead;
 	struct bits *visited;     /* branch events used as seeds */
 	struct ctree *t;
+	struct expect fail_x[MAX_EXPECT];   /* the failure's expected outcome */
+	size_t fail_nx;
+	int reloading;            /* why_reload: nothing is built or run */
 };
 
 static double now(void)
@@ -110,28 +113,85 @@ void why_free(struct why *w)
 	free(w);
 }
 
-int why_reload(struct why *w, struct cerr *e)
+static int failure_point(struct why *w, struct seed *s, struct cerr *e);
+
+/* One side as an earlier run left it: metadata and trace. */
+static int reload_side(struct why *w, struct side *s, const char *hex, struct cerr *e)
 {
-	char *dir = xasprintf("%s/tr-%.12s", w->o.workdir, w->o.bad);
-	char *mp = xasprintf("%s/.culprit/meta", dir);
-	char *tp = xasprintf("%s/trace-%.12s.bin", w->o.workdir, w->o.bad);
-	int rc = tmeta_load(&w->bad.meta, mp, e);
+	s->dir = xasprintf("%s/tr-%.12s", w->o.workdir, hex);
+	s->hex = xstrdup(hex);
+	char *mp = xasprintf("%s/.culprit/meta", s->dir);
+	char *tp = xasprintf("%s/trace-%.12s.bin", w->o.workdir, hex);
+	int rc = tmeta_load(&s->meta, mp, e);
 	if (rc == 0) {
-		rc = trace_load(&w->bad.tr, tp, &w->bad.meta, e);
+		rc = trace_load(&s->tr, tp, &s->meta, e);
 		if (rc == 0)
-			w->bad.loaded = 1;
+			s->loaded = 1;
 		else
-			tmeta_release(&w->bad.meta);
+			tmeta_release(&s->meta);
 	}
-	free(dir);
 	free(mp);
 	free(tp);
 	return rc;
 }
 
+int why_reload(struct why *w, struct cerr *e)
+{
+	int rc = reload_side(w, &w->bad, w->o.bad, e);
+	if (rc < 0)
+		return rc;
+	/* The failure's expected outcome again (the good run's output, when it is about output). */
+	struct cerr ge;
+	reload_side(w, &w->good, w->o.good, &ge);
+	struct ctree scratch = {0};
+	struct seed first = {0};
+	w->t = &scratch;
+	w->reloading = 1;
+	if (failure_point(w, &first, &ge) == 0) {
+		memcpy(w->fail_x, first.x, first.nx * sizeof(*first.x));
+		w->fail_nx = first.nx;
+	}
+	free(first.edge);
+	free(first.edge_file);
+	ctree_release(&scratch);
+	w->t = NULL;
+	w->reloading = 0;
+	return 0;
+}
+
 const struct trace *why_trace(const struct why *w)
 {
 	return w && w->bad.loaded ? &w->bad.tr : NULL;
+}
+
+size_t why_failure(const struct why *w, const struct expect **x)
+{
+	*x = w->fail_x;
+	return w->bad.loaded ? w->fail_nx : 0;
+}
+
+int why_run_forced(struct why *w, unsigned site, unsigned instance, int outcome, struct trace *out, struct cerr *e)
+{
+	if (!w->bad.loaded || !w->bad.dir)
+		return cerr_set(e, "the failing run was not traced in this session");
+	char *tp = xasprintf("%s/trace-forced.bin", w->o.workdir);
+	char *env0 = xasprintf("CULPRIT_TRACE=%s", tp), *env1 = xasprintf("CULPRIT_FORCE=%u:%u:%d", site, instance, outcome);
+	const char *env[] = {env0, env1, NULL};
+	unlink(tp);
+	struct run_result r;
+	int rc = w->env.run(w->env.priv, w->bad.dir, w->o.test, 0, env, &r, e);
+	if (rc == 0) {
+		if (r.status == RUN_CANCELLED)
+			rc = cerr_set(e, "stopped");
+		run_result_release(&r);
+	}
+	if (rc == 0)
+		rc = trace_load(out, tp, &w->bad.meta, e);
+	unlink(tp);
+	free(tp);
+	free(env0);
+	free(env1);
+	return rc;
 }
 
 /* ------------------------------------------------------- instrumenting */
@@ -646,9 +706,9 @@ static int failure_point(struct why *w, struct seed *s, struct cerr *e)
 	/* Output that differs from the good revision's. */
 	uint32_t exit_call = s->stmt_ev == TRACE_NONE ? find_call_without_return(t, "exit") : TRACE_NONE;
 	if (s->stmt_ev == TRACE_NONE) {
-		if (trace_side(w, &w->good, w->o.good, e) < 0) {
+		if (!w->good.loaded && (w->reloading || trace_side(w, &w->good, w->o.good, e) < 0)) {
 			buf_release(&d);
-			return -1;
+			return w->reloading ? cerr_set(e, "the good revision's trace is gone") : -1;
 		}
 		struct trace *g = &w->good.tr;
 		size_t k = 0;
@@ -890,6 +950,8 @@ int why_run(struct why *w, struct ctree *t, struct cerr *e)
 	w->visited = bits_new(w->bad.tr.n + 1);
 	if (first.stmt_ev < w->bad.tr.n)
 		bits_set(w->visited, first.stmt_ev);
+	memcpy(w->fail_x, first.x, first.nx * sizeof(*first.x));
+	w->fail_nx = first.nx;
 	w->q = xmalloc(sizeof(*w->q));
 	w->q[0] = first;
 	w->nq = 1;
@@ -1080,18 +1142,6 @@ void ctree_json(const struct ctree *t, const unsigned *ids, struct buf *b)
 	buf_adds(b, "]}");
 }
 
-static char *jstr(const struct json *o, const char *k)
-{
-	const struct json *v = json_get(o, k);
-	return v && v->type == JSON_STRING ? xstrdup(v->str) : NULL;
-}
-
-static double jnum(const struct json *o, const char *k)
-{
-	const struct json *v = json_get(o, k);
-	return v && v->type == JSON_NUMBER ? v->num : 0;
-}
-
 static size_t *jids(const struct json *a, const unsigned *ids, size_t nids, size_t *n)
 {
 	*n = 0;
@@ -1117,24 +1167,24 @@ int ctree_from_json(struct ctree *t, const char *text, size_t len, const unsigne
 		json_free(j);
 		return cerr_set(e, "the stored causal tree is not an object");
 	}
-	t->failure = jstr(j, "failure");
-	t->failure_file = jstr(j, "failure_file");
-	t->failure_line = (int)jnum(j, "failure_line");
-	t->failure_ev = (uint32_t)jnum(j, "failure_event");
+	t->failure = json_get_str(j, "failure");
+	t->failure_file = json_get_str(j, "failure_file");
+	t->failure_line = (int)json_get_num(j, "failure_line");
+	t->failure_ev = (uint32_t)json_get_num(j, "failure_event");
 	const struct json *rf = json_get(j, "root_found");
 	t->root_found = rf && rf->type == JSON_TRUE;
 	t->root = jids(json_get(j, "root"), ids, nids, &t->nroot);
 	t->aux = jids(json_get(j, "auxiliary"), ids, nids, &t->naux);
-	t->note = jstr(j, "note");
-	t->semantic_rounds = (int)jnum(j, "semantic_rounds");
-	t->dynamic_rounds = (int)jnum(j, "dynamic_rounds");
-	t->events = (size_t)jnum(j, "events");
-	t->slice = (size_t)jnum(j, "slice");
-	t->clauses = (size_t)jnum(j, "clauses");
-	t->formula_checks = (size_t)jnum(j, "solver_checks");
-	t->instrument_seconds = jnum(j, "instrument_seconds");
-	t->traced_seconds = jnum(j, "traced_seconds");
-	t->solver_seconds = jnum(j, "solver_seconds");
+	t->note = json_get_str(j, "note");
+	t->semantic_rounds = (int)json_get_num(j, "semantic_rounds");
+	t->dynamic_rounds = (int)json_get_num(j, "dynamic_rounds");
+	t->events = (size_t)json_get_num(j, "events");
+	t->slice = (size_t)json_get_num(j, "slice");
+	t->clauses = (size_t)json_get_num(j, "clauses");
+	t->formula_checks = (size_t)json_get_num(j, "solver_checks");
+	t->instrument_seconds = json_get_num(j, "instrument_seconds");
+	t->traced_seconds = json_get_num(j, "traced_seconds");
+	t->solver_seconds = json_get_num(j, "solver_seconds");
 	t->done = 1;
 	const struct json *nodes = json_get(j, "nodes");
 	for (size_t i = 0; nodes && nodes->type == JSON_ARRAY && i < nodes->n; i++) {
@@ -1145,12 +1195,12 @@ int ctree_from_json(struct ctree *t, const char *text, size_t len, const unsigne
 		t->nodes = xrealloc(t->nodes, (t->n + 1) * sizeof(*t->nodes));
 		struct ct_node *n = &t->nodes[t->n++];
 		memset(n, 0, sizeof(*n));
-		n->parent = (int)jnum(o, "parent") - 1;
-		n->edge = jstr(o, "edge");
-		n->edge_file = jstr(o, "edge_file");
-		n->edge_line = (int)jnum(o, "edge_line");
-		n->edge_ev = (uint32_t)jnum(o, "edge_event");
-		n->note = jstr(o, "note");
+		n->parent = (int)json_get_num(o, "parent") - 1;
+		n->edge = json_get_str(o, "edge");
+		n->edge_file = json_get_str(o, "edge_file");
+		n->edge_line = (int)json_get_num(o, "edge_line");
+		n->edge_ev = (uint32_t)json_get_num(o, "edge_event");
+		n->note = json_get_str(o, "note");
 		n->changes = jids(json_get(o, "changes"), ids, nids, &n->nchanges);
 		const struct json *st = json_get(o, "statements");
 		for (size_t k = 0; st && st->type == JSON_ARRAY && k < st->n; k++) {
@@ -1158,17 +1208,17 @@ int ctree_from_json(struct ctree *t, const char *text, size_t len, const unsigne
 			n->stmts = xrealloc(n->stmts, (n->nstmts + 1) * sizeof(*n->stmts));
 			struct ct_stmt *c = &n->stmts[n->nstmts++];
 			memset(c, 0, sizeof(*c));
-			c->file = jstr(s, "file");
+			c->file = json_get_str(s, "file");
 			if (!c->file)
 				c->file = xstrdup("?");
-			c->line = (int)jnum(s, "line");
-			c->text = jstr(s, "text");
+			c->line = (int)json_get_num(s, "line");
+			c->text = json_get_str(s, "text");
 			if (!c->text)
 				c->text = xstrdup("");
-			c->values = jstr(s, "values");
+			c->values = json_get_str(s, "values");
 			if (!c->values)
 				c->values = xstrdup("");
-			c->ev = (uint32_t)jnum(s, "event");
+			c->ev = (uint32_t)json_get_num(s, "event");
 			const struct json *op = json_get(s, "opaque");
 			c->opaque = op && op->type == JSON_TRUE;
 			c->change = -1;

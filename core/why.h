@@ -16,6 +16,7 @@
 #include "core/change.h"
 #include "core/run.h"
 #include "core/trace.h"
+#include "core/formula.h"
 
 struct ct_stmt {
 	uint32_t ev;            /* its event in the failing run */
@@ -109,5 +110,10 @@ int why_run(struct why *w, struct ctree *t, struct cerr *e);
 int why_reload(struct why *w, struct cerr *e);
 /* The failing run's trace, after why_run or why_reload (NULL before or when it failed). */
 const struct trace *why_trace(const struct why *w);
+/* The failure's expected outcome (after why_run found the failure): how many, 0 none. */
+size_t why_failure(const struct why *w, const struct expect **x);
+/* Run the failing test again in the instrumented tree, traced, with the
+ * instance-th run of branch site `site` forced to `outcome`. */
+int why_run_forced(struct why *w, unsigned site, unsigned instance, int outcome, struct trace *out, struct cerr *e);
 
 #endif

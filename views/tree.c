@@ -138,6 +138,35 @@ static void why(struct view *v, const struct view_ctx *c)
 			 t->dynamic_rounds, t->events, t->clauses);
 }
 
+/* The MaxSAT fault sets: each a node line, its clauses below. */
+static void faults(struct view *v, const struct view_ctx *c)
+{
+	const struct explain *x = c->x;
+	if (!x->faulted) {
+		if (x->faults_note)
+			view_add(v, VC_DIM, -1, -1, "%s", x->faults_note);
+		return;
+	}
+	const struct comss_result *r = &x->faults;
+	int open = !c->collapsed[TREE_FAULTS];
+	view_add(v, VC_HEADER, -1, TREE_FAULTS, "%s fault sets (%zu; MaxSAT%s, %d run%s, %zu clauses)", open ? "-" : "+",
+		 r->n, r->weighted ? " weighted by suspiciousness" : "", r->paths, r->paths == 1 ? "" : "s", r->clauses);
+	if (!open)
+		return;
+	for (size_t i = 0; i < r->n; i++) {
+		struct buf b = BUF_INIT;
+		for (size_t k = 0; k < r->sets[i].n; k++)
+			buf_addf(&b, "%s%s:%d", k ? ", " : "", r->sets[i].v[k].file, r->sets[i].v[k].line);
+		view_add(v, i == 0 ? VC_FIX : VC_NORMAL, -1, -1, "  %zu. {%s}  cost %.3g", i + 1, b.s, r->sets[i].cost);
+		buf_release(&b);
+		for (size_t k = 0; k < r->sets[i].n; k++)
+			view_add(v, VC_DIM, -1, -1, "       %s:%d  %s", r->sets[i].v[k].file, r->sets[i].v[k].line,
+				 r->sets[i].v[k].clause ? r->sets[i].v[k].clause : "");
+	}
+	if (r->note)
+		view_add(v, VC_DIM, -1, -1, "  %s", r->note);
+}
+
 static void fill(struct view *v, const struct view_ctx *c)
 {
 	const struct explain *x = c->x;
@@ -160,6 +189,7 @@ static void fill(struct view *v, const struct view_ctx *c)
 	if (x->note)
 		view_add(v, VC_DIM, -1, -1, "%s", x->note);
 	why(v, c);
+	faults(v, c);
 }
 
 const struct view_ops tree_view_ops = {"tree", "causal tree", KS_TREE, fill};

@@ -52,6 +52,18 @@ check "two: a failing input of the same fault is proposed" \
 check "two: and a passing one" [ "$(jqf '[.refinement.answered[] | select(.verdict == "passing")] | length')" = 1 ]
 check "two: the faulty line ranks first" [ "$(rank_of main.c 11)" = 1 ]
 
+# Fault sets (MaxSAT), weighted by the suite's suspiciousness.
+culprit_json "$d" --good good --bad bad --suite tests.list -- ./run-test.sh
+check "faults: sets in the JSON report" [ "$(jqf '.fault_sets.sets | length')" -ge 2 ]
+check "faults: weighted by suspiciousness" [ "$(jqf .fault_sets.weighted)" = true ]
+check "faults: the faulty line's set first" [ "$(jqf '.fault_sets.sets[0].lines | map(.file + ":" + (.line|tostring)) | join(" ")')" = main.c:11 ]
+check "faults: with its clause" [ "$(jqf '.fault_sets.sets[0].lines[0].clause' | grep -c 'y = y - 1;')" = 1 ]
+check "faults: widened: a branch and its other arm together" \
+	[ "$(jqf '[.fault_sets.sets[] | select((.lines | map(.line) | sort) == [8, 9])] | length')" = 1 ]
+check "faults: forced runs counted" [ "$(jqf .fault_sets.paths)" -ge 2 ]
+(cd "$d" && "$CULPRIT" report) > "$T/report.txt"
+check "faults: the text report" grep -q '^  1. {main.c:11}' "$T/report.txt"
+
 # Usage errors.
 (cd "$d" && "$CULPRIT" --good good --bad bad --refine 2 -- ./run-test.sh) > /dev/null 2> "$T/err3"
 check "usage: --refine needs --batch" sh -c "[ $? = 2 ] && grep -q -- '--refine N goes with --batch' '$T/err3'"

@@ -222,6 +222,10 @@ keys R
 check "refine: not before the analysis" wait_for "refinement comes after the analysis"
 keys r
 check "refine: the analysis runs first" wait_for "done: failure-inducing changes found" 60
+keys 4 z
+check "faults: the fault sets in the tree pane" wait_for "- fault sets ("
+check "faults: a set with its clause" wait_for "main.c:11  y = y - 1;  (y = 39)"
+keys z
 keys R
 check "refine: a proposal in a dialog" wait_for "Proposed test gen1" 60
 check "refine: its input" wait_for "input:   ./prog "
