@@ -79,6 +79,18 @@ static void failing_run(struct view *v, const struct view_ctx *c)
 	const struct explain *x = c->x;
 	const struct trace *t = x->trace;
 	long focus = c->trace_ev >= 0 ? c->trace_ev : (long)x->tree.failure_ev;
+	/* Lines above (what runs now) came or went: the cursor stays on its line. */
+	if (v->n != v->head) {
+		size_t was = v->head;
+		v->head = v->n;
+		if (v->n > was) {
+			v->cur += v->n - was;
+			v->top += v->n - was;
+		} else {
+			v->cur = v->cur > was - v->n ? v->cur - (was - v->n) : 0;
+			v->top = v->top > was - v->n ? v->top - (was - v->n) : 0;
+		}
+	}
 	/* The last statement at or before the focus. */
 	size_t lo = 0, hi = c->nstmts;
 	while (lo < hi) {

@@ -61,6 +61,7 @@ struct view {
 	struct vline *lines;
 	size_t n, cap;
 	size_t top, cur;          /* first line shown, selected line */
+	size_t head;              /* lines above the content at the last fill (the trace pane's "running:") */
 };
 
 void view_clear(struct view *v);
