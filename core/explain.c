@@ -22,6 +22,7 @@
 #include "core/refine.h"
 
 static int refine_has_tests(struct explain *x);
+static void explain_interact(struct explain *x);
 static void refine_release(struct explain_refine *r);
 
 #define ABORT_STOPPED (-100)    /* the gate or the cancel flag stopped the analysis */
@@ -42,6 +43,7 @@ struct explain_priv {
 	struct buf *sources;         /* files of the bad revision the ranking shows lines of */
 	struct why *why;             /* the semantic explainer (kept for its trace) */
 	struct coverage cov;         /* the suite's coverage at the bad revision, as last ranked */
+	const struct change_set *why_set;   /* the set why was made for */
 	size_t nsources;
 };
 
@@ -369,6 +371,8 @@ void explain_free(struct explain *x)
 	refine_release(&x->refine);
 	comss_release(&x->faults);
 	free(x->faults_note);
+	interact_release(&x->interact);
+	free(x->interact_note);
 	pthread_mutex_destroy(&x->lock);
 	free(x);
 }
@@ -950,6 +954,10 @@ static int border(void *priv, size_t a, size_t b)
 	const struct change *cx = &s->changes[x->change], *cy = &s->changes[y->change];
 	if (sr->u->len[a] == 1 && sr->u->len[b] == 1 && s->natoms != s->nchanges && sr->u->n == s->natoms)
 		return cx != cy ? 2 : x->old_line != y->old_line;
+	struct explain *ex = sr->x;
+	if (sr->u->n == s->nchanges && ex->interacted && ex->interact.group[x->change] >= 0 &&
+	    ex->interact.group[x->change] == ex->interact.group[y->change])
+		return -1;   /* interacting changes: split them last */
 	if (cx->file != cy->file)
 		return 2;
 	return strcmp(cx->function ? cx->function : "", cy->function ? cy->function : "") != 0;
@@ -1130,6 +1138,7 @@ static int search_changes(struct explain *x, struct cerr *e)
 		x->note = xstrdup("the culprit commit changes no file");
 		return 1;
 	}
+	explain_interact(x);
 
 	struct units cu, au;
 	units_init(&cu, s->nchanges);
@@ -1142,9 +1151,17 @@ static int search_changes(struct explain *x, struct cerr *e)
 		au.start[a] = a;
 		au.len[a] = 1;
 	}
-	size_t *all = xmalloc((s->nchanges + 1) * sizeof(*all));
-	for (size_t c = 0; c < s->nchanges; c++)
-		all[c] = c;
+	size_t *all = xmalloc((s->nchanges + 1) * sizeof(*all)), nall = 0;
+	/* Interacting changes next to each other, in one partition where it costs nothing (border). */
+	for (size_t c = 0; c < s->nchanges; c++) {
+		long g = x->interacted ? x->interact.group[c] : -1;
+		if (g >= 0 && (size_t)g != c)
+			continue;   /* placed with its group's first */
+		all[nall++] = c;
+		for (size_t k = c + 1; g >= 0 && k < s->nchanges; k++)
+			if (x->interact.group[k] == g)
+				all[nall++] = k;
+	}
 
 	struct search sr = {.x = x, .s = s};
 	struct level hl, tl;
@@ -1861,8 +1878,34 @@ struct cand {
 	struct bits *hit;       /* over x->p->cov's lines */
 	size_t unknown;         /* lines hit that no earlier run had as executable */
 	size_t covers, fresh;   /* suspects covered; lines no earlier test hit */
+	size_t seqs;            /* change sequences it runs through whole */
 	long cov_run;           /* its run in the candidates' coverage */
 };
+
+static int run_hits(const struct coverage *cc, const struct cov_run *run, const char *file, int line)
+{
+	long at = coverage_find(cc, file, (uint32_t)line);
+	return at >= 0 && bits_test(run->hit, (size_t)at);
+}
+
+/* The change sequences (change -> interaction location -> output) a run goes through whole. */
+static size_t sequences_run(const struct explain *x, const struct coverage *cc, const struct cov_run *run)
+{
+	size_t n = 0;
+	for (size_t i = 0; x->interacted && i < x->interact.nseqs; i++) {
+		const struct ia_seq *q = &x->interact.seqs[i];
+		const struct change *ch = &x->set->changes[q->change];
+		int hit = 0;
+		for (int l = ch->new_start; l < ch->new_start + (ch->new_lines ? ch->new_lines : 1) && !hit; l++)
+			hit = run_hits(cc, run, x->set->files[ch->file].new_path, l);
+		if (hit && q->loc >= 0)
+			hit = run_hits(cc, run, x->interact.locs[q->loc].file, x->interact.locs[q->loc].line);
+		if (hit)
+			hit = run_hits(cc, run, q->out_file, q->out_line);
+		n += hit;
+	}
+	return n;
+}
 
 /* The suspect list: lines a failing test executes. */
 static int is_suspect(const struct explain *x, const char *file, int line)
@@ -1934,6 +1977,18 @@ int explain_refine_propose(struct explain *x, struct cerr *e)
 				if (ev < t->n && t->ctl[ev] != TRACE_NONE)
 					prefer[np++] = t->ctl[ev];
 			}
+		}
+		/* And the branches that lead to interaction locations. */
+		for (size_t i = 0; x->interacted && i < t->n && np < 8192; i++) {
+			const struct msite *st = t->ev[i].kind == TE_STMT ? trace_stmt_of(t, (uint32_t)i) : NULL;
+			if (!st || t->ctl[i] == TRACE_NONE)
+				continue;
+			const char *file = st->file >= 0 && (size_t)st->file < t->m->nfiles ? t->m->files[st->file] : "";
+			for (size_t k = 0; k < x->interact.nlocs; k++)
+				if (x->interact.locs[k].line == st->line && !strcmp(x->interact.locs[k].file, file)) {
+					prefer[np++] = t->ctl[i];
+					break;
+				}
 		}
 		size_t nseen = 0;
 		char **seen = refine_seen(x, &nseen);
@@ -2029,6 +2084,7 @@ int explain_refine_propose(struct explain *x, struct cerr *e)
 					bits_set(c[i].hit, (size_t)at);
 				c[i].covers += is_suspect(x, file, (int)cc.lines[l].line);
 			}
+			c[i].seqs = sequences_run(x, &cc, run);
 			int same = 0;
 			for (size_t r = 0; r < old->nruns && !same; r++)
 				same = !c[i].unknown && bits_equal(c[i].hit, old->runs[r].hit);
@@ -2047,10 +2103,11 @@ int explain_refine_propose(struct explain *x, struct cerr *e)
 				best = (long)i;
 			else {
 				const struct cand *b = &c[best];
-				int better = x->refine.stale ? (c[i].fresh != b->fresh ? c[i].fresh > b->fresh
-										   : c[i].covers > b->covers)
-							      : (c[i].covers != b->covers ? c[i].covers > b->covers
-											  : c[i].fresh > b->fresh);
+				/* SAT-TAR: most suspects (after a round that changed no rating: new
+				 * coverage); then whole change sequences. */
+				size_t k1 = x->refine.stale ? c[i].fresh : c[i].covers, b1 = x->refine.stale ? b->fresh : b->covers;
+				size_t k2 = x->refine.stale ? c[i].covers : c[i].fresh, b2 = x->refine.stale ? b->covers : b->fresh;
+				int better = k1 != b1 ? k1 > b1 : c[i].seqs != b->seqs ? c[i].seqs > b->seqs : k2 > b2;
 				if (better)
 					best = (long)i;
 			}
@@ -2075,6 +2132,7 @@ int explain_refine_propose(struct explain *x, struct cerr *e)
 		p->verdict = b->failing ? xasprintf("failing: %s (the good revision differs)", b->sig)
 					: xstrdup("passing: both revisions behave the same");
 		p->new_lines = b->fresh;
+		p->sequences = b->seqs;
 		const struct cov_run *run = &cc.runs[b->cov_run];
 		for (size_t l = 0; l < cc.nlines; l++) {
 			const char *file = cc.files[cc.lines[l].file];
@@ -2392,6 +2450,58 @@ static unsigned *change_ids(const struct change_set *s)
 	return ids;
 }
 
+/* Change interaction, before the change search: the culprit commit
+ * instrumented (its metadata, the explainer's too), the dependences of its
+ * changes, where they meet. Stored; on failure the search goes on without. */
+static void explain_interact(struct explain *x)
+{
+	unsigned *ids = change_ids(x->set);
+	char *stored = store_get(x->p->store, x->p->session, "interact");
+	struct interact ia;
+	struct cerr e = {{0}};
+	int rc = -1;
+	if (stored && interact_from_json(&ia, stored, strlen(stored), ids, x->set->nchanges, &e) == 0)
+		rc = 0;
+	free(stored);
+	if (rc < 0 && !x->opts.replay && x->opts.semantic && x->set->nchanges > 1) {
+		struct why_opts wo = {.good = x->commits[x->lo], .bad = x->commits[x->hi], .build = x->build,
+				      .test = x->opts.test, .cflags = x->opts.cflags, .workdir = x->p->sessdir,
+				      .test_timeout = x->opts.test_timeout, .max_rounds = x->opts.rounds};
+		struct why_env env = {.priv = x, .worktree = why_worktree, .run = why_run_cmd, .revert = why_revert,
+				      .gate = why_gate, .event = why_event, .lock = why_lock};
+		why_free(x->p->why);
+		x->p->why = why_new(&wo, x->set, &env);
+		x->p->why_set = x->set;
+		const struct tmeta *m;
+		set_activity(x, xstrdup("change interaction: instrumenting the culprit commit"));
+		rc = why_instrument(x->p->why, &m, &e);
+		set_activity(x, NULL);
+		if (rc == 0) {
+			interact_analyze(&ia, m, x->set);
+			struct buf j = BUF_INIT;
+			interact_json(&ia, ids, &j);
+			store_set(x->p->store, x->p->session, "interact", j.s, NULL);
+			buf_release(&j);
+		}
+	}
+	model_lock(x);
+	interact_release(&x->interact);
+	free(x->interact_note);
+	x->interact_note = NULL;
+	x->interacted = rc == 0;
+	if (rc == 0)
+		x->interact = ia;
+	else if (e.msg[0])
+		x->interact_note = xasprintf("no change interaction: %s", e.msg);
+	model_unlock(x);
+	if (rc == 0)
+		event(x, "INTERACTION", "%zu interaction locations, %zu change sequences (%zu statements, %zu dependences)",
+		      ia.nlocs, ia.nseqs, ia.stmts, ia.edges);
+	else if (x->interact_note)
+		event(x, "INTERACTION", "%s", x->interact_note);
+	free(ids);
+}
+
 static int explain_why(struct explain *x, struct cerr *e)
 {
 	unsigned *ids = change_ids(x->set);
@@ -2428,6 +2538,7 @@ static int explain_why(struct explain *x, struct cerr *e)
 			x->why_state = 2;
 			why_free(x->p->why);
 			x->p->why = w;
+			x->p->why_set = x->set;
 			x->trace = why_trace(w);
 			model_unlock(x);
 			free(stored);
@@ -2444,8 +2555,11 @@ static int explain_why(struct explain *x, struct cerr *e)
 	model_lock(x);
 	ctree_release(&x->tree);
 	x->why_state = 1;
-	why_free(x->p->why);
-	x->p->why = why_new(&wo, x->set, &env);
+	if (!x->p->why || x->p->why_set != x->set) {   /* (the static analysis may have instrumented already) */
+		why_free(x->p->why);
+		x->p->why = why_new(&wo, x->set, &env);
+		x->p->why_set = x->set;
+	}
 	x->trace = NULL;
 	model_unlock(x);
 	struct cerr we = {0};

@@ -15,6 +15,7 @@
 #include "core/rank.h"
 #include "core/why.h"
 #include "core/comss.h"
+#include "core/interact.h"
 
 struct explain_opts {
 	const char *dir;            /* repository or any subdirectory (NULL: .) */
@@ -62,6 +63,7 @@ struct refine_proposal {
 	char **covered;             /* the suspect statements it covers: "calc.c:8" */
 	size_t ncovered;
 	size_t new_lines;           /* lines no earlier test covered */
+	size_t sequences;           /* change sequences it runs through whole */
 };
 
 struct refine_move {
@@ -179,6 +181,11 @@ struct explain {
 	const struct trace *trace;  /* the failing run's trace while the session is open, or NULL */
 
 	struct explain_refine refine;
+
+	/* Change interaction (static, on the culprit commit; with the explainer). */
+	struct interact interact;
+	int interacted;             /* interact holds a result for x->set */
+	char *interact_note;
 
 	/* Fault sets (MaxSAT CoMSSs of the failing run; with the explainer). */
 	struct comss_result faults;

@@ -122,6 +122,30 @@ static size_t configs_unresolved(const struct explain *x)
 	return n;
 }
 
+/* Change interaction: where changes meet, and the sequences to outputs. */
+static void interact_text(const struct explain *x, int md, struct buf *b)
+{
+	const struct interact *ia = &x->interact;
+	buf_addf(b, "\n%sChange interaction (static dependences of %zu statements): %zu interaction locations, "
+		    "%zu change sequences\n%s",
+		 md ? "## " : "", ia->stmts, ia->nlocs, ia->nseqs, md ? "\n" : "");
+	for (size_t i = 0; i < ia->nlocs; i++) {
+		buf_addf(b, "%s%s:%d  %s  <- changes", md ? "- " : "  ", ia->locs[i].file, ia->locs[i].line, ia->locs[i].text);
+		for (size_t k = 0; k < ia->locs[i].nchanges; k++)
+			buf_addf(b, " #%u", x->set->changes[ia->locs[i].changes[k]].id);
+		buf_addc(b, '\n');
+	}
+	for (size_t i = 0; i < ia->nseqs && i < 20; i++) {
+		const struct ia_seq *q = &ia->seqs[i];
+		buf_addf(b, "%ssequence: #%u", md ? "- " : "  ", x->set->changes[q->change].id);
+		if (q->loc >= 0)
+			buf_addf(b, " -> %s:%d", ia->locs[q->loc].file, ia->locs[q->loc].line);
+		buf_addf(b, " -> %s:%d %s\n", q->out_file, q->out_line, q->out_text);
+	}
+	if (ia->nseqs > 20)
+		buf_addf(b, "%s... %zu more sequences\n", md ? "- " : "  ", ia->nseqs - 20);
+}
+
 /* The MaxSAT fault sets, each line with what the formula says of it. */
 static void faults_text(const struct explain *x, int md, struct buf *b)
 {
@@ -194,6 +218,8 @@ static void render_text(const struct explain *x, int md, struct buf *b)
 	}
 	if (x->faulted || x->faults_note)
 		faults_text(x, md, b);
+	if (x->interacted && x->set)
+		interact_text(x, md, b);
 	buf_addf(b, "%s%zu configurations tested (%d commits, %zu unresolved", md ? "\n" : "\n",
 		 x->nconfigs, x->commits_tested, configs_unresolved(x));
 	if (x->flaky)
@@ -326,6 +352,16 @@ static void render_json(const struct explain *x, struct buf *b)
 		for (size_t i = 0; i < x->set->nchanges; i++)
 			ids[i] = x->set->changes[i].id;
 		ctree_json(&x->tree, ids, b);
+		free(ids);
+	} else {
+		buf_adds(b, "null");
+	}
+	buf_adds(b, ",\n  \"interaction\": ");
+	if (x->interacted && x->set) {
+		unsigned *ids = xmalloc((x->set->nchanges + 1) * sizeof(*ids));
+		for (size_t i = 0; i < x->set->nchanges; i++)
+			ids[i] = x->set->changes[i].id;
+		interact_json(&x->interact, ids, b);
 		free(ids);
 	} else {
 		buf_adds(b, "null");

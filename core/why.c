@@ -33,6 +33,7 @@ struct side {             /* one traced revision */
 	struct tmeta meta;
 	struct trace tr;
 	int loaded;
+	int instrumented;     /* meta holds the instrumented tree's metadata, built */
 };
 
 struct why {
@@ -88,10 +89,10 @@ struct why *why_new(const struct why_opts *o, const struct change_set *set, cons
 
 static void side_release(struct side *s)
 {
-	if (s->loaded) {
+	if (s->loaded)
 		trace_release(&s->tr);
+	if (s->loaded || s->instrumented)
 		tmeta_release(&s->meta);
-	}
 	free(s->hex);
 	free(s->dir);
 	memset(s, 0, sizeof(*s));
@@ -325,9 +326,11 @@ static int write_if_changed(const char *path, const struct buf *b, struct cerr *
 }
 
 /* Instrument every file the build compiles, build, run the test traced. */
-static int trace_side(struct why *w, struct side *s, const char *hex, struct cerr *e)
+static int instrument_side(struct why *w, struct side *s, const char *hex, struct cerr *e)
 {
 	double t0 = now();
+	free(s->hex);
+	free(s->dir);
 	s->hex = xstrdup(hex);
 	if (w->env.worktree(w->env.priv, hex, &s->dir, e) < 0)
 		return -1;
@@ -447,7 +450,18 @@ static int trace_side(struct why *w, struct side *s, const char *hex, struct cer
 		if (rc < 0)
 			tmeta_release(&s->meta);
 	}
-	w->t->instrument_seconds += now() - t0;
+	if (w->t)
+		w->t->instrument_seconds += now() - t0;
+	s->instrumented = rc == 0;
+	free(rt);
+	free(cul);
+	return rc;
+}
+
+static int trace_side(struct why *w, struct side *s, const char *hex, struct cerr *e)
+{
+	int rc = s->instrumented ? 0 : instrument_side(w, s, hex, e);
+	const char *dir = s->dir;
 	if (rc == 0) {
 		double t1 = now();
 		char *tp = xasprintf("%s/trace-%.12s.bin", w->o.workdir, hex);
@@ -471,14 +485,22 @@ static int trace_side(struct why *w, struct side *s, const char *hex, struct cer
 		}
 		if (rc == 0)
 			s->loaded = 1;
-		else
+		else {
 			tmeta_release(&s->meta);
+			s->instrumented = 0;
+		}
 		free(env0);
 		free(tp);
 	}
-	free(rt);
-	free(cul);
 	return rc;
+}
+
+int why_instrument(struct why *w, const struct tmeta **m, struct cerr *e)
+{
+	if (!w->bad.instrumented && instrument_side(w, &w->bad, w->o.bad, e) < 0)
+		return -1;
+	*m = &w->bad.meta;
+	return 0;
 }
 
 /* ------------------------------------------------------ describing */

@@ -110,6 +110,9 @@ int why_run(struct why *w, struct ctree *t, struct cerr *e);
 int why_reload(struct why *w, struct cerr *e);
 /* The failing run's trace, after why_run or why_reload (NULL before or when it failed). */
 const struct trace *why_trace(const struct why *w);
+/* Instrument the failing revision (and build it) without running it: its
+ * metadata, for static analyses before the explainer runs. */
+int why_instrument(struct why *w, const struct tmeta **m, struct cerr *e);
 /* The failure's expected outcome (after why_run found the failure): how many, 0 none. */
 size_t why_failure(const struct why *w, const struct expect **x);
 /* Run the failing test again in the instrumented tree, traced, with the

@@ -745,6 +745,9 @@ static void draw_proposal(struct wb *w)
 	if (r->cur.branch && r->cur.branch[0])
 		buf_addf(&b, "takes:   %s\n", r->cur.branch);
 	buf_addf(&b, "verdict: %s\n", r->cur.verdict);
+	if (r->cur.sequences)
+		buf_addf(&b, "runs through %zu change sequence%s (change, interaction location, output)\n", r->cur.sequences,
+			 r->cur.sequences == 1 ? "" : "s");
 	buf_addf(&b, "covers %zu suspect statements:", r->cur.ncovered);
 	for (size_t i = 0; i < r->cur.ncovered && i < 12; i++)
 		buf_addf(&b, " %s", r->cur.covered[i]);

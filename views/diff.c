@@ -42,6 +42,28 @@ static void in_causes(const struct explain *x, size_t i, char *out, size_t size)
 	buf_release(&b);
 }
 
+/* Where change i meets other changes (interaction locations), a line under its header. */
+static void interactions(struct view *v, const struct explain *x, const struct change_set *s, size_t i)
+{
+	if (!x->interacted || s != x->set)
+		return;
+	for (size_t k = 0; k < x->interact.nlocs; k++) {
+		const struct ia_loc *l = &x->interact.locs[k];
+		int mine = 0;
+		for (size_t j = 0; j < l->nchanges; j++)
+			mine |= l->changes[j] == i;
+		if (!mine)
+			continue;
+		struct buf b = BUF_INIT;
+		for (size_t j = 0; j < l->nchanges; j++)
+			if (l->changes[j] != i)
+				buf_addf(&b, "%s#%u", b.len ? ", " : "", s->changes[l->changes[j]].id);
+		view_add(v, VC_AUX, (long)i, -1, "    interaction location %s:%d with %s: %s", l->file, l->line, b.s,
+			 l->text);
+		buf_release(&b);
+	}
+}
+
 static void fill(struct view *v, const struct view_ctx *c)
 {
 	const struct explain *x = c->x;
@@ -77,6 +99,7 @@ static void fill(struct view *v, const struct view_ctx *c)
 			in_causes(x, i, why, sizeof(why));
 		view_add(v, mark_color(m), (long)i, -1, "  #%u [%s]%s%s @@ -%d,%d +%d,%d @@ %s", ch->id, change_mark_name(m),
 			 why, score, ch->old_start, ch->old_lines, ch->new_start, ch->new_lines, ch->function ? ch->function : "");
+		interactions(v, x, s, i);
 		struct change_lines l;
 		change_lines_of(s, i, &l);
 		size_t shown = 0;

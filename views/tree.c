@@ -167,6 +167,42 @@ static void faults(struct view *v, const struct view_ctx *c)
 		view_add(v, VC_DIM, -1, -1, "  %s", r->note);
 }
 
+/* The change sequence graph as a tree: change, interaction location, output. */
+static void sequences(struct view *v, const struct view_ctx *c)
+{
+	const struct explain *x = c->x;
+	if (!x->interacted || !x->set)
+		return;
+	const struct interact *ia = &x->interact;
+	int open = !c->collapsed[TREE_SEQS];
+	view_add(v, VC_HEADER, -1, TREE_SEQS, "%s change sequences (%zu; %zu interaction locations)", open ? "-" : "+",
+		 ia->nseqs, ia->nlocs);
+	if (!open)
+		return;
+	long last_change = -1, last_loc = -2;
+	for (size_t i = 0; i < ia->nseqs; i++) {
+		const struct ia_seq *q = &ia->seqs[i];
+		const struct change *ch = &x->set->changes[q->change];
+		if ((long)q->change != last_change) {
+			view_add(v, VC_NORMAL, (long)q->change, -1, "  #%u %s:%d", ch->id, x->set->files[ch->file].new_path,
+				 ch->new_start);
+			last_change = (long)q->change;
+			last_loc = -2;
+		}
+		if (q->loc >= 0 && q->loc != last_loc) {
+			const struct ia_loc *l = &ia->locs[q->loc];
+			struct buf b = BUF_INIT;
+			for (size_t k = 0; k < l->nchanges; k++)
+				if (l->changes[k] != q->change)
+					buf_addf(&b, "%s#%u", b.len ? ", " : "", x->set->changes[l->changes[k]].id);
+			view_add(v, VC_AUX, (long)q->change, -1, "    -> %s:%d %s  (meets %s)", l->file, l->line, l->text, b.s);
+			last_loc = q->loc;
+		}
+		view_add(v, VC_DIM, (long)q->change, -1, "%s-> %s:%d %s", q->loc >= 0 ? "       " : "    ", q->out_file,
+			 q->out_line, q->out_text);
+	}
+}
+
 static void fill(struct view *v, const struct view_ctx *c)
 {
 	const struct explain *x = c->x;
@@ -190,6 +226,7 @@ static void fill(struct view *v, const struct view_ctx *c)
 		view_add(v, VC_DIM, -1, -1, "%s", x->note);
 	why(v, c);
 	faults(v, c);
+	sequences(v, c);
 }
 
 const struct view_ops tree_view_ops = {"tree", "causal tree", KS_TREE, fill};

@@ -76,6 +76,6 @@ void view_release(struct view *v);
 extern const struct view_ops diff_view_ops, trace_view_ops, rank_view_ops, tree_view_ops, log_view_ops;
 
 /* Tree nodes. */
-enum { TREE_INDUCING, TREE_FIX, TREE_AUX, TREE_RANGE, TREE_WHY, TREE_FAULTS };
+enum { TREE_INDUCING, TREE_FIX, TREE_AUX, TREE_RANGE, TREE_WHY, TREE_FAULTS, TREE_SEQS };
 
 #endif

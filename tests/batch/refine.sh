@@ -64,6 +64,18 @@ check "faults: forced runs counted" [ "$(jqf .fault_sets.paths)" -ge 2 ]
 (cd "$d" && "$CULPRIT" report) > "$T/report.txt"
 check "faults: the text report" grep -q '^  1. {main.c:11}' "$T/report.txt"
 
+# Change interaction: two changes feed one statement.
+d=$(fixture interact)
+culprit_json "$d" --good good --bad bad -- ./run-test.sh
+ind=$(jqf '[.failure_inducing[].id] | sort | join(" ")')
+check "interaction: one location" [ "$(jqf '.interaction.locations | length')" = 1 ]
+check "interaction: where x and y meet" [ "$(jqf '.interaction.locations[0] | .file + ":" + (.line|tostring)')" = main.c:7 ]
+check "interaction: the two failure-inducing changes" [ "$(jqf '.interaction.locations[0].changes | sort | join(" ")')" = "$ind" ]
+check "interaction: sequences on to the output" \
+	[ "$(jqf '[.interaction.sequences[] | select(.location == 0 and .output_line == 8)] | length')" = 2 ]
+(cd "$d" && "$CULPRIT" report) > "$T/report.txt"
+check "interaction: in the text report" grep -q '^  main.c:7  int total = get_x() + get_y();  <- changes' "$T/report.txt"
+
 # Usage errors.
 (cd "$d" && "$CULPRIT" --good good --bad bad --refine 2 -- ./run-test.sh) > /dev/null 2> "$T/err3"
 check "usage: --refine needs --batch" sh -c "[ $? = 2 ] && grep -q -- '--refine N goes with --batch' '$T/err3'"

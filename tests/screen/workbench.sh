@@ -59,6 +59,7 @@ for loc in C.UTF-8 C; do
 	check "$loc: run to the end" wait_for "done: failure-inducing changes found" 60
 	check "$loc: the tree shows the failure-inducing changes" wait_for "- failure-inducing (2)"
 	check "$loc: the diff marks them" wait_for "#1 [interacting]"
+	check "$loc: and where they meet" wait_for "interaction location main.c:7 with #3"
 
 	keys 4 j j j j Enter
 	check "$loc: Enter on a change shows its last configuration" wait_for "bad without 1"
