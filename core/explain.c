@@ -2473,9 +2473,16 @@ static void explain_interact(struct explain *x)
 		x->p->why = why_new(&wo, x->set, &env);
 		x->p->why_set = x->set;
 		const struct tmeta *m;
-		set_activity(x, xstrdup("change interaction: instrumenting the culprit commit"));
-		rc = why_instrument(x->p->why, &m, &e);
-		set_activity(x, NULL);
+		/* A build: one step of its own. */
+		int g = x->hooks.gate ? x->hooks.gate(x->hooks.priv, "instrumenting for change interaction")
+				      : 0;
+		if (g > 0)
+			x->p->stopping = 1;   /* the search that follows keeps its best answer */
+		if (g == 0) {
+			set_activity(x, xstrdup("change interaction: instrumenting the culprit commit"));
+			rc = why_instrument(x->p->why, &m, &e);
+			set_activity(x, NULL);
+		}
 		if (rc == 0) {
 			interact_analyze(&ia, m, x->set);
 			struct buf j = BUF_INIT;
