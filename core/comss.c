@@ -540,16 +540,36 @@ int comss_run(const struct trace *t, const struct expect *x, size_t nx, const st
 		}
 		c.wmax = lo > 0 ? 2 / lo : 1;
 	}
-	int max_paths = o->max_paths > 0 && o->max_paths < MAX_PATHS ? o->max_paths : 8;
+	int max_paths = o->max_paths > 0 && o->max_paths <= MAX_PATHS ? o->max_paths : 8;
 	int rc = 0;
+	uint32_t next_all = 0;   /* all_paths: the next branch to look at */
 	for (;;) {
-		out->iterations++;
-		rc = solve(&c, x, nx, out, e);
-		if (rc < 0 || !o->ofc || !o->forced)
-			break;
-		uint32_t b = unexplored(&c, out);
-		if (b == TRACE_NONE)
-			break;
+		uint32_t b = TRACE_NONE;
+		if (o->all_paths && o->forced) {
+			for (; next_all < t->n && b == TRACE_NONE; next_all++)
+				if (is_decision(t, next_all) && !forked_at(&c, next_all)) {
+					int first = 1;   /* the first run of its site */
+					for (size_t k = 1; k < c.np && first; k++)
+						first = t->ev[c.p[k].fork].id != t->ev[next_all].id;
+					if (first)
+						b = next_all;
+				}
+		}
+		if (b == TRACE_NONE) {
+			out->iterations++;
+			rc = solve(&c, x, nx, out, e);
+			if (rc < 0 || o->all_paths || !o->ofc || !o->forced)
+				break;
+			b = unexplored(&c, out);
+			if (b == TRACE_NONE)
+				break;
+		}
+		if ((int)c.np >= max_paths && o->all_paths && next_all < t->n) {
+			next_all = (uint32_t)t->n;   /* no more runs: solve what there is */
+			free(out->note);
+			out->note = xasprintf("widened to %d runs, the most it takes", (int)c.np);
+			continue;
+		}
 		if ((int)c.np >= max_paths) {
 			free(out->note);
 			out->note = xasprintf("widened to %d runs, the most it takes; branches with unexplored arms remain",
@@ -576,6 +596,8 @@ int comss_run(const struct trace *t, const struct expect *x, size_t nx, const st
 		if (!same) {
 			if (o->release)
 				o->release(o->priv, &p->tr);
+			if (o->all_paths)
+				continue;
 			free(out->note);
 			out->note = xstrdup("a forced run differs before the forced branch (the test is not deterministic): "
 					    "not widened");

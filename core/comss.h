@@ -44,6 +44,7 @@ struct comss_result {
 struct comss_opts {
 	int weighted;           /* clause weighting by suspiciousness */
 	int ofc;                /* widen on demand */
+	int all_paths;          /* widen at every branch first (the whole function, for comparison) */
 	size_t max_sets;        /* (0: 8) */
 	size_t max_size;        /* lines in a set at most (0: 6) */
 	int max_paths;          /* runs at most (0: 8) */

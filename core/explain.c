@@ -1940,7 +1940,8 @@ int explain_refine_propose(struct explain *x, struct cerr *e)
 	if (!note && gen_original(t, root, &own, &ge) < 0)
 		note = xasprintf("no tests can be generated: %s", ge.msg);
 	char *cdir = NULL, *sig0 = NULL, *own_cmd = NULL;
-	double t0 = now_seconds();
+	double t0 = now_seconds(), gen_s = 0, solver_s = 0;
+	size_t checks = 0;
 	if (!note) {
 		set_activity(x, xstrdup("refinement: building both revisions"));
 		rc = refine_trees(x, &cdir, e);
@@ -2002,6 +2003,8 @@ int explain_refine_propose(struct explain *x, struct cerr *e)
 		free(prefer);
 		x->refine.solver_seconds += st.seconds;
 		x->refine.checks += st.checks;
+		solver_s = st.seconds;
+		checks = st.checks;
 		if (rc == 0) {
 			c = xcalloc(nc + 1, sizeof(*c));
 			for (size_t i = 0; i < nc; i++) {
@@ -2017,7 +2020,8 @@ int explain_refine_propose(struct explain *x, struct cerr *e)
 					       "or cannot be");
 		}
 	}
-	x->refine.gen_seconds += now_seconds() - t0;
+	gen_s = now_seconds() - t0;
+	x->refine.gen_seconds += gen_s;
 	double t1 = now_seconds();
 	/* Run each at both revisions: the good one is the oracle. */
 	for (size_t i = 0; rc == 0 && !note && i < nc; i++) {
@@ -2114,6 +2118,16 @@ int explain_refine_propose(struct explain *x, struct cerr *e)
 		}
 		if (best < 0)
 			note = xstrdup("no new input adds coverage that no earlier test had: refinement is done");
+	}
+	if (rc == 0 && !x->opts.replay) {   /* this round's figures */
+		char *before = explain_refine_rounds(x);
+		int round = 1;
+		for (const char *q = before; *q; q++)
+			round += *q == '\n';
+		free(before);
+		char *line = xasprintf("%d %.3f %.3f %.3f %zu %zu", round, gen_s, solver_s, now_seconds() - t1, nc, checks);
+		store_append(x, "refine.rounds", line, NULL);
+		free(line);
 	}
 	model_lock(x);
 	x->refine.candidates += nc;
@@ -2275,6 +2289,12 @@ int explain_refine_answer(struct explain *x, enum refine_answer a, struct cerr *
 	if (x->faulted && changed)
 		explain_faults(x, e);   /* the weights changed */
 	return 0;
+}
+
+char *explain_refine_rounds(const struct explain *x)
+{
+	char *v = store_get(x->p->store, x->p->session, "refine.rounds");
+	return v ? v : xstrdup("");
 }
 
 char *explain_refine_log(const struct explain *x)

@@ -241,6 +241,9 @@ int explain_refine_answer(struct explain *x, enum refine_answer a, struct cerr *
 /* What was answered, a line each: "approved|rejected TAB name TAB
  * passing|failing TAB suspects covered TAB input" (caller frees). */
 char *explain_refine_log(const struct explain *x);
+/* Each round's figures, a line each: "round generation-seconds
+ * solver-seconds run-seconds candidates solver-calls" (caller frees). */
+char *explain_refine_rounds(const struct explain *x);
 /* The approved tests as a suite file (caller frees; "" when none). */
 char *explain_refine_suite(struct explain *x);
 

@@ -555,7 +555,23 @@ static void refine_json(const struct explain *x, struct buf *b)
 		json_str(b, x->refine.note);
 	else
 		buf_adds(b, "null");
-	buf_adds(b, ", \"moves\": [");
+	buf_adds(b, ", \"rounds\": [");
+	char *rounds = explain_refine_rounds(x);
+	int nr = 0;
+	for (char *p = rounds, *nl; p && *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		int round;
+		double gen, solver, run;
+		unsigned long cand, calls;
+		if (sscanf(p, "%d %lf %lf %lf %lu %lu", &round, &gen, &solver, &run, &cand, &calls) == 6)
+			buf_addf(b, "%s{\"round\": %d, \"generation_seconds\": %.3f, \"solver_seconds\": %.3f, "
+				    "\"run_seconds\": %.3f, \"candidates\": %lu, \"solver_calls\": %lu}",
+				 nr++ ? ", " : "", round, gen, solver, run, cand, calls);
+		if (!nl)
+			break;
+	}
+	free(rounds);
+	buf_adds(b, "], \"moves\": [");
 	for (size_t i = 0; i < x->refine.nmoves; i++) {
 		const struct refine_move *m = &x->refine.moves[i];
 		buf_adds(b, i ? ", {\"file\": " : "{\"file\": ");

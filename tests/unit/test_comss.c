@@ -37,7 +37,7 @@ struct env {
 static int forced(void *priv, unsigned site, unsigned instance, int outcome, struct trace *out, struct cerr *e)
 {
 	struct env *v = priv;
-	char *cmd = xasprintf("cd %s/ofc && rm -f f.bin && CULPRIT_FORCE=%u:%u:%d CULPRIT_TRACE=%s/ofc/f.bin ./p 0 0",
+	char *cmd = xasprintf("cd %s/ofc && rm -f f.bin && CULPRIT_FORCE=%u:%u:%d CULPRIT_TRACE=%s/ofc/f.bin ./p 0 0 > /dev/null 2>&1",
 			      dir, site, instance, outcome, dir);
 	sh(cmd);
 	free(cmd);
