@@ -94,7 +94,7 @@ static void test_ofc_example(void)
 {
 	struct tmeta m;
 	struct trace t;
-	if (traced("ofc", ofc, "./p 0 0", NULL, &m, &t) < 0) {
+	if (traced("ofc", ofc, "./p 0 0 2>/dev/null", NULL, &m, &t) < 0) {
 		CHECK(!"traced");
 		return;
 	}

@@ -53,7 +53,7 @@ static void test_inputs(void)
 {
 	struct tmeta m;
 	struct trace t;
-	if (traced("num", numbers, "sh -c 'printf a | ./p 20 x'", NULL, &m, &t) < 0) {
+	if (traced("num", numbers, "sh -c 'printf a | ./p 20 x' > /dev/null", NULL, &m, &t) < 0) {
 		CHECK(!"traced");
 		return;
 	}
@@ -162,7 +162,7 @@ static void test_forced(void)
 {
 	struct tmeta m;
 	struct trace t;
-	if (traced("num", numbers, "./p 20 < /dev/null", NULL, &m, &t) < 0) {
+	if (traced("num", numbers, "./p 20 < /dev/null > /dev/null", NULL, &m, &t) < 0) {
 		CHECK(!"traced");
 		return;
 	}
@@ -176,7 +176,7 @@ static void test_forced(void)
 	tmeta_release(&m);
 	char env[64];
 	snprintf(env, sizeof(env), "CULPRIT_FORCE=%u:0:0", site);
-	if (traced("num", numbers, "./p 20 < /dev/null", env, &m, &t) < 0) {
+	if (traced("num", numbers, "./p 20 < /dev/null > /dev/null", env, &m, &t) < 0) {
 		CHECK(!"traced");
 		return;
 	}
