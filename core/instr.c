@@ -671,7 +671,7 @@ static const char *output_call(const char *name)
  * mark what they return as inputs. */
 static const char *input_call(const char *name)
 {
-	static const char *in[] = {"atoi", "atol", "strtol", "getchar", "fgetc", "getc", "fgets", "scanf", NULL};
+	static const char *in[] = {"atoi", "atol", "strtol", "sscanf", "getchar", "fgetc", "getc", "fgets", "scanf", NULL};
 	for (int i = 0; in[i]; i++)
 		if (!strcmp(name, in[i]))
 			return in[i];

@@ -27,7 +27,7 @@ enum tev_kind {
 /* Input events (TE_IN): aux says what was read, id where. */
 enum tin_kind {
 	TIN_ARGBYTE = 1,    /* a byte of argument id >> 16 at offset id & 0xffff (addr: where) */
-	TIN_ARGINT,         /* atoi/atol/strtol of argument id: the call's result */
+	TIN_ARGINT,         /* atoi/atol/strtol/sscanf("%d") of argument id: the result (addr: where sscanf put it) */
 	TIN_STDBYTE,        /* standard input byte at offset id (addr 0: getchar's result, -1 at EOF) */
 	TIN_STDINT,         /* scanf's %d item id (addr: where it went; id ~0: an item not modelled) */
 };

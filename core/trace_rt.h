@@ -31,6 +31,7 @@
 /* Not declared by <stdio.h> in strict C89 modes. */
 extern int vsnprintf(char *, size_t, const char *, va_list);
 extern int vscanf(const char *, va_list);
+extern int vsscanf(const char *, const char *, va_list);
 
 struct __cu_ev {
 	unsigned char kind, size;
@@ -452,6 +453,28 @@ __attribute__((weak)) long __cu_strtol(const char *s, char **end, int base)
 	if (k > 0 && base == 10)
 		__cu_in(__CU_IN_ARGINT, (unsigned)k, 0, sizeof(v), v);
 	return v;
+}
+/* sscanf of an argument with one %d: the integer is an input, like atoi's. */
+__attribute__((weak)) int __cu_sscanf(const char *str, const char *fmt, ...)
+{
+	va_list ap, again;
+	const char *p = fmt, *q;
+	int n, k = __cu_argof(str);
+	va_start(ap, fmt);
+	__builtin_va_copy(again, ap);
+	n = vsscanf(str, fmt, ap);
+	va_end(ap);
+	while (*p == ' ')
+		p++;
+	q = p + 2;
+	while (*q == ' ')
+		q++;
+	if (k > 0 && n == 1 && p[0] == '%' && p[1] == 'd' && !*q) {
+		int *v = va_arg(again, int *);
+		__cu_in(__CU_IN_ARGINT, (unsigned)k, v, sizeof(*v), *v);
+	}
+	va_end(again);
+	return n;
 }
 __attribute__((weak)) int __cu_fgetc(FILE *f)
 {

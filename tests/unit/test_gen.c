@@ -34,6 +34,9 @@ static const char numbers[] =
 	"\t}\n"
 	"\tif (argc > 2 && argv[2][0] == '-')\n"
 	"\t\tputs(\"dash\");\n"
+	"\tint z = 0;\n"
+	"\tif (argc > 3 && sscanf(argv[3], \"%d\", &z) == 1 && z * 3 == 126)\n"
+	"\t\tputs(\"answer\");\n"
 	"\treturn 0;\n"
 	"}\n";
 
@@ -53,11 +56,11 @@ static void test_inputs(void)
 {
 	struct tmeta m;
 	struct trace t;
-	if (traced("num", numbers, "sh -c 'printf a | ./p 20 x' > /dev/null", NULL, &m, &t) < 0) {
+	if (traced("num", numbers, "sh -c 'printf a | ./p 20 x 7' > /dev/null", NULL, &m, &t) < 0) {
 		CHECK(!"traced");
 		return;
 	}
-	CHECK(t.nargs == 3);
+	CHECK(t.nargs == 4);
 	CHECK_STR(t.args.s + 4, "20");
 	CHECK(t.cwd && strstr(t.cwd, "/num") != NULL);
 	struct cerr e;
@@ -65,7 +68,7 @@ static void test_inputs(void)
 	char *root = xasprintf("%s", dir);
 	CHECK(gen_original(&t, root, &g, &e) == 0);
 	char *own = gen_command(&g);
-	CHECK_STR(own, "cd num && printf '%s' a | ./p 20 x");
+	CHECK_STR(own, "cd num && printf '%s' a | ./p 20 x 7");
 	free(own);
 	gen_input_release(&g);
 	struct gen_input *v = NULL;
@@ -84,7 +87,8 @@ static void test_inputs(void)
 		free(c);
 	}
 	CHECK(has_candidate(v, n, "printf '%s' q"));
-	CHECK(has_candidate(v, n, " 20 -"));
+	CHECK(has_candidate(v, n, " 20 - 7"));
+	CHECK(has_candidate(v, n, " 20 x 42"));   /* sscanf's %d: z * 3 == 126 */
 	/* Each candidate really takes its branch the other way. */
 	for (size_t i = 0; i < n; i++) {
 		char *c = gen_command(&v[i]);
