@@ -494,6 +494,9 @@ static uint32_t unexplored(struct enc *c, const struct comss_result *r)
 				if (sl->line != l->line || strcmp(fname, l->file) || sl->guard_ev == TRACE_NONE)
 					continue;
 				uint32_t b = sl->guard_ev;
+				const struct msite *bs = tmeta_site(c->t->m, c->t->ev[b].id);
+				if (bs && bs->kindname && !strcmp(bs->kindname, "switch"))
+					continue;   /* a switch has no single other arm to force */
 				unsigned site = c->t->ev[b].id;
 				int other = !c->t->ev[b].val, seen = 0;
 				for (size_t p = 0; p < c->np && !seen; p++)
@@ -547,7 +550,8 @@ int comss_run(const struct trace *t, const struct expect *x, size_t nx, const st
 		uint32_t b = TRACE_NONE;
 		if (o->all_paths && o->forced) {
 			for (; next_all < t->n && b == TRACE_NONE; next_all++)
-				if (is_decision(t, next_all) && !forked_at(&c, next_all)) {
+				if (is_decision(t, next_all) && !forked_at(&c, next_all) &&
+				    strcmp(tmeta_site(t->m, t->ev[next_all].id)->kindname, "switch")) {
 					int first = 1;   /* the first run of its site */
 					for (size_t k = 1; k < c.np && first; k++)
 						first = t->ev[c.p[k].fork].id != t->ev[next_all].id;
