@@ -196,6 +196,7 @@ static void sequences(struct view *v, const struct view_ctx *c)
 				if (l->changes[k] != q->change)
 					buf_addf(&b, "%s#%u", b.len ? ", " : "", x->set->changes[l->changes[k]].id);
 			view_add(v, VC_AUX, (long)q->change, -1, "    -> %s:%d %s  (meets %s)", l->file, l->line, l->text, b.s);
+			buf_release(&b);
 			last_loc = q->loc;
 		}
 		view_add(v, VC_DIM, (long)q->change, -1, "%s-> %s:%d %s", q->loc >= 0 ? "       " : "    ", q->out_file,

@@ -18,6 +18,7 @@ wait_for() {
 		sleep 0.1
 		_i=$((_i + 1))
 	done
+	screen | sed 's/^/  | /'   # what was there instead
 	return 1
 }
 keys() { tm send-keys -t w "$@"; }
@@ -206,6 +207,7 @@ keys r
 check "rank pane: the ranking" wait_for "ochiai: 2 failing, 1 passing tests" 60
 check "rank pane: a line of a change" wait_for "stats.c:3 "
 check "rank pane: the changes show their score" wait_for "(score "
+wait_for "| done" 60 >/dev/null   # (the ranking changes once the analysis is done)
 keys 3 f
 check "rank pane: the next formula" wait_for "dstar: 2 failing"
 keys C
