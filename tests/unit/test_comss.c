@@ -1,33 +1,27 @@
 /* MaxSAT fault sets on a real instrumented program: the example of the OFC
- * paper (Jin & Orso), whose CoMSSs after widening include {the line
- * `b = a + 1`} and {the line `if (y < 5)`, the line `b = a + 2`}; clause
- * weighting puts the likelier line first. */
+ * paper (Jin & Orso), whose CoMSSs are {line 6} and {line 5} from the
+ * failing run alone, and after widening {line 6} and {line 5, line 8};
+ * clause weighting puts the likelier lines first. */
 #include "core/comss.h"
 #include "tests/unit/test.h"
 #include "tests/unit/traced.h"
 
-/* The paper's P, its lines 1 to 9 at lines 5 to 13 here. */
+/* The paper's P with its line numbers: line 1 is `if (x >= 0)`, line 9 the
+ * assert (<assert.h> and <stdlib.h> come in by -include). */
 static const char ofc[] =
-	"#include <assert.h>\n"
-	"#include <stdlib.h>\n"
-	"int P(int x, int y)\n"
-	"{\tint a, b;\n"
-	"\tif (x >= 0)\n"           /* 5: paper line 1 */
-	"\t\ta = x;\n"              /* 6: 2 */
-	"\telse\n"                  /* 7: 3 */
-	"\t\ta = -x;\n"             /* 8: 4 */
-	"\tif (y < 5)\n"            /* 9: 5 */
-	"\t\tb = a + 1;\n"          /* 10: 6 */
-	"\telse\n"                  /* 11: 7 */
-	"\t\tb = a + 2;\n"          /* 12: 8 */
-	"\tassert(b <= a);\n"       /* 13: 9 */
+	"int P(int x, int y) { int a, b; if (x >= 0)\n"   /* 1 */
+	"\t\ta = x;\n"                                      /* 2 */
+	"\telse\n"                                           /* 3 */
+	"\t\ta = -x;\n"                                     /* 4 */
+	"\tif (y < 5)\n"                                     /* 5 */
+	"\t\tb = a + 1;\n"                                  /* 6 */
+	"\telse\n"                                           /* 7 */
+	"\t\tb = a + 2;\n"                                  /* 8 */
+	"\tassert(b <= a);\n"                                /* 9 */
 	"\treturn b;\n"
 	"}\n"
-	"int main(int argc, char **argv)\n"
-	"{\n"
-	"\treturn argc > 2 ? P(atoi(argv[1]), atoi(argv[2])) : 2;\n"
-	"}\n";
-#define PAPER(n) ((n) + 4)
+	"int main(int argc, char **argv) { return argc > 2 ? P(atoi(argv[1]), atoi(argv[2])) : 2; }\n";
+static const char *const includes[] = {"assert.h", "stdlib.h", NULL};
 
 struct env {
 	struct tmeta *m;
@@ -87,14 +81,14 @@ static double susp_58(void *priv, const char *file, int line)
 {
 	(void)priv;
 	(void)file;
-	return line == PAPER(5) || line == PAPER(8) ? 0.9 : 0.1;   /* the branch and b = a + 2 look likeliest */
+	return line == 5 || line == 8 ? 0.9 : 0.1;   /* the branch and b = a + 2 look likeliest */
 }
 
 static void test_ofc_example(void)
 {
 	struct tmeta m;
 	struct trace t;
-	if (traced("ofc", ofc, "./p 0 0 2>/dev/null", NULL, &m, &t) < 0) {
+	if (traced_with("ofc", ofc, "./p 0 0 2>/dev/null", NULL, includes, &m, &t) < 0) {
 		CHECK(!"traced");
 		return;
 	}
@@ -113,7 +107,7 @@ static void test_ofc_example(void)
 	/* One run: {6} and the branch {5}, whose other arm never ran. */
 	CHECK(comss_run(&t, &x, 1, &o, &r, &e) == 0);
 	show(&r);
-	int l6[] = {PAPER(6)}, l5[] = {PAPER(5)}, l58[] = {PAPER(5), PAPER(8)}, l2[] = {PAPER(2)};
+	int l6[] = {6}, l5[] = {5}, l58[] = {5, 8}, l2[] = {2};
 	CHECK(has_set(&r, l6, 1));
 	CHECK(has_set(&r, l5, 1));
 	CHECK(!has_set(&r, l2, 1));   /* a = x: any a fails b <= a */
@@ -136,7 +130,7 @@ static void test_ofc_example(void)
 	o.susp = susp_58;
 	CHECK(comss_run(&t, &x, 1, &o, &r, &e) == 0);
 	show(&r);
-	CHECK(r.n >= 2 && r.sets[0].n == 2 && has_set(&r, l58, 2) && r.sets[0].v[1].line == PAPER(8));
+	CHECK(r.n >= 2 && r.sets[0].n == 2 && has_set(&r, l58, 2) && r.sets[0].v[1].line == 8);
 	CHECK(r.sets[0].cost < r.sets[1].cost);
 	comss_release(&r);
 	trace_release(&t);

@@ -24,7 +24,7 @@ static void test_meeting_point(void)
 {
 	struct tmeta m;
 	struct trace t;
-	if (traced("ia", prog, "./p", NULL, &m, &t) < 0) {
+	if (traced("ia", prog, "./p > /dev/null", NULL, &m, &t) < 0) {
 		CHECK(!"traced");
 		return;
 	}

@@ -23,8 +23,8 @@ static int sh(const char *cmd)
 
 /* Instrument src as dir/name/p.c, build it, run cmd (from dir/name) traced;
  * load metadata and trace. 0 when all went well. */
-static int traced(const char *name, const char *src, const char *cmd, const char *env, struct tmeta *m,
-		  struct trace *t)
+static int traced_with(const char *name, const char *src, const char *cmd, const char *env,
+		       const char *const *headers, struct tmeta *m, struct trace *t)
 {
 	struct cerr e;
 	char *d = xasprintf("%s/%s", dir, name), *p = xasprintf("%s/p.c", d), *rt = xasprintf("%s/rt.h", dir);
@@ -37,10 +37,21 @@ static int traced(const char *name, const char *src, const char *cmd, const char
 	buf_addf(&out, "#include \"%s\"\n#line 1\n", rt);
 	unsigned next = 1;
 	struct instr_stats st = {0};
-	rc |= instr_file(p, "p.c", NULL, 0, 0, NULL, 0, &next, &out, &meta, &st, &e);
+	/* Headers forced in, for the parser and the compiler alike. */
+	const char *args[16];
+	int nargs = 0;
+	struct buf inc = BUF_INIT;
+	buf_adds(&inc, "");
+	for (int i = 0; headers && headers[i] && nargs < 14; i++) {
+		args[nargs++] = "-include";
+		args[nargs++] = headers[i];
+		buf_addf(&inc, " -include %s", headers[i]);
+	}
+	rc |= instr_file(p, "p.c", NULL, 0, 0, nargs ? args : NULL, nargs, &next, &out, &meta, &st, &e);
 	rc |= file_write_atomic(p, out.s, out.len, 0644, &e);
-	char *run = xasprintf("cd %s && cc -std=c99 -w -o p p.c && rm -f t.bin && %s CULPRIT_TRACE=%s/t.bin %s",
-			      d, env ? env : "", d, cmd);
+	char *run = xasprintf("cd %s && cc -std=c99 -w%s -o p p.c && rm -f t.bin && %s CULPRIT_TRACE=%s/t.bin %s", d,
+			      inc.s, env ? env : "", d, cmd);
+	buf_release(&inc);
 	sh(run);   /* (the test may fail: that is the point) */
 	free(run);
 	rc |= tmeta_parse(m, meta.s, meta.len, &e);
@@ -56,6 +67,13 @@ static int traced(const char *name, const char *src, const char *cmd, const char
 	free(p);
 	free(rt);
 	return rc;
+}
+
+/* The same, without a forced include. */
+static inline int traced(const char *name, const char *src, const char *cmd, const char *env, struct tmeta *m,
+			 struct trace *t)
+{
+	return traced_with(name, src, cmd, env, NULL, m, t);
 }
 
 #endif
