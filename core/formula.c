@@ -903,25 +903,47 @@ static size_t assert_queued(struct formula *f, Z3_solver s, struct bits *added)
 	return n;
 }
 
+#define NPREF 3   /* preferences an input has: keep its value, stay near it, be printable */
+
 /* What the inputs can be: getchar gives a byte or EOF; a line from fgets
  * holds no NUL and no newline before its end. */
-static void input_domain(struct formula *f, Z3_solver s, uint32_t e, Z3_ast *pin, Z3_ast *near)
+static void input_domain(struct formula *f, Z3_solver s, uint32_t e, Z3_ast pref[NPREF])
 {
 	const struct tev *v = &f->t->ev[e];
 	char name[32];
 	snprintf(name, sizeof(name), "in%u", e);
 	int w = input_width(v);
 	Z3_ast x = Z3_mk_const(f->z, Z3_mk_string_symbol(f->z, name), Z3_mk_bv_sort(f->z, (unsigned)w));
-	/* Preferences, as assumptions: the input keeps its value; a number stays near it. */
-	snprintf(name, sizeof(name), "pin%u", e);
-	*pin = Z3_mk_const(f->z, Z3_mk_string_symbol(f->z, name), Z3_mk_bool_sort(f->z));
-	Z3_solver_assert(f->z, s, Z3_mk_implies(f->z, *pin, Z3_mk_eq(f->z, x, bv(f, v->val, w))));
-	snprintf(name, sizeof(name), "near%u", e);
-	*near = Z3_mk_const(f->z, Z3_mk_string_symbol(f->z, name), Z3_mk_bool_sort(f->z));
+	/* Preferences, as assumptions: the input keeps its value; a number
+	 * stays near it; a byte is printable (a tab or newline in standard
+	 * input, EOF from getchar), so that a generated test reads well. */
+	static const char *const pname[NPREF] = {"pin", "near", "tame"};
+	for (int k = 0; k < NPREF; k++) {
+		snprintf(name, sizeof(name), "%s%u", pname[k], e);
+		pref[k] = Z3_mk_const(f->z, Z3_mk_string_symbol(f->z, name), Z3_mk_bool_sort(f->z));
+	}
+	Z3_solver_assert(f->z, s, Z3_mk_implies(f->z, pref[0], Z3_mk_eq(f->z, x, bv(f, v->val, w))));
 	Z3_ast d = Z3_mk_bvsub(f->z, x, bv(f, v->val, w));
 	Z3_ast around[2] = {Z3_mk_bvsge(f->z, d, bv(f, (unsigned long long)-64, w)),
 			    Z3_mk_bvsle(f->z, d, bv(f, 64, w))};
-	Z3_solver_assert(f->z, s, Z3_mk_implies(f->z, *near, Z3_mk_and(f->z, 2, around)));
+	Z3_solver_assert(f->z, s, Z3_mk_implies(f->z, pref[1], Z3_mk_and(f->z, 2, around)));
+	long long o = w < 64 && (v->val >> (w - 1)) & 1 ? (long long)(v->val | ~((1ull << w) - 1)) : (long long)v->val;
+	/* Tame: printable, or an argument's terminating NUL; in standard input
+	 * a tab, a newline or EOF too. A byte the run had otherwise stays free. */
+	int arg = v->aux == TIN_ARGBYTE;
+	int tame_now = (o >= ' ' && o <= '~') || (arg && o == 0) ||
+		       (v->aux == TIN_STDBYTE && (o == '\n' || o == '\t' || o == -1));
+	if ((arg || v->aux == TIN_STDBYTE) && tame_now) {
+		Z3_ast range[2] = {Z3_mk_bvsge(f->z, x, bv(f, ' ', w)), Z3_mk_bvsle(f->z, x, bv(f, '~', w))};
+		Z3_ast tame[4] = {Z3_mk_and(f->z, 2, range), Z3_mk_eq(f->z, x, bv(f, 0, w)),
+				  Z3_mk_eq(f->z, x, bv(f, '\n', w)), Z3_mk_eq(f->z, x, bv(f, '\t', w))};
+		if (!arg) {
+			tame[1] = Z3_mk_eq(f->z, x, bv(f, (unsigned long long)-1, w));
+			Z3_solver_assert(f->z, s, Z3_mk_implies(f->z, pref[2], Z3_mk_or(f->z, 4, tame)));
+		} else {
+			Z3_solver_assert(f->z, s, Z3_mk_implies(f->z, pref[2], Z3_mk_or(f->z, 2, tame)));
+		}
+	}
 	if (v->aux == TIN_STDBYTE && !v->addr) {
 		Z3_ast r[2] = {Z3_mk_bvsge(f->z, x, bv(f, (unsigned long long)-1, w)),
 			       Z3_mk_bvsle(f->z, x, bv(f, 255, w))};
@@ -964,22 +986,22 @@ int formula_flips(struct formula *f, const uint32_t *br, size_t nbr, const unsig
 		for (; domained < f->ninputs; domained++) {
 			if (domained == cap_pref) {
 				cap_pref = cap_pref ? 2 * cap_pref : 16;
-				prefs = xrealloc(prefs, 2 * cap_pref * sizeof(*prefs));
-				on = xrealloc(on, 2 * cap_pref);
+				prefs = xrealloc(prefs, NPREF * cap_pref * sizeof(*prefs));
+				on = xrealloc(on, NPREF * cap_pref);
 			}
-			input_domain(f, s, f->inputs[domained], &prefs[2 * domained], &prefs[2 * domained + 1]);
+			input_domain(f, s, f->inputs[domained], &prefs[NPREF * domained]);
 		}
 		if (want[i]) {
 			Z3_solver_push(f->z, s);
 			Z3_solver_assert(f->z, s, flip);
 			/* Keep the other inputs as they were where the path allows:
 			 * drop the preferences an unsat core names, and try again. */
-			memset(on, 1, 2 * domained);
+			memset(on, 1, NPREF * domained);
 			Z3_lbool r = Z3_L_UNDEF;
-			for (int tries = 0; tries < 8; tries++) {
-				Z3_ast *as = xmalloc((2 * domained + 1) * sizeof(*as));
+			for (int tries = 0; tries < 12; tries++) {
+				Z3_ast *as = xmalloc((NPREF * domained + 1) * sizeof(*as));
 				unsigned na = 0;
-				for (size_t k = 0; k < 2 * domained; k++)
+				for (size_t k = 0; k < NPREF * domained; k++)
 					if (on[k])
 						as[na++] = prefs[k];
 				out->checks++;
@@ -987,15 +1009,28 @@ int formula_flips(struct formula *f, const uint32_t *br, size_t nbr, const unsig
 				free(as);
 				if (r != Z3_L_FALSE || na == 0)
 					break;
+				/* Give up the strongest kind the core names first
+				 * (keeping a value, then staying near, then tame). */
 				Z3_ast_vector core = Z3_solver_get_unsat_core(f->z, s);
 				Z3_ast_vector_inc_ref(f->z, core);
 				unsigned kc = Z3_ast_vector_size(f->z, core);
+				size_t nnamed = 0;
+				int kind = NPREF;
 				for (unsigned c = 0; c < kc; c++)
-					for (size_t k = 0; k < 2 * domained; k++)
-						if (Z3_is_eq_ast(f->z, Z3_ast_vector_get(f->z, core, c), prefs[k]))
+					for (size_t k = 0; k < NPREF * domained; k++)
+						if (on[k] && Z3_is_eq_ast(f->z, Z3_ast_vector_get(f->z, core, c), prefs[k])) {
+							if ((int)(k % NPREF) < kind)
+								kind = (int)(k % NPREF);
+							break;
+						}
+				for (unsigned c = 0; c < kc; c++)
+					for (size_t k = (size_t)kind; k < NPREF * domained; k += NPREF)
+						if (Z3_is_eq_ast(f->z, Z3_ast_vector_get(f->z, core, c), prefs[k])) {
 							on[k] = 0;
+							nnamed++;
+						}
 				Z3_ast_vector_dec_ref(f->z, core);
-				if (kc == 0)
+				if (nnamed == 0)
 					break;
 			}
 			if (Z3_get_error_code(f->z) != Z3_OK) {

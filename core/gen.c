@@ -15,50 +15,111 @@ void gen_input_release(struct gen_input *g)
 	memset(g, 0, sizeof(*g));
 }
 
+static int printable(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < ' ' || (unsigned char)s[i] > '~')
+			return 0;
+	return 1;
+}
+
+/* The bytes s[0..n) as the argument of printf %b in single quotes: one
+ * line whatever they hold. */
+static void quote_b(struct buf *b, const char *s, size_t n)
+{
+	buf_addc(b, '\'');
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '\\')
+			buf_adds(b, "\\\\");
+		else if (c == '\'')
+			buf_adds(b, "'\\''");
+		else if (c == '\n')
+			buf_adds(b, "\\n");
+		else if (c == '\t')
+			buf_adds(b, "\\t");
+		else if (c < ' ' || c > '~')
+			buf_addf(b, "\\0%03o", c);
+		else
+			buf_addc(b, (char)c);
+	}
+	buf_addc(b, '\'');
+}
+
 char *gen_command(const struct gen_input *g)
 {
+	/* One line, byte for byte: an argument holding a control or non-ASCII
+	 * byte is made by printf %b into a variable first (its trailing '_'
+	 * keeps a trailing newline through the command substitution). */
 	struct buf b = BUF_INIT;
 	if (strcmp(g->dir, ".")) {
 		buf_adds(&b, "cd ");
 		shell_quote(&b, g->dir);
 		buf_adds(&b, " && ");
 	}
-	if (g->in.len) {
+	for (size_t i = 0; i < g->argc; i++)
+		if (!printable(g->argv[i], strlen(g->argv[i]))) {
+			buf_addf(&b, "a%zu=$(printf '%%b_' ", i);
+			quote_b(&b, g->argv[i], strlen(g->argv[i]));
+			buf_addf(&b, ") && a%zu=${a%zu%%_} && ", i, i);
+		}
+	if (g->in.len && printable(g->in.s, g->in.len)) {
 		buf_adds(&b, "printf '%s' ");
-		shell_quote(&b, g->in.s);   /* (up to a NUL byte) */
+		shell_quote(&b, g->in.s);
+		buf_adds(&b, " | ");
+	} else if (g->in.len) {
+		buf_adds(&b, "printf '%b' ");
+		quote_b(&b, g->in.s, g->in.len);
 		buf_adds(&b, " | ");
 	}
 	for (size_t i = 0; i < g->argc; i++) {
 		if (i)
 			buf_addc(&b, ' ');
-		shell_quote(&b, g->argv[i]);
+		if (printable(g->argv[i], strlen(g->argv[i])))
+			shell_quote(&b, g->argv[i]);
+		else
+			buf_addf(&b, "\"$a%zu\"", i);
 	}
 	if (!g->in.len)
 		buf_adds(&b, " < /dev/null");
 	return buf_detach(&b);
 }
 
+/* A byte as it reads in $'...' and "..." alike. */
+static void describe_byte(struct buf *b, unsigned char c, char quote)
+{
+	if (c == '\n')
+		buf_adds(b, "\\n");
+	else if (c == '\t')
+		buf_adds(b, "\\t");
+	else if (c == quote || c == '\\')
+		buf_addf(b, "\\%c", c);
+	else if (c < ' ' || c > '~')
+		buf_addf(b, "\\x%02x", c);
+	else
+		buf_addc(b, (char)c);
+}
+
 char *gen_describe(const struct gen_input *g)
 {
 	struct buf b = BUF_INIT;
 	for (size_t i = 0; i < g->argc; i++) {
+		const char *a = g->argv[i];
 		if (i)
 			buf_addc(&b, ' ');
-		shell_quote(&b, g->argv[i]);
+		if (printable(a, strlen(a))) {
+			shell_quote(&b, a);
+			continue;
+		}
+		buf_adds(&b, "$'");   /* as bash writes it */
+		for (const char *p = a; *p; p++)
+			describe_byte(&b, (unsigned char)*p, '\'');
+		buf_addc(&b, '\'');
 	}
 	if (g->in.len) {
 		buf_adds(&b, " < \"");
-		for (size_t i = 0; i < g->in.len && i < 200; i++) {
-			unsigned char c = (unsigned char)g->in.s[i];
-			if (c == '\n')
-				buf_adds(&b, "\\n");
-			else if (c == '"' || c == '\\')
-				buf_addf(&b, "\\%c", c);
-			else if (c < 32 || c >= 127)
-				buf_addf(&b, "\\x%02x", c);
-			else
-				buf_addc(&b, (char)c);
-		}
+		for (size_t i = 0; i < g->in.len && i < 200; i++)
+			describe_byte(&b, (unsigned char)g->in.s[i], '"');
 		buf_adds(&b, g->in.len > 200 ? "...\"" : "\"");
 	}
 	return buf_detach(&b);

@@ -189,12 +189,98 @@ static void test_forced(void)
 	tmeta_release(&m);
 }
 
+static const char bytes[] =
+	"#include <stdio.h>\n"
+	"int main(int argc, char **argv)\n"
+	"{\n"
+	"\tconst char *s = argv[1];\n"
+	"\tint digits = 0;\n"
+	"\tfor (int i = 0; s[i]; i++) {\n"
+	"\t\tif (s[i] >= '0' && s[i] <= '9')\n"
+	"\t\t\tdigits++;\n"
+	"\t\telse\n"
+	"\t\t\tbreak;\n"
+	"\t}\n"
+	"\tint c = getchar();\n"
+	"\tif (c != 'x')\n"
+	"\t\tputs(\"other\");\n"
+	"\tprintf(\"%d\\n\", digits);\n"
+	"\treturn 0;\n"
+	"}\n";
+
+/* Bytes the solver is free to choose come out printable where the path allows. */
+static void test_tame(void)
+{
+	struct tmeta m;
+	struct trace t;
+	if (traced("bytes", bytes, "sh -c 'printf x | ./p 12' > /dev/null", NULL, &m, &t) < 0) {
+		CHECK(!"traced");
+		return;
+	}
+	struct cerr e;
+	struct gen_input *v = NULL;
+	size_t n = 0;
+	struct gen_stats st;
+	char *root = xasprintf("%s", dir);
+	CHECK(gen_candidates(&t, root, NULL, 0, 16, NULL, 0, &v, &n, &st, &e) == 0);
+	CHECK(n >= 3);   /* a non-digit first, a third character, another byte than x */
+	for (size_t i = 0; i < n; i++) {
+		char *d = gen_describe(&v[i]);
+		if (getenv("VERBOSE"))
+			printf("  %s\n", d);
+		CHECK(!strstr(d, " $'") && !strstr(d, "\\x"));
+		free(d);
+		gen_input_release(&v[i]);
+	}
+	free(v);
+	free(root);
+	trace_release(&t);
+	tmeta_release(&m);
+}
+
+/* Any bytes: the command is one line and gives the program exactly them. */
+static void test_commands(void)
+{
+	char *argv[] = {"printf", "%s|", "2+3\b4", "a'b\\c\n", "\xcd" "x", "plain"};
+	struct gen_input g = {argv, 6, BUF_INIT, ".", TRACE_NONE};
+	char *cmd = gen_command(&g);
+	CHECK(!strchr(cmd, '\n'));
+	FILE *p = popen(cmd, "r");
+	char out[256];
+	size_t n = p ? fread(out, 1, sizeof(out), p) : 0;
+	CHECK(p && pclose(p) == 0);
+	static const char want[] = "2+3\b4|a'b\\c\n|\xcd" "x|plain|";
+	CHECK(n == sizeof(want) - 1 && !memcmp(out, want, n));
+	char *d = gen_describe(&g);
+	CHECK_STR(d, "printf '%s|' $'2+3\\x084' $'a\\'b\\\\c\\n' $'\\xcdx' plain");
+	free(d);
+	free(cmd);
+
+	char *cat[] = {"cat"};
+	struct gen_input s = {cat, 1, BUF_INIT, ".", TRACE_NONE};
+	static const char in[] = "1 2\n\0\x01'\\\xff\n";
+	buf_add(&s.in, in, sizeof(in) - 1);
+	cmd = gen_command(&s);
+	CHECK(!strchr(cmd, '\n'));
+	p = popen(cmd, "r");
+	n = p ? fread(out, 1, sizeof(out), p) : 0;
+	CHECK(p && pclose(p) == 0);
+	CHECK(n == sizeof(in) - 1 && !memcmp(out, in, n));
+	d = gen_describe(&s);
+	CHECK_STR(d, "cat < \"1 2\\n\\x00\\x01'\\\\\\xff\\n\"");
+	free(d);
+	free(cmd);
+	buf_release(&s.in);
+}
+
 int main(void)
 {
 	snprintf(dir, sizeof(dir), "%s/culprit-gen.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(dir))
 		return 1;
+	RUN(test_commands);
 	RUN(test_inputs);
+	RUN(test_tame);
 	RUN(test_scanf);
 	RUN(test_forced);
 	if (!getenv("KEEP"))
