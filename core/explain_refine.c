@@ -277,8 +277,8 @@ int explain_refine_propose(struct explain *x, struct cerr *e)
 			ex_event(x, "GENERATED", "%zu new inputs from %zu input-dependent branches (%zu solver calls, %.2fs)",
 			      nc, st.branches, st.checks, st.seconds);
 			if (!nc)
-				note = xstrdup("no new input: every branch that depends on the inputs was negated already, "
-					       "or cannot be");
+				note = xstrdup("no new input: each branch that depends on the inputs is negated already "
+					       "or cannot be negated");
 		}
 	}
 	gen_s = now_seconds() - t0;
