@@ -142,6 +142,8 @@ static void refine_job(struct wb *w)
 	pthread_mutex_lock(&w->lock);
 	w->running = 0;
 	w->finished = 1;
+	if (!strncmp(w->msg, "refinement: ", 12))
+		w->msg[0] = '\0';   /* what the job was doing: the status line now says how it ended */
 	if (rc < 0)
 		snprintf(w->result_msg, sizeof(w->result_msg), "refinement: %s", e.msg);
 	else if (rc == 0)
@@ -312,7 +314,7 @@ static void draw_status(struct wb *w)
 	struct buf s = BUF_INIT, keys = BUF_INIT;
 	struct explain *x = w->x;
 	pthread_mutex_lock(&w->lock);
-	int running = w->running, waiting = w->waiting, mode = w->mode, finished = w->finished;
+	int running = w->running, waiting = w->waiting, mode = w->mode, finished = w->finished, result = w->result;
 	double since = w->busy_since;
 	char next[sizeof(w->next)];
 	memcpy(next, w->next, sizeof(next));
@@ -340,10 +342,13 @@ static void draw_status(struct wb *w)
 		buf_addf(&s, " | %s", w->result_msg);
 	/* The keys that matter now. */
 	enum keymap_scope sc = w->views[w->focus].ops->scope;
-	enum keymap_action hints[] = {KA_STEP, KA_RUN, KA_PAUSE, KA_CANCEL, KA_STOP, KA_HELP, KA_QUIT};
-	const char *words[] = {"step", "run", "pause", "cancel", "stop", "help", "quit"};
+	enum keymap_action hints[] = {KA_STEP, KA_RUN, KA_PAUSE, KA_CANCEL, KA_STOP, KA_REFINE, KA_HELP, KA_QUIT};
+	const char *words[] = {"step", "run", "pause", "cancel", "stop", "refine", "help", "quit"};
+	int refinable = finished && !running && result == 0 && x->opts.semantic;
 	for (size_t i = 0; i < sizeof(hints) / sizeof(*hints); i++) {
 		if ((hints[i] == KA_PAUSE && !(running && mode == MODE_RUN)) ||
+		    (hints[i] == KA_REFINE && !refinable) ||
+		    ((hints[i] == KA_STEP || hints[i] == KA_RUN) && refinable) ||
 		    ((hints[i] == KA_CANCEL || hints[i] == KA_STOP) && !running) ||
 		    ((hints[i] == KA_STEP || hints[i] == KA_RUN) && running && mode == MODE_RUN))
 			continue;
@@ -1024,6 +1029,12 @@ int workbench_run(struct explain *x, const struct workbench_opts *o, struct cerr
 	w->ctx.x = x;
 	w->ctx.trace_config = -1;
 	w->ctx.trace_ev = -1;
+	struct buf rk = BUF_INIT;
+	keymap_keys_for(o->keymap, KS_GENERIC, KA_REFINE, &rk);
+	if (rk.s && strchr(rk.s, ','))
+		*strchr(rk.s, ',') = '\0';
+	snprintf(w->ctx.refine_key, sizeof(w->ctx.refine_key), "%s", rk.s ? rk.s : "");
+	buf_release(&rk);
 	for (int i = 0; i < 5; i++)
 		w->views[i].ops = ops[i];
 	pthread_mutex_init(&w->lock, NULL);

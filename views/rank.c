@@ -10,9 +10,13 @@ static void fill(struct view *v, const struct view_ctx *c)
 {
 	const struct explain *x = c->x;
 	if (!x->ranked) {
-		view_add(v, VC_DIM, -1, -1, "%s",
-			 x->opts.suite ? "the ranking comes after the changes are searched"
-				       : "no test suite given: --suite FILE");
+		if (x->opts.suite)
+			view_add(v, VC_DIM, -1, -1, "the ranking comes after the changes are searched");
+		else if (x->opts.semantic && c->refine_key[0])
+			view_add(v, VC_DIM, -1, -1, "no test suite given: --suite FILE, or %s (refine) after the analysis "
+				 "generates tests", c->refine_key);
+		else
+			view_add(v, VC_DIM, -1, -1, "no test suite given: --suite FILE");
 		return;
 	}
 	const struct ranking *r = &x->ranking;

@@ -38,6 +38,7 @@ struct view_ctx {
 	long trace_config;        /* configuration shown in the trace pane, -1: the latest */
 	const char *live;         /* the running command's output tail, or NULL */
 	int collapsed[8];         /* tree nodes */
+	char refine_key[24];      /* the key that proposes a generated test ("" unbound) */
 	/* The failing run in the trace pane. */
 	long trace_ev;            /* the event to show (-1: the failure) */
 	char trace_func[64];      /* show only this function's statements ("" all) */

@@ -221,10 +221,12 @@ d=$(fixture refine_two)
 end_session
 tm new-session -d -s w -x 120 -y 40 "cd '$d' && env LC_ALL=C.UTF-8 XDG_CONFIG_HOME='$T/config' '$CULPRIT' --good good --bad bad -- ./run-test.sh; echo EXITED \$?; sleep 30"
 wait_for "s step r run" >/dev/null
+check "refine: the suspiciousness pane points to it" wait_for "no test suite given: --suite FILE, or R (refine)"
 keys R
 check "refine: not before the analysis" wait_for "refinement comes after the analysis"
 keys r
 check "refine: the analysis runs first" wait_for "done: failure-inducing changes found" 60
+check "refine: the status bar offers it when the analysis is done" wait_for "R refine ? help"
 keys 4 z
 check "faults: the fault sets in the tree pane" wait_for "- fault sets ("
 check "faults: a set with its clause" wait_for "main.c:11  y = y - 1;  (y = 39)"
@@ -244,6 +246,7 @@ check "refine: the rejected input is not proposed again" sh -c "! tmux -L '$SOCK
 check "refine: a passing input" wait_for "verdict: passing: both revisions behave the same"
 keys a
 check "refine: approve ranks again" wait_for "approved gen2" 60
+check "refine: what it was doing is not left on the screen" sh -c "! tmux -L '$SOCK' capture-pane -p -t w | grep -q 'refinement: ranking again'"
 check "refine: the ranking counts it" wait_for "ochiai: 1 failing, 1 passing tests"
 check "refine: the pane shows how lines moved" wait_for "rank before->after"
 check "refine: nothing more to propose" wait_for "refinement: no new input"
