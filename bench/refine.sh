@@ -35,3 +35,4 @@ bench() {
 
 bench refine_rank scale.c 8 --suite tests.list
 bench refine_two main.c 11
+bench refine_deep main.c 8

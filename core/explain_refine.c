@@ -11,6 +11,7 @@
 #include "core/refine.h"
 
 #define REFINE_CANDIDATES 12    /* new inputs generated and run per round */
+#define REFINE_TRACED 4         /* approved tests traced per round for more */
 
 int ex_refine_has_tests(struct explain *x)
 {
@@ -62,10 +63,11 @@ static int store_append(struct explain *x, const char *key, const char *line, st
 	return rc;
 }
 
-/* The program commands of the approved and rejected inputs. */
-static char **refine_seen(struct explain *x, size_t *n)
+/* A stored list, a line each: refine.seen, the program commands of the
+ * inputs answered or left out; refine.commands, those of the approved ones. */
+static char **store_lines(struct explain *x, const char *key, size_t *n)
 {
-	char *v = store_get(x->p->store, x->p->session, "refine.seen");
+	char *v = store_get(x->p->store, x->p->session, key);
 	char **out = NULL;
 	*n = 0;
 	for (char *p = v, *nl; p && *p; p = nl + 1) {
@@ -253,19 +255,62 @@ int explain_refine_propose(struct explain *x, struct cerr *e)
 				}
 		}
 		size_t nseen = 0;
-		char **seen = refine_seen(x, &nseen);
+		char **seen = store_lines(x, "refine.seen", &nseen);
 		struct gen_input *v = NULL;
 		struct gen_stats st;
 		ex_activity(x, xstrdup("refinement: solving for new inputs"));
 		rc = gen_candidates(t, root, prefer, np, REFINE_CANDIDATES, seen, nseen, &v, &nc, &st, e);
+		free(prefer);
+		size_t runs = 1, branches = st.branches;
+		solver_s = st.seconds;
+		checks = st.checks;
+		/* Too few: the approved tests' runs, traced, newest first, give
+		 * more (a second branch negated beyond the failing run's). */
+		size_t napp = 0;
+		char **app = rc == 0 && nc < REFINE_CANDIDATES ? store_lines(x, "refine.commands", &napp) : NULL;
+		if (napp) {   /* not the failing run's own input either */
+			seen = xrealloc(seen, (nseen + 1) * sizeof(*seen));
+			seen[nseen++] = xstrdup(own_cmd);
+		}
+		for (size_t a = napp, tried = 0; a-- > 0 && nc < REFINE_CANDIDATES && tried++ < REFINE_TRACED;) {
+			struct trace ta;
+			struct cerr te = {0};
+			ex_activity(x, xasprintf("refinement: tracing %s", app[a]));
+			if (why_run_traced(x->p->why, app[a], NULL, &ta, &te) < 0) {
+				ex_event(x, "GENERATED", "%s not traced: %s", app[a], te.msg);
+				continue;
+			}
+			/* Nor the inputs found already. */
+			seen = xrealloc(seen, (nseen + nc + 1) * sizeof(*seen));
+			size_t base = nseen;
+			for (size_t i = 0; i < nc; i++)
+				seen[nseen + i] = gen_command(&v[i]);
+			struct gen_input *w = NULL;
+			size_t nw = 0;
+			struct gen_stats sa;
+			ex_activity(x, xasprintf("refinement: solving for new inputs from %s", app[a]));
+			if (gen_candidates(&ta, root, NULL, 0, REFINE_CANDIDATES - nc, seen, nseen + nc, &w, &nw, &sa, &te) == 0) {
+				v = xrealloc(v, (nc + nw + 1) * sizeof(*v));
+				memcpy(v + nc, w, nw * sizeof(*w));
+				nc += nw;
+				free(w);
+				runs++;
+				branches += sa.branches;
+				solver_s += sa.seconds;
+				checks += sa.checks;
+			}
+			for (size_t i = base; i < base + (nc - nw); i++)
+				free(seen[i]);
+			trace_release(&ta);
+		}
+		for (size_t i = 0; i < napp; i++)
+			free(app[i]);
+		free(app);
 		for (size_t i = 0; i < nseen; i++)
 			free(seen[i]);
 		free(seen);
-		free(prefer);
-		x->refine.solver_seconds += st.seconds;
-		x->refine.checks += st.checks;
-		solver_s = st.seconds;
-		checks = st.checks;
+		x->refine.solver_seconds += solver_s;
+		x->refine.checks += checks;
 		if (rc == 0) {
 			c = xcalloc(nc + 1, sizeof(*c));
 			for (size_t i = 0; i < nc; i++) {
@@ -274,11 +319,11 @@ int explain_refine_propose(struct explain *x, struct cerr *e)
 				c[i].cov_run = -1;
 			}
 			free(v);
-			ex_event(x, "GENERATED", "%zu new inputs from %zu input-dependent branches (%zu solver calls, %.2fs)",
-			      nc, st.branches, st.checks, st.seconds);
+			ex_event(x, "GENERATED", "%zu new inputs from %zu input-dependent branches of %zu run%s "
+			      "(%zu solver calls, %.2fs)", nc, branches, runs, runs == 1 ? "" : "s", checks, solver_s);
 			if (!nc)
-				note = xstrdup("no new input: each branch that depends on the inputs is negated already "
-					       "or cannot be negated");
+				note = xstrdup("no new input: each branch that depends on the inputs, in the failing run and "
+					       "the approved tests, is negated already or cannot be negated");
 		}
 	}
 	gen_s = now_seconds() - t0;
@@ -350,9 +395,13 @@ int explain_refine_propose(struct explain *x, struct cerr *e)
 				c[i].covers += is_suspect(x, file, (int)cc.lines[l].line);
 			}
 			c[i].seqs = sequences_run(x, &cc, run);
+			/* A test that runs the very lines an earlier one ran splits no tie. */
 			int same = 0;
-			for (size_t r = 0; r < old->nruns && !same; r++)
-				same = !c[i].unknown && bits_equal(c[i].hit, old->runs[r].hit);
+			for (size_t r = 0; r < old->nruns && !same && !c[i].unknown; r++) {
+				same = 1;
+				for (size_t l = 0; l < old->nlines && same; l++)
+					same = bits_test(c[i].hit, l) == bits_test(old->runs[r].hit, l);
+			}
 			if (same || !c[i].covers)
 				continue;   /* nothing the ranking can learn from */
 			c[i].fresh = c[i].unknown;
@@ -496,6 +545,8 @@ int explain_refine_answer(struct explain *x, enum refine_answer a, struct cerr *
 		return 0;
 	}
 	/* Approved: it joins the suite, and the ranking is computed again. */
+	if (store_append(x, "refine.commands", r->cur.cmd, e) < 0)
+		return -1;
 	char *line = xasprintf("%s %s", r->cur.name, r->cur.test);
 	int rc = store_append(x, "refine.approved", line, e);
 	free(line);

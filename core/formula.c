@@ -903,7 +903,8 @@ static size_t assert_queued(struct formula *f, Z3_solver s, struct bits *added)
 	return n;
 }
 
-#define NPREF 3   /* preferences an input has: keep its value, stay near it, be printable */
+#define NPREF 3   /* preferences an input has: keep its value, stay near it, be tame */
+#define TAME_INT 1000   /* a tame number's bound */
 
 /* What the inputs can be: getchar gives a byte or EOF; a line from fgets
  * holds no NUL and no newline before its end. */
@@ -916,7 +917,8 @@ static void input_domain(struct formula *f, Z3_solver s, uint32_t e, Z3_ast pref
 	Z3_ast x = Z3_mk_const(f->z, Z3_mk_string_symbol(f->z, name), Z3_mk_bv_sort(f->z, (unsigned)w));
 	/* Preferences, as assumptions: the input keeps its value; a number
 	 * stays near it; a byte is printable (a tab or newline in standard
-	 * input, EOF from getchar), so that a generated test reads well. */
+	 * input, EOF from getchar) and a number modest, so that a generated
+	 * test reads well. */
 	static const char *const pname[NPREF] = {"pin", "near", "tame"};
 	for (int k = 0; k < NPREF; k++) {
 		snprintf(name, sizeof(name), "%s%u", pname[k], e);
@@ -943,6 +945,11 @@ static void input_domain(struct formula *f, Z3_solver s, uint32_t e, Z3_ast pref
 		} else {
 			Z3_solver_assert(f->z, s, Z3_mk_implies(f->z, pref[2], Z3_mk_or(f->z, 2, tame)));
 		}
+	} else if ((v->aux == TIN_ARGINT || v->aux == TIN_STDINT) && o >= -TAME_INT && o <= TAME_INT) {
+		/* A number: modest, as a person would write it. */
+		Z3_ast range[2] = {Z3_mk_bvsge(f->z, x, bv(f, (unsigned long long)-TAME_INT, w)),
+				   Z3_mk_bvsle(f->z, x, bv(f, TAME_INT, w))};
+		Z3_solver_assert(f->z, s, Z3_mk_implies(f->z, pref[2], Z3_mk_and(f->z, 2, range)));
 	}
 	if (v->aux == TIN_STDBYTE && !v->addr) {
 		Z3_ast r[2] = {Z3_mk_bvsge(f->z, x, bv(f, (unsigned long long)-1, w)),
@@ -973,7 +980,13 @@ int formula_flips(struct formula *f, const uint32_t *br, size_t nbr, const unsig
 	Z3_solver_set_params(f->z, s, p);
 	Z3_params_dec_ref(f->z, p);
 	struct bits *added = bits_new(t->n + 1);
-	size_t domained = 0, cap = 0, cap_pref = 0;
+	size_t domained = 0, cap = 0, cap_pref = 0, sided = 0;
+	/* One more preference: no signed overflow on the way (an input that
+	 * gets its way by undefined behaviour is not a test anyone wants). */
+	f->no_overflow = 1;
+	f->nside = 0;
+	Z3_ast noov = Z3_mk_const(f->z, Z3_mk_string_symbol(f->z, "noov"), Z3_mk_bool_sort(f->z));
+	int noov_on = 1;
 	Z3_ast *prefs = NULL;
 	unsigned char *on = NULL;
 	int rc = 0;
@@ -983,6 +996,8 @@ int formula_flips(struct formula *f, const uint32_t *br, size_t nbr, const unsig
 		if (!flip)
 			continue;   /* an opaque condition: the run's values decide it */
 		out->clauses += assert_queued(f, s, added);
+		for (; sided < f->nside; sided++)
+			Z3_solver_assert(f->z, s, Z3_mk_implies(f->z, noov, f->side[sided]));
 		for (; domained < f->ninputs; domained++) {
 			if (domained == cap_pref) {
 				cap_pref = cap_pref ? 2 * cap_pref : 16;
@@ -997,10 +1012,13 @@ int formula_flips(struct formula *f, const uint32_t *br, size_t nbr, const unsig
 			/* Keep the other inputs as they were where the path allows:
 			 * drop the preferences an unsat core names, and try again. */
 			memset(on, 1, NPREF * domained);
+			noov_on = 1;
 			Z3_lbool r = Z3_L_UNDEF;
 			for (int tries = 0; tries < 12; tries++) {
-				Z3_ast *as = xmalloc((NPREF * domained + 1) * sizeof(*as));
+				Z3_ast *as = xmalloc((NPREF * domained + 2) * sizeof(*as));
 				unsigned na = 0;
+				if (noov_on)
+					as[na++] = noov;
 				for (size_t k = 0; k < NPREF * domained; k++)
 					if (on[k])
 						as[na++] = prefs[k];
@@ -1027,6 +1045,12 @@ int formula_flips(struct formula *f, const uint32_t *br, size_t nbr, const unsig
 					for (size_t k = (size_t)kind; k < NPREF * domained; k += NPREF)
 						if (Z3_is_eq_ast(f->z, Z3_ast_vector_get(f->z, core, c), prefs[k])) {
 							on[k] = 0;
+							nnamed++;
+						}
+				if (nnamed == 0 && noov_on)
+					for (unsigned c = 0; c < kc; c++)
+						if (Z3_is_eq_ast(f->z, Z3_ast_vector_get(f->z, core, c), noov)) {
+							noov_on = 0;
 							nnamed++;
 						}
 				Z3_ast_vector_dec_ref(f->z, core);

@@ -171,16 +171,16 @@ size_t why_failure(const struct why *w, const struct expect **x)
 	return w->bad.loaded ? w->fail_nx : 0;
 }
 
-int why_run_forced(struct why *w, unsigned site, unsigned instance, int outcome, struct trace *out, struct cerr *e)
+int why_run_traced(struct why *w, const char *cmd, const char *force, struct trace *out, struct cerr *e)
 {
 	if (!w->bad.loaded || !w->bad.dir)
 		return cerr_set(e, "the failing run was not traced in this session");
-	char *tp = xasprintf("%s/trace-forced.bin", w->o.workdir);
-	char *env0 = xasprintf("CULPRIT_TRACE=%s", tp), *env1 = xasprintf("CULPRIT_FORCE=%u:%u:%d", site, instance, outcome);
+	char *tp = xasprintf("%s/trace-more.bin", w->o.workdir);
+	char *env0 = xasprintf("CULPRIT_TRACE=%s", tp), *env1 = force ? xasprintf("CULPRIT_FORCE=%s", force) : NULL;
 	const char *env[] = {env0, env1, NULL};
 	unlink(tp);
 	struct run_result r;
-	int rc = w->env.run(w->env.priv, w->bad.dir, w->o.test, 0, env, &r, e);
+	int rc = w->env.run(w->env.priv, w->bad.dir, cmd ? cmd : w->o.test, 0, env, &r, e);
 	if (rc == 0) {
 		if (r.status == RUN_CANCELLED)
 			rc = cerr_set(e, "stopped");
@@ -193,6 +193,13 @@ int why_run_forced(struct why *w, unsigned site, unsigned instance, int outcome,
 	free(env0);
 	free(env1);
 	return rc;
+}
+
+int why_run_forced(struct why *w, unsigned site, unsigned instance, int outcome, struct trace *out, struct cerr *e)
+{
+	char force[64];
+	snprintf(force, sizeof(force), "%u:%u:%d", site, instance, outcome);
+	return why_run_traced(w, NULL, force, out, e);
 }
 
 /* ------------------------------------------------------- instrumenting */

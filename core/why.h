@@ -118,5 +118,8 @@ size_t why_failure(const struct why *w, const struct expect **x);
 /* Run the failing test again in the instrumented tree, traced, with the
  * instance-th run of branch site `site` forced to `outcome`. */
 int why_run_forced(struct why *w, unsigned site, unsigned instance, int outcome, struct trace *out, struct cerr *e);
+/* Run cmd (NULL: the failing test) in the instrumented tree, traced; force
+ * NULL or CULPRIT_FORCE's "site:instance:outcome". */
+int why_run_traced(struct why *w, const char *cmd, const char *force, struct trace *out, struct cerr *e);
 
 #endif

@@ -40,6 +40,17 @@ check "rank: nothing new to propose: still one test" [ "$(jqf '.refinement.answe
 (cd "$d" && "$CULPRIT" report) > "$T/report.txt"
 check "rank: the text report lists the approved test" grep -q '^  approved gen1 ' "$T/report.txt"
 
+# Beyond one negated branch: the approved test's own run, traced, leads on.
+d=$(fixture refine_deep)
+(cd "$d" && "$CULPRIT" --batch --format json --good good --bad bad --refine 5 -- ./run-test.sh > "$T/out.json" 2> "$T/err2")
+check "deep: explained" [ "$?" = 0 ]
+check "deep: first a <= 0, from the failing run" [ "$(jqf '.refinement.answered[0].input' | awk '{print ($2 <= 0 && $3 > 0)}')" = 1 ]
+check "deep: then b <= 0 too, from the approved test's run" \
+	[ "$(jqf '.refinement.answered[1].input' | awk '{print ($2 <= 0 && $3 <= 0)}')" = 1 ]
+check "deep: generated from two runs" grep -q 'new inputs from .* of 2 runs' "$T/err2"
+check "deep: then no input adds coverage: two tests" [ "$(jqf '.refinement.answered | length')" = 2 ]
+check "deep: and it says so" [ "$(jqf .refinement.note)" = "no new input adds coverage that no earlier test had: refinement is done" ]
+
 # Two faults: an input that violates the other check is not proposed.
 d=$(fixture refine_two)
 (cd "$d" && "$CULPRIT" --batch --format json --good good --bad bad --refine 5 -- ./run-test.sh > "$T/out.json" 2> "$T/err2")
