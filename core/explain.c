@@ -275,6 +275,7 @@ void explain_free(struct explain *x)
 	if (x->set && (!x->p || x->set != x->p->full))
 		change_set_free(x->set);
 	if (x->p) {
+		ex_traces_release(x->p);
 		why_free(x->p->why);
 		coverage_release(&x->p->cov);
 		workspace_free(x->p->ws);

@@ -32,6 +32,12 @@ struct explain_priv {
 	struct why *why;             /* the semantic explainer (kept for its trace) */
 	struct coverage cov;         /* the suite's coverage at the bad revision, as last ranked */
 	const struct change_set *why_set;   /* the set why was made for */
+	/* The approved tests' runs, traced for refinement (by program command;
+	 * they point into tr_why's metadata, so another why drops them). */
+	struct trace *tr;
+	char **tr_cmd;
+	size_t ntr;
+	const struct why *tr_why;
 	size_t nsources;
 };
 
@@ -86,6 +92,7 @@ int ex_faults(struct explain *x, struct cerr *e);
 /* explain_refine.c */
 int ex_refine_has_tests(struct explain *x);
 void ex_refine_release(struct explain_refine *r);
+void ex_traces_release(struct explain_priv *p);
 
 /* explain_why.c */
 void ex_interact(struct explain *x);

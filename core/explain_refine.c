@@ -81,6 +81,41 @@ static char **store_lines(struct explain *x, const char *key, size_t *n)
 	return out;
 }
 
+void ex_traces_release(struct explain_priv *p)
+{
+	for (size_t i = 0; i < p->ntr; i++) {
+		trace_release(&p->tr[i]);
+		free(p->tr_cmd[i]);
+	}
+	free(p->tr);
+	free(p->tr_cmd);
+	p->tr = NULL;
+	p->tr_cmd = NULL;
+	p->ntr = 0;
+	p->tr_why = NULL;
+}
+
+/* An approved test's run, traced in the instrumented tree (once). */
+static const struct trace *approved_trace(struct explain *x, const char *cmd, struct cerr *e)
+{
+	struct explain_priv *p = x->p;
+	if (p->tr_why != p->why)
+		ex_traces_release(p);
+	p->tr_why = p->why;
+	for (size_t i = 0; i < p->ntr; i++)
+		if (!strcmp(p->tr_cmd[i], cmd))
+			return &p->tr[i];
+	struct trace t;
+	ex_activity(x, xasprintf("refinement: tracing %s", cmd));
+	if (why_run_traced(p->why, cmd, NULL, &t, e) < 0)
+		return NULL;
+	p->tr = xrealloc(p->tr, (p->ntr + 1) * sizeof(*p->tr));
+	p->tr_cmd = xrealloc(p->tr_cmd, (p->ntr + 1) * sizeof(*p->tr_cmd));
+	p->tr[p->ntr] = t;
+	p->tr_cmd[p->ntr] = xstrdup(cmd);
+	return &p->tr[p->ntr++];
+}
+
 /* The good revision built plainly and the bad one built for coverage. */
 static int refine_trees(struct explain *x, char **cdir, struct cerr *e)
 {
@@ -273,10 +308,11 @@ int explain_refine_propose(struct explain *x, struct cerr *e)
 			seen[nseen++] = xstrdup(own_cmd);
 		}
 		for (size_t a = napp, tried = 0; a-- > 0 && nc < REFINE_CANDIDATES && tried++ < REFINE_TRACED;) {
-			struct trace ta;
 			struct cerr te = {0};
-			ex_activity(x, xasprintf("refinement: tracing %s", app[a]));
-			if (why_run_traced(x->p->why, app[a], NULL, &ta, &te) < 0) {
+			const struct trace *ta = approved_trace(x, app[a], &te);
+			if (!ta && ex_was_stopped(x))
+				break;
+			if (!ta) {
 				ex_event(x, "GENERATED", "%s not traced: %s", app[a], te.msg);
 				continue;
 			}
@@ -289,7 +325,7 @@ int explain_refine_propose(struct explain *x, struct cerr *e)
 			size_t nw = 0;
 			struct gen_stats sa;
 			ex_activity(x, xasprintf("refinement: solving for new inputs from %s", app[a]));
-			if (gen_candidates(&ta, root, NULL, 0, REFINE_CANDIDATES - nc, seen, nseen + nc, &w, &nw, &sa, &te) == 0) {
+			if (gen_candidates(ta, root, NULL, 0, REFINE_CANDIDATES - nc, seen, nseen + nc, &w, &nw, &sa, &te) == 0) {
 				v = xrealloc(v, (nc + nw + 1) * sizeof(*v));
 				memcpy(v + nc, w, nw * sizeof(*w));
 				nc += nw;
@@ -301,7 +337,6 @@ int explain_refine_propose(struct explain *x, struct cerr *e)
 			}
 			for (size_t i = base; i < base + (nc - nw); i++)
 				free(seen[i]);
-			trace_release(&ta);
 		}
 		for (size_t i = 0; i < napp; i++)
 			free(app[i]);
