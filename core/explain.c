@@ -522,7 +522,7 @@ int ex_test_config(struct explain *x, const struct change_set *s, const struct b
 		return -1;
 	remember_config(x, o, 0);
 	ex_event(x, "CONFIG_TESTED", "%s: %s%s%s (%.1fs, %zu file%s written)", label, verdict_name(o->verdict),
-	      o->why ? ", " : "", why_name(o->why), now_seconds() - t0, written, written == 1 ? "" : "s");
+		 o->why ? ", " : "", why_name(o->why), now_seconds() - t0, written, written == 1 ? "" : "s");
 	return 0;
 }
 
@@ -654,7 +654,7 @@ int explain_run(struct explain *x, struct cerr *e)
 
 	reset_model(x);
 	ex_event(x, x->resumed ? "SESSION_RESUMED" : "SESSION_STARTED", "%s %.12s..%.12s: %s",
-	      x->resumed ? "resuming" : "starting", x->good, x->bad, x->opts.test);
+		 x->resumed ? "resuming" : "starting", x->good, x->bad, x->opts.test);
 	rc = check_premise(x, e);
 	if (rc == 0)
 		rc = ex_bisect(x, e);

@@ -307,7 +307,7 @@ int ex_rank_stored(struct explain *x, const struct suite *s, int quiet, struct c
 				at_good++;
 				if (!quiet)
 					ex_event(x, "TEST_LEFT_OUT", "test %s fails at the good revision too: left out",
-					      s->v[i].name);
+						 s->v[i].name);
 			} else if (cov.runs[i].status == COV_UNRESOLVED) {
 				unresolved++;
 			} else {
@@ -328,7 +328,7 @@ int ex_rank_stored(struct explain *x, const struct suite *s, int quiet, struct c
 		free(counted);
 		if (!quiet)
 			ex_event(x, "RANKED", "%zu lines ranked (%s) from %d failing and %d passing tests", x->ranking.n,
-			      spectra_formula_name((enum spectra_formula)x->opts.formula), x->ranking.F, x->ranking.P);
+				 spectra_formula_name((enum spectra_formula)x->opts.formula), x->ranking.F, x->ranking.P);
 	}
 	coverage_release(&good);
 	if (rc == 0) {
@@ -463,7 +463,7 @@ int ex_faults(struct explain *x, struct cerr *e)
 	x->faulted = 1;
 	ex_unlock(x);
 	ex_event(x, "FAULT_SETS", "%zu fault sets (MaxSAT%s; %d runs, %zu clauses, %.2fs)", r.n,
-	      r.weighted ? ", weighted by suspiciousness" : "", r.paths, r.clauses, r.seconds);
+		 r.weighted ? ", weighted by suspiciousness" : "", r.paths, r.clauses, r.seconds);
 	return 0;
 }
 

@@ -355,7 +355,7 @@ int explain_refine_propose(struct explain *x, struct cerr *e)
 			}
 			free(v);
 			ex_event(x, "GENERATED", "%zu new inputs from %zu input-dependent branches of %zu run%s "
-			      "(%zu solver calls, %.2fs)", nc, branches, runs, runs == 1 ? "" : "s", checks, solver_s);
+				 "(%zu solver calls, %.2fs)", nc, branches, runs, runs == 1 ? "" : "s", checks, solver_s);
 			if (!nc)
 				note = xstrdup("no new input: each branch that depends on the inputs, in the failing run and "
 					       "the approved tests, is negated already or cannot be negated");
@@ -383,7 +383,7 @@ int explain_refine_propose(struct explain *x, struct cerr *e)
 			c[i].dropped = 1;
 			x->refine.dropped++;
 			ex_event(x, "CANDIDATE_DROPPED", "%s fails differently (%s, not %s): another fault", c[i].cmd,
-			      c[i].sig, sig0);
+				 c[i].sig, sig0);
 			store_append(x, "refine.seen", c[i].cmd, NULL);   /* not run again */
 		}
 		run_result_release(&b);
@@ -512,7 +512,7 @@ int explain_refine_propose(struct explain *x, struct cerr *e)
 	ex_unlock(x);
 	if (best >= 0)
 		ex_event(x, "PROPOSED", "%s: %s (%s; covers %zu suspect statements)", x->refine.cur.name,
-		      x->refine.cur.input, x->refine.cur.verdict, x->refine.cur.ncovered);
+			 x->refine.cur.input, x->refine.cur.verdict, x->refine.cur.ncovered);
 	else if (rc == 0)
 		ex_event(x, "REFINE_DONE", "%s", x->refine.note);
 	for (size_t i = 0; i < nc; i++) {
@@ -600,7 +600,7 @@ int explain_refine_answer(struct explain *x, enum refine_answer a, struct cerr *
 		rank_release(&before);
 		return -1;
 	}
-	/* An approved failing test that rates a core statement lower ends its ex_boost. */
+	/* An approved failing test that rates a core statement lower ends its boost. */
 	int changed = 0;
 	struct buf unboost = BUF_INIT;
 	for (size_t i = 0; i < before.n; i++) {

@@ -98,7 +98,7 @@ int ex_bisect(struct explain *x, struct cerr *e)
 		char l[13];
 		ex_short_hex(x->commits[x->lo], l);
 		ex_event(x, "COMMIT_BLAMED", "the failure came in %s..%s (%zu commits that cannot be tested)", l, h,
-		      x->hi - x->lo - 1);
+			 x->hi - x->lo - 1);
 	}
 	return 0;
 }

@@ -122,7 +122,7 @@ void ex_interact(struct explain *x)
 	ex_unlock(x);
 	if (rc == 0)
 		ex_event(x, "INTERACTION", "%zu interaction locations, %zu change sequences (%zu statements, %zu dependences)",
-		      ia.nlocs, ia.nseqs, ia.stmts, ia.edges);
+			 ia.nlocs, ia.nseqs, ia.stmts, ia.edges);
 	else if (x->interact_note)
 		ex_event(x, "INTERACTION", "%s", x->interact_note);
 	free(ids);
