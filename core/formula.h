@@ -67,7 +67,9 @@ int formula_has_clause(const struct trace *t, uint32_t w);
  * trace order; those whose condition is opaque are left to the run), and
  * for each with want[i] solve the path condition with it taking its other
  * outcome, the branches before it as they ran; at most max_checks solver
- * calls. Each solution lists the inputs the formula mentions and their new
+ * calls. Inputs keep their values, stay near them, stay printable or
+ * modest, and arithmetic stays free of signed overflow, as far as the path
+ * allows. Each solution lists the inputs the formula mentions and their new
  * values (the others keep theirs). 0, or <0 with e set. */
 struct flip {
 	uint32_t branch;
