@@ -544,6 +544,28 @@ static void export_report(struct wb *w, const char *path)
 	buf_release(&out);
 }
 
+/* The approved generated tests as a suite file (--suite reads it). */
+static void export_tests(struct wb *w, const char *arg)
+{
+	char *suite = explain_refine_suite(w->x);
+	if (!suite[0]) {
+		message(w, 1, "no approved tests yet (refine proposes them)");
+		free(suite);
+		return;
+	}
+	char *path = *arg ? xstrdup(arg) : xasprintf("%stests.list", explain_dir(w->x));
+	struct cerr e;
+	size_t n = 0;   /* its tests: the lines that are not comments */
+	for (const char *q = suite; *q; q = strchr(q, '\n') ? strchr(q, '\n') + 1 : q + strlen(q))
+		n += *q != '#' && *q != '\n';
+	if (file_write_atomic(path, suite, strlen(suite), 0644, &e) < 0)
+		message(w, 1, "tests: %s", e.msg);
+	else
+		message(w, 0, "wrote %zu approved test%s to %s", n, n == 1 ? "" : "s", path);
+	free(path);
+	free(suite);
+}
+
 static char *default_export_path(struct wb *w)
 {
 	static const char *ext[] = {"txt", "md", "json"};
@@ -593,9 +615,11 @@ static void command(struct wb *w)
 		w->ctx.trace_config = -1;
 		w->ctx.trace_jump = 1;
 		message(w, 0, *arg ? "trace: the statements of %s" : "trace: every function%s", arg);
+	} else if (!strcmp(line, "tests")) {
+		export_tests(w, arg);
 	} else if (!strcmp(line, "help")) {
-		message(w, 0, ":export [FILE]  :format text|markdown|json  :set timeout N  :set build-timeout N  "
-			      ":func [NAME]  :help");
+		message(w, 0, ":export [FILE]  :format text|markdown|json  :tests [FILE]  :set timeout N  "
+			      ":set build-timeout N  :func [NAME]  :help");
 	} else if (line[0]) {
 		message(w, 1, "unknown command '%s' (:help)", line);
 	}

@@ -250,11 +250,14 @@ check "refine: what it was doing is not left on the screen" sh -c "! tmux -L '$S
 check "refine: the ranking counts it" wait_for "ochiai: 1 failing, 1 passing tests"
 check "refine: the pane shows how lines moved" wait_for "rank before->after"
 check "refine: nothing more to propose" wait_for "refinement: no new input"
+keys : "tests $T/from-screen.list" Enter
+check "refine: :tests writes the approved tests" wait_for "wrote 1 approved test to $T/from-screen.list"
 keys q
 wait_for "EXITED" >/dev/null
 (cd "$d" && "$CULPRIT" tests) > "$T/tests.list"
 check "refine: the approved test is stored, the rejected one not" \
 	sh -c "[ \$(grep -c '^gen' '$T/tests.list') = 1 ] && grep -q '^gen2 ' '$T/tests.list'"
+check "refine: :tests wrote the same suite" cmp -s "$T/tests.list" "$T/from-screen.list"
 d=$(fixture refine_rank)
 end_session
 tm new-session -d -s w -x 120 -y 40 "cd '$d' && env LC_ALL=C.UTF-8 XDG_CONFIG_HOME='$T/config' '$CULPRIT' --good good --bad bad --suite tests.list -- ./run-test.sh; echo EXITED \$?; sleep 30"
@@ -267,6 +270,8 @@ keys s
 check "refine stop: the dialog closes" wait_for "refinement stopped: the result stands"
 check "refine stop: the ranking stays as it was" wait_for "ochiai: 1 failing, 0 passing tests"
 check "refine stop: no dialog" sh -c "! tmux -L '$SOCK' capture-pane -p -t w | grep -q 'Proposed test'"
+keys : "tests" Enter
+check "refine stop: :tests with nothing approved says so" wait_for "no approved tests yet"
 keys q
 wait_for "EXITED" >/dev/null
 (cd "$d" && "$CULPRIT" report) > "$T/report.txt"

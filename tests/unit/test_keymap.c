@@ -1,4 +1,5 @@
 /* keymap: key names, the file syntax and its errors, lookup, dump. */
+#include <ctype.h>
 #include <curses.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,6 +166,31 @@ static void test_files_and_styles(void)
 	free(missing);
 }
 
+/* culprit-keymap(5) documents every action with its help text. */
+static void test_man_page(void)
+{
+	struct buf man = BUF_INIT;
+	struct cerr e;
+	CHECK(file_read("man/culprit-keymap.5", &man, 1 << 20, &e) == 0);
+	if (!man.s)
+		return;
+	char *w = man.s;   /* roff's \- as a plain - */
+	for (const char *r = man.s; *r; r++)
+		if (!(r[0] == '\\' && r[1] == '-'))
+			*w++ = *r;
+	*w = '\0';
+	for (int a = 1; a < KA_COUNT; a++) {
+		const char *help = keymap_action_help((enum keymap_action)a);
+		char *entry = xasprintf(".B %s\n%c%s.\n", keymap_action_name((enum keymap_action)a),
+					toupper((unsigned char)help[0]), help + 1);
+		if (!strstr(man.s, entry))
+			printf("  culprit-keymap.5 lacks: %s", entry);
+		CHECK(strstr(man.s, entry) != NULL);
+		free(entry);
+	}
+	buf_release(&man);
+}
+
 int main(void)
 {
 	RUN(test_key_names);
@@ -172,6 +198,7 @@ int main(void)
 	RUN(test_lookup);
 	RUN(test_user_file);
 	RUN(test_files_and_styles);
+	RUN(test_man_page);
 	buf_release(&warnings);
 	TEST_EXIT();
 }
