@@ -31,9 +31,9 @@ static int collect_cb(void *priv, const char *path, int present, unsigned mode, 
 		      size_t len)
 {
 	struct collect *c = priv;
-	unsigned bmode;
-	const char *bdata;
-	size_t blen;
+	unsigned bmode = 0;
+	const char *bdata = "";
+	size_t blen = 0;
 	int bpresent = base_state(c->s, path, &bmode, &bdata, &blen);
 
 	if (present == bpresent &&

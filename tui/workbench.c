@@ -386,8 +386,14 @@ static void draw_status(struct wb *w)
 /* Refill every pane from the model. */
 static void refill(struct wb *w)
 {
+	/* The event lines as they are now: the worker appends (and moves the
+	 * array) under w->lock, so the panes read a copy of it. The lines
+	 * themselves live until the workbench ends. */
 	pthread_mutex_lock(&w->lock);
-	w->ctx.log = w->log;
+	char **log = xmalloc((w->nlog + 1) * sizeof(*log));
+	if (w->nlog)
+		memcpy(log, w->log, w->nlog * sizeof(*log));
+	w->ctx.log = log;
 	w->ctx.nlog = w->nlog;
 	char *live = w->nlive ? xstrdup(w->live) : NULL;
 	pthread_mutex_unlock(&w->lock);
@@ -417,6 +423,9 @@ static void refill(struct wb *w)
 	pthread_mutex_unlock(&w->x->lock);
 	w->ctx.live = NULL;
 	free(live);
+	w->ctx.log = NULL;
+	w->ctx.nlog = 0;
+	free(log);
 }
 
 static void draw(struct wb *w)
