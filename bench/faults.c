@@ -18,47 +18,13 @@
 #include "core/trace.h"
 #include "core/util.h"
 
-static char dir[256];
+#include "tests/unit/traced.h"
 
 static double now(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int sh(const char *cmd)
-{
-	int rc = system(cmd);
-	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
-/* Instrument and build src as dir/name/p. */
-static int build(const char *name, const char *src, struct tmeta *m)
-{
-	struct cerr e;
-	char *d = xasprintf("%s/%s", dir, name), *p = xasprintf("%s/p.c", d), *rt = xasprintf("%s/rt.h", dir);
-	char *mk = xasprintf("mkdir -p %s", d);
-	int rc = sh(mk);
-	rc |= file_write_atomic(p, src, strlen(src), 0644, &e);
-	rc |= file_write_atomic(rt, instr_runtime(), strlen(instr_runtime()), 0644, &e);
-	struct buf out = BUF_INIT, meta = BUF_INIT;
-	buf_addf(&out, "#include \"%s\"\n#line 1\n", rt);
-	unsigned next = 1;
-	struct instr_stats st = {0};
-	rc |= instr_file(p, "p.c", NULL, 0, 0, NULL, 0, &next, &out, &meta, &st, &e);
-	rc |= file_write_atomic(p, out.s, out.len, 0644, &e);
-	char *cc = xasprintf("cd %s && cc -std=c99 -w -o p p.c", d);
-	rc |= sh(cc);
-	rc |= tmeta_parse(m, meta.s, meta.len, &e);
-	free(cc);
-	free(mk);
-	buf_release(&out);
-	buf_release(&meta);
-	free(d);
-	free(p);
-	free(rt);
-	return rc ? -1 : 0;
 }
 
 static const char *cur_name, *cur_args;
@@ -230,7 +196,7 @@ int main(void)
 	struct cerr e;
 
 	printf("The OFC paper's example, input (0, 0); the fault sets {b = a + 1} and {if (y < 5), b = a + 2}:\n");
-	if (build("ofc", ofc, &m) == 0 && run("ofc", "0 0", NULL, &m, &t, &e) == 0 && failed_assert(&t, &x) == 0) {
+	if (instrumented("ofc", ofc, NULL, &m) == 0 && run("ofc", "0 0", NULL, &m, &t, &e) == 0 && failed_assert(&t, &x) == 0) {
 		cur_name = "ofc", cur_args = "0 0", cur_meta = &m;
 		struct comss_opts o = {.forced = forced, .release = release};
 		one("one run (no widening)", &t, &x, &o, 10);
@@ -249,7 +215,7 @@ int main(void)
 		char name[32];
 		snprintf(name, sizeof(name), "d%d", k);
 		printf("\n%d diamonds the failure depends on, %d it does not; input 9; the fault at line %d:\n", k, k, fault);
-		if (build(name, src, &m) == 0 && run(name, "9", NULL, &m, &t, &e) == 0 && failed_assert(&t, &x) == 0) {
+		if (instrumented(name, src, NULL, &m) == 0 && run(name, "9", NULL, &m, &t, &e) == 0 && failed_assert(&t, &x) == 0) {
 			cur_name = name, cur_args = "9", cur_meta = &m;
 			struct comss_opts o = {.ofc = 1, .forced = forced, .release = release, .max_paths = 16};
 			one("OFC", &t, &x, &o, fault);

@@ -513,6 +513,22 @@ static void expand(struct formula *f, Z3_solver s, struct lits *l, struct bits *
 
 #define CLAUSE_BUDGET 1024
 
+/* A solver (referenced: the caller dec_refs it) that gives up after ms
+ * milliseconds, minimizing its unsat cores when asked. */
+static Z3_solver timed_solver(struct formula *f, unsigned ms, int minimize_cores)
+{
+	Z3_solver s = Z3_mk_solver(f->z);
+	Z3_solver_inc_ref(f->z, s);
+	Z3_params p = Z3_mk_params(f->z);
+	Z3_params_inc_ref(f->z, p);
+	if (minimize_cores)
+		Z3_params_set_bool(f->z, p, Z3_mk_string_symbol(f->z, "core.minimize"), 1);
+	Z3_params_set_uint(f->z, p, Z3_mk_string_symbol(f->z, "timeout"), ms);
+	Z3_solver_set_params(f->z, s, p);
+	Z3_params_dec_ref(f->z, p);
+	return s;
+}
+
 /* Shrink a core to a minimal one: its clauses alone, with Z3's core
  * minimization, within a time limit (past it the core stays as found). */
 static void minimize(struct formula *f, Z3_ast *goal, size_t nx, const struct lits *l, uint32_t *cev,
@@ -521,14 +537,7 @@ static void minimize(struct formula *f, Z3_ast *goal, size_t nx, const struct li
 	size_t n = *nclauses + *nboundary;
 	if (n <= 1 || n > 128)
 		return;   /* a long chain's links are each needed: minimizing costs more than it gains */
-	Z3_solver s = Z3_mk_solver(f->z);
-	Z3_solver_inc_ref(f->z, s);
-	Z3_params p = Z3_mk_params(f->z);
-	Z3_params_inc_ref(f->z, p);
-	Z3_params_set_bool(f->z, p, Z3_mk_string_symbol(f->z, "core.minimize"), 1);
-	Z3_params_set_uint(f->z, p, Z3_mk_string_symbol(f->z, "timeout"), 10000);
-	Z3_solver_set_params(f->z, s, p);
-	Z3_params_dec_ref(f->z, p);
+	Z3_solver s = timed_solver(f, 10000, 1);
 	Z3_solver_assert(f->z, s, nx == 1 ? goal[0] : Z3_mk_and(f->z, (unsigned)nx, goal));
 	Z3_ast *as = xmalloc(n * sizeof(*as));
 	size_t *idx = xmalloc(n * sizeof(*idx));
@@ -589,13 +598,7 @@ int formula_cause(struct formula *f, const struct expect *xs, size_t nx, struct 
 			return 0;
 		}
 	}
-	Z3_solver s = Z3_mk_solver(f->z);
-	Z3_solver_inc_ref(f->z, s);
-	Z3_params p = Z3_mk_params(f->z);
-	Z3_params_inc_ref(f->z, p);
-	Z3_params_set_uint(f->z, p, Z3_mk_string_symbol(f->z, "timeout"), 20000);
-	Z3_solver_set_params(f->z, s, p);
-	Z3_params_dec_ref(f->z, p);
+	Z3_solver s = timed_solver(f, 20000, 0);
 	Z3_solver_assert(f->z, s, nx == 1 ? goal[0] : Z3_mk_and(f->z, (unsigned)nx, goal));
 
 	/* Backwards from the expectation, in windows: the clauses of the
@@ -972,13 +975,7 @@ int formula_flips(struct formula *f, const uint32_t *br, size_t nbr, const unsig
 	f->queued = bits_new(t->n + 1);
 	f->qhead = f->qtail = 0;
 	f->ninputs = 0;
-	Z3_solver s = Z3_mk_solver(f->z);
-	Z3_solver_inc_ref(f->z, s);
-	Z3_params p = Z3_mk_params(f->z);
-	Z3_params_inc_ref(f->z, p);
-	Z3_params_set_uint(f->z, p, Z3_mk_string_symbol(f->z, "timeout"), 5000);
-	Z3_solver_set_params(f->z, s, p);
-	Z3_params_dec_ref(f->z, p);
+	Z3_solver s = timed_solver(f, 5000, 0);
 	struct bits *added = bits_new(t->n + 1);
 	size_t domained = 0, cap = 0, cap_pref = 0, sided = 0;
 	/* One more preference: no signed overflow on the way (an input that

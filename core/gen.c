@@ -23,29 +23,6 @@ static int printable(const char *s, size_t n)
 	return 1;
 }
 
-/* The bytes s[0..n) as the argument of printf %b in single quotes: one
- * line whatever they hold. */
-static void quote_b(struct buf *b, const char *s, size_t n)
-{
-	buf_addc(b, '\'');
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == '\\')
-			buf_adds(b, "\\\\");
-		else if (c == '\'')
-			buf_adds(b, "'\\''");
-		else if (c == '\n')
-			buf_adds(b, "\\n");
-		else if (c == '\t')
-			buf_adds(b, "\\t");
-		else if (c < ' ' || c > '~')
-			buf_addf(b, "\\0%03o", c);
-		else
-			buf_addc(b, (char)c);
-	}
-	buf_addc(b, '\'');
-}
-
 char *gen_command(const struct gen_input *g)
 {
 	/* One line, byte for byte: an argument holding a control or non-ASCII
@@ -60,7 +37,7 @@ char *gen_command(const struct gen_input *g)
 	for (size_t i = 0; i < g->argc; i++)
 		if (!printable(g->argv[i], strlen(g->argv[i]))) {
 			buf_addf(&b, "a%zu=$(printf '%%b_' ", i);
-			quote_b(&b, g->argv[i], strlen(g->argv[i]));
+			shell_quote_b(&b, g->argv[i], strlen(g->argv[i]));
 			buf_addf(&b, ") && a%zu=${a%zu%%_} && ", i, i);
 		}
 	if (g->in.len && printable(g->in.s, g->in.len)) {
@@ -69,7 +46,7 @@ char *gen_command(const struct gen_input *g)
 		buf_adds(&b, " | ");
 	} else if (g->in.len) {
 		buf_adds(&b, "printf '%b' ");
-		quote_b(&b, g->in.s, g->in.len);
+		shell_quote_b(&b, g->in.s, g->in.len);
 		buf_adds(&b, " | ");
 	}
 	for (size_t i = 0; i < g->argc; i++) {

@@ -58,20 +58,8 @@ char *refine_test_command(const char *cmd, const struct run_result *good)
 	struct buf b = BUF_INIT;
 	buf_adds(&b, "[ \"$(");
 	buf_adds(&b, cmd);
-	buf_adds(&b, " 2>&1; echo \"~$?\")\" = \"$(printf '%b' '");
-	for (size_t i = 0; i < good->out.len; i++) {
-		unsigned char c = (unsigned char)good->out.s[i];
-		if (c == '\\')
-			buf_adds(&b, "\\\\");
-		else if (c == '\n')
-			buf_adds(&b, "\\n");
-		else if (c == '\'')
-			buf_adds(&b, "'\\''");
-		else if (c < 32 || c == 127)
-			buf_addf(&b, "\\0%03o", c);
-		else
-			buf_addc(&b, (char)c);
-	}
-	buf_addf(&b, "~%d')\" ]", good->status == RUN_SIGNALED ? 128 + good->code : good->code);
+	buf_adds(&b, " 2>&1; echo \"~$?\")\" = \"$(printf '%b' ");
+	shell_quote_b(&b, good->out.s ? good->out.s : "", good->out.len);
+	buf_addf(&b, "'~%d')\" ]", good->status == RUN_SIGNALED ? 128 + good->code : good->code);
 	return buf_detach(&b);
 }

@@ -360,6 +360,27 @@ void shell_quote(struct buf *b, const char *w)
 	buf_addc(b, '\'');
 }
 
+void shell_quote_b(struct buf *b, const char *s, size_t n)
+{
+	buf_addc(b, '\'');
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '\\')
+			buf_adds(b, "\\\\");
+		else if (c == '\'')
+			buf_adds(b, "'\\''");
+		else if (c == '\n')
+			buf_adds(b, "\\n");
+		else if (c == '\t')
+			buf_adds(b, "\\t");
+		else if (c < ' ' || c > '~')
+			buf_addf(b, "\\0%03o", c);
+		else
+			buf_addc(b, (char)c);
+	}
+	buf_addc(b, '\'');
+}
+
 double now_seconds(void)
 {
 	struct timespec ts;

@@ -70,6 +70,9 @@ int remove_tree(const char *path, struct cerr *e);
 
 /* Quote one word for /bin/sh (adds single quotes only when needed). */
 void shell_quote(struct buf *b, const char *word);
+/* Bytes s[0..n) as the single-quoted argument of printf %b: one line,
+ * whatever they hold (controls and non-ASCII bytes as \0ooo). */
+void shell_quote_b(struct buf *b, const char *s, size_t n);
 
 /* Monotonic seconds. */
 double now_seconds(void);

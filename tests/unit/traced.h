@@ -21,10 +21,10 @@ static int sh(const char *cmd)
 	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
-/* Instrument src as dir/name/p.c, build it, run cmd (from dir/name) traced;
- * load metadata and trace. 0 when all went well. */
-static int traced_with(const char *name, const char *src, const char *cmd, const char *env,
-		       const char *const *headers, struct tmeta *m, struct trace *t)
+/* Instrument src as dir/name/p.c and build it as dir/name/p (headers:
+ * forced in, for the parser and the compiler alike); load its metadata.
+ * 0 when all went well. */
+static int instrumented(const char *name, const char *src, const char *const *headers, struct tmeta *m)
 {
 	struct cerr e;
 	char *d = xasprintf("%s/%s", dir, name), *p = xasprintf("%s/p.c", d), *rt = xasprintf("%s/rt.h", dir);
@@ -37,7 +37,6 @@ static int traced_with(const char *name, const char *src, const char *cmd, const
 	buf_addf(&out, "#include \"%s\"\n#line 1\n", rt);
 	unsigned next = 1;
 	struct instr_stats st = {0};
-	/* Headers forced in, for the parser and the compiler alike. */
 	const char *args[16];
 	int nargs = 0;
 	struct buf inc = BUF_INIT;
@@ -49,23 +48,39 @@ static int traced_with(const char *name, const char *src, const char *cmd, const
 	}
 	rc |= instr_file(p, "p.c", NULL, 0, 0, nargs ? args : NULL, nargs, &next, &out, &meta, &st, &e);
 	rc |= file_write_atomic(p, out.s, out.len, 0644, &e);
-	char *run = xasprintf("cd %s && cc -std=c99 -w%s -o p p.c && rm -f t.bin && %s CULPRIT_TRACE=%s/t.bin %s", d,
-			      inc.s, env ? env : "", d, cmd);
+	char *cc = xasprintf("cd %s && cc -std=c99 -w%s -o p p.c", d, inc.s);
+	rc |= sh(cc);
+	free(cc);
 	buf_release(&inc);
-	sh(run);   /* (the test may fail: that is the point) */
-	free(run);
 	rc |= tmeta_parse(m, meta.s, meta.len, &e);
-	char *tp = xasprintf("%s/t.bin", d);
-	if (rc == 0 && trace_load(t, tp, m, &e) < 0) {
-		printf("  %s\n", e.msg);
-		rc = -1;
-	}
-	free(tp);
 	buf_release(&out);
 	buf_release(&meta);
 	free(d);
 	free(p);
 	free(rt);
+	return rc ? -1 : 0;
+}
+
+/* Instrument src as dir/name/p.c, build it, run cmd (from dir/name) traced;
+ * load metadata and trace. 0 when all went well. */
+static int traced_with(const char *name, const char *src, const char *cmd, const char *env,
+		       const char *const *headers, struct tmeta *m, struct trace *t)
+{
+	if (instrumented(name, src, headers, m) < 0)
+		return -1;
+	struct cerr e;
+	char *d = xasprintf("%s/%s", dir, name);
+	char *run = xasprintf("cd %s && rm -f t.bin && %s CULPRIT_TRACE=%s/t.bin %s", d, env ? env : "", d, cmd);
+	sh(run);   /* (the test may fail: that is the point) */
+	free(run);
+	char *tp = xasprintf("%s/t.bin", d);
+	int rc = 0;
+	if (trace_load(t, tp, m, &e) < 0) {
+		printf("  %s\n", e.msg);
+		rc = -1;
+	}
+	free(tp);
+	free(d);
 	return rc;
 }
 
