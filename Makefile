@@ -24,7 +24,7 @@ CFLAGS   += -std=c11 $(OPT) $(WARN) $(SAN) -MMD -MP -pthread
 LDLIBS   += $(shell pkg-config --libs $(PKGS) panelw) -L$(LLVM)/lib -Wl,-rpath,$(LLVM)/lib -lclang -lm
 LDFLAGS  += $(SAN) -pthread
 
-CORE_SRC   := $(sort $(wildcard core/*.c))
+CORE_SRC   := $(sort $(wildcard core/*.c core/*/*.c))
 VIEWS_SRC  := $(sort $(wildcard views/*.c))
 KEYMAP_SRC := $(sort $(wildcard keymaps/*.c))
 TUI_SRC    := $(sort $(wildcard tui/*.c))
@@ -61,10 +61,10 @@ keymaps/defaults.inc: keymaps/default.keymap keymaps/emacs.keymap scripts/embed.
 $(BUILD)/keymaps/keymap.o: keymaps/defaults.inc
 
 # The trace runtime is written next to each instrumented build.
-core/trace_rt.inc: core/trace_rt.h scripts/embed.sh
-	sh scripts/embed.sh core/trace_rt.h trace_rt > $@.tmp
+core/semantic/trace_rt.inc: core/semantic/trace_rt.h scripts/embed.sh
+	sh scripts/embed.sh core/semantic/trace_rt.h trace_rt > $@.tmp
 	mv $@.tmp $@
-$(BUILD)/core/instr.o: core/trace_rt.inc
+$(BUILD)/core/semantic/instr.o: core/semantic/trace_rt.inc
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
@@ -100,7 +100,7 @@ install: all
 	for f in man/*.5; do [ -f "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(PREFIX)/share/man/man5/; done; true
 
 clean:
-	rm -rf build build-asan culprit keymaps/defaults.inc core/trace_rt.inc
+	rm -rf build build-asan culprit keymaps/defaults.inc core/semantic/trace_rt.inc
 
 .PHONY: all check asan bench demo install clean tests culprit
 

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <sys/resource.h>
 
-#include "core/dd.h"
+#include "core/isolate/dd.h"
 #include "core/util.h"
 
 struct world {

@@ -11,11 +11,11 @@
 #include <sys/wait.h>
 #include <time.h>
 
-#include "core/comss.h"
-#include "core/instr.h"
-#include "core/spectra.h"
-#include "core/tmeta.h"
-#include "core/trace.h"
+#include "core/semantic/comss.h"
+#include "core/semantic/instr.h"
+#include "core/spectrum/spectra.h"
+#include "core/semantic/tmeta.h"
+#include "core/semantic/trace.h"
 #include "core/util.h"
 
 #include "tests/unit/traced.h"

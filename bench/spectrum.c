@@ -7,8 +7,8 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "core/coverage.h"
-#include "core/rank.h"
+#include "core/spectrum/coverage.h"
+#include "core/spectrum/rank.h"
 #include "core/util.h"
 
 static char dir[256];

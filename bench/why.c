@@ -11,10 +11,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/formula.h"
-#include "core/instr.h"
-#include "core/tmeta.h"
-#include "core/trace.h"
+#include "core/semantic/formula.h"
+#include "core/semantic/instr.h"
+#include "core/semantic/tmeta.h"
+#include "core/semantic/trace.h"
 #include "core/util.h"
 
 static double now(void)

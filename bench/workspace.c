@@ -8,8 +8,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "core/repo.h"
-#include "core/workspace.h"
+#include "core/isolate/repo.h"
+#include "core/isolate/workspace.h"
 #include "core/util.h"
 
 static char dir[256];

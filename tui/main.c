@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/explain.h"
-#include "core/report.h"
-#include "core/spectra.h"
+#include "core/session/explain.h"
+#include "core/session/report.h"
+#include "core/spectrum/spectra.h"
 #include "keymaps/keymap.h"
 #include "tui/workbench.h"
 #include "core/util.h"

@@ -17,7 +17,7 @@
 
 #include <pcre2.h>
 
-#include "core/spectra.h"
+#include "core/spectrum/spectra.h"
 #include "views/view.h"
 
 #define MIN_COLS 80

@@ -3,8 +3,8 @@
 #ifndef CULPRIT_WORKBENCH_H
 #define CULPRIT_WORKBENCH_H
 
-#include "core/explain.h"
-#include "core/report.h"
+#include "core/session/explain.h"
+#include "core/session/report.h"
 #include "keymaps/keymap.h"
 
 struct workbench_opts {

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/spectra.h"
+#include "core/spectrum/spectra.h"
 
 static void fill(struct view *v, const struct view_ctx *c)
 {

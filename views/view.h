@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "core/explain.h"
+#include "core/session/explain.h"
 #include "keymaps/keymap.h"
 
 enum view_color {

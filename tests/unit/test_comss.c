@@ -2,7 +2,7 @@
  * paper (Jin & Orso), whose CoMSSs are {line 6} and {line 5} from the
  * failing run alone, and after widening {line 6} and {line 5, line 8};
  * clause weighting puts the likelier lines first. */
-#include "core/comss.h"
+#include "core/semantic/comss.h"
 #include "tests/unit/test.h"
 #include "tests/unit/traced.h"
 

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/coverage.h"
-#include "core/spectra.h"
+#include "core/spectrum/coverage.h"
+#include "core/spectrum/spectra.h"
 #include "tests/unit/test.h"
 
 static char dir[256];

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/csrc.h"
+#include "core/semantic/csrc.h"
 #include "tests/unit/test.h"
 
 static char dir[256];

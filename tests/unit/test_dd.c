@@ -1,5 +1,5 @@
 /* dd over synthetic predicates: the answers and the number of tests. */
-#include "core/dd.h"
+#include "core/isolate/dd.h"
 #include "tests/unit/test.h"
 
 #include <math.h>

@@ -4,8 +4,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/change.h"
-#include "core/repo.h"
+#include "core/isolate/change.h"
+#include "core/isolate/repo.h"
 #include "tests/unit/test.h"
 
 static char dir[256];

@@ -9,10 +9,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/gen.h"
-#include "core/instr.h"
-#include "core/tmeta.h"
-#include "core/trace.h"
+#include "core/semantic/gen.h"
+#include "core/semantic/instr.h"
+#include "core/semantic/tmeta.h"
+#include "core/semantic/trace.h"
 #include "tests/unit/test.h"
 
 #include "tests/unit/traced.h"

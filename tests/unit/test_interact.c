@@ -2,7 +2,7 @@
  * feeding one statement meet there; the statement after it carries the
  * same changes and is not a new meeting point; the sequences go on to the
  * output. */
-#include "core/interact.h"
+#include "core/semantic/interact.h"
 #include "tests/unit/test.h"
 #include "tests/unit/traced.h"
 

@@ -1,8 +1,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "core/oracle.h"
-#include "core/run.h"
+#include "core/isolate/oracle.h"
+#include "core/isolate/run.h"
 #include "core/util.h"
 #include "tests/unit/test.h"
 

@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/run.h"
+#include "core/isolate/run.h"
 #include "tests/unit/test.h"
 
 static int run(const char *cmd, double timeout, struct run_result *r)

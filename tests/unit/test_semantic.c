@@ -7,10 +7,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/formula.h"
-#include "core/instr.h"
-#include "core/tmeta.h"
-#include "core/trace.h"
+#include "core/semantic/formula.h"
+#include "core/semantic/instr.h"
+#include "core/semantic/tmeta.h"
+#include "core/semantic/trace.h"
 #include "tests/unit/test.h"
 
 static char dir[256];

@@ -1,7 +1,7 @@
 /* spectra: each formula against values worked out by hand, and the ranks. */
 #include <math.h>
 
-#include "core/spectra.h"
+#include "core/spectrum/spectra.h"
 #include "tests/unit/test.h"
 
 #define NEAR(a, b) (fabs((a) - (b)) < 1e-9)

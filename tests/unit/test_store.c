@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "core/store.h"
+#include "core/session/store.h"
 #include "core/util.h"
 #include "tests/unit/test.h"
 

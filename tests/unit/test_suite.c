@@ -1,7 +1,7 @@
 /* suite: the suite file's syntax and its errors. */
 #include <string.h>
 
-#include "core/suite.h"
+#include "core/spectrum/suite.h"
 #include "tests/unit/test.h"
 
 static void test_parse(void)

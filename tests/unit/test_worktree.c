@@ -5,8 +5,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/repo.h"
-#include "core/workspace.h"
+#include "core/isolate/repo.h"
+#include "core/isolate/workspace.h"
 #include "tests/unit/test.h"
 
 static char dir[256], wt[300];

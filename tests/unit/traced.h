@@ -9,9 +9,9 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "core/instr.h"
-#include "core/tmeta.h"
-#include "core/trace.h"
+#include "core/semantic/instr.h"
+#include "core/semantic/tmeta.h"
+#include "core/semantic/trace.h"
 
 static char dir[256];
 

@@ -1,0 +1,518 @@
+#include "core/isolate/change.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_TOKEN_PRODUCT 4000000  /* old tokens x new tokens beyond which a hunk stays whole */
+#define MAX_PIECES 64              /* a hunk splitting into more pieces stays whole */
+#define MAX_LINES_SHOWN 500
+
+struct change_set *change_set_new(const char *old_rev, const char *new_rev)
+{
+	struct change_set *s = xcalloc(1, sizeof(*s));
+	s->old_rev = xstrdup(old_rev);
+	s->new_rev = xstrdup(new_rev);
+	return s;
+}
+
+void change_set_free(struct change_set *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nfiles; i++) {
+		free(s->files[i].old_path);
+		free(s->files[i].new_path);
+		free(s->files[i].old_data);
+		free(s->files[i].new_data);
+	}
+	for (size_t i = 0; i < s->nchanges; i++)
+		free(s->changes[i].function);
+	free(s->files);
+	free(s->changes);
+	free(s->atoms);
+	free(s->old_rev);
+	free(s->new_rev);
+	free(s);
+}
+
+static char *copy_data(const void *p, size_t n)
+{
+	if (!p)
+		return NULL;
+	char *d = xmalloc(n + 1);
+	memcpy(d, p, n);
+	d[n] = '\0';
+	return d;
+}
+
+size_t change_set_add_file(struct change_set *s, const char *old_path, const char *new_path, unsigned old_mode,
+			   unsigned new_mode, const void *old_data, size_t old_len, const void *new_data,
+			   size_t new_len, enum change_file_status status, int binary)
+{
+	s->files = xrealloc(s->files, (s->nfiles + 1) * sizeof(*s->files));
+	struct change_file *f = &s->files[s->nfiles];
+	memset(f, 0, sizeof(*f));
+	f->old_path = xstrdup(old_path);
+	f->new_path = xstrdup(new_path);
+	f->old_mode = old_mode;
+	f->new_mode = new_mode;
+	f->old_data = copy_data(old_data, old_len);
+	f->new_data = copy_data(new_data, new_len);
+	f->old_len = old_data ? old_len : 0;
+	f->new_len = new_data ? new_len : 0;
+	f->status = status;
+	f->binary = binary;
+	f->change0 = s->nchanges;
+	return s->nfiles++;
+}
+
+static struct change *add_change(struct change_set *s, enum change_kind kind)
+{
+	s->changes = xrealloc(s->changes, (s->nchanges + 1) * sizeof(*s->changes));
+	struct change *c = &s->changes[s->nchanges];
+	memset(c, 0, sizeof(*c));
+	c->id = (unsigned)s->nchanges + 1;
+	c->file = s->nfiles - 1;
+	c->kind = kind;
+	s->nchanges++;
+	s->files[s->nfiles - 1].nchanges++;
+	return c;
+}
+
+void change_set_add_file_change(struct change_set *s, enum change_kind kind)
+{
+	add_change(s, kind)->function = xstrdup("");
+}
+
+void change_set_add_hunk(struct change_set *s, int old_start, int old_lines, int new_start, int new_lines,
+			 const char *function, size_t function_len)
+{
+	struct change *c = add_change(s, CHANGE_HUNK);
+	c->old_start = old_start;
+	c->old_lines = old_lines;
+	c->new_start = new_start;
+	c->new_lines = new_lines;
+	c->function = xstrndup(function ? function : "", function ? function_len : 0);
+}
+
+/* ------------------------------------------------------------ line tables */
+
+struct lines {
+	size_t *start;  /* start[k] = offset of line k+1 (1-based lines); start[n] = len */
+	size_t n;
+};
+
+static void lines_init(struct lines *l, const char *d, size_t len)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < len; i++)
+		n += d[i] == '\n';
+	if (len && d[len - 1] != '\n')
+		n++;
+	l->start = xmalloc((n + 2) * sizeof(*l->start));
+	l->n = 0;
+	if (len)
+		l->start[l->n++] = 0;
+	for (size_t i = 0; i < len; i++)
+		if (d[i] == '\n' && i + 1 < len)
+			l->start[l->n++] = i + 1;
+	l->start[l->n] = len;
+}
+
+/* Offset where 1-based line k starts (k = n+1: the end). */
+static size_t line_off(const struct lines *l, long k)
+{
+	if (k < 1)
+		return 0;
+	if ((size_t)k > l->n)
+		return l->start[l->n];
+	return l->start[k - 1];
+}
+
+/* 1-based line containing offset off. */
+static int line_of(const struct lines *l, size_t off)
+{
+	size_t lo = 0, hi = l->n;
+	if (l->n == 0)
+		return 1;
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+		if (l->start[mid] <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (int)lo + 1;
+}
+
+/* ------------------------------------------------------------- tokenizing */
+
+static int word_char(unsigned char c)
+{
+	return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80;
+}
+
+/* Token start offsets of d[0..len), plus a final entry = len. */
+static size_t *tokenize(const char *d, size_t len, size_t *n)
+{
+	size_t cap = 16, k = 0;
+	size_t *t = xmalloc(cap * sizeof(*t));
+	size_t i = 0;
+	while (i < len) {
+		if (k + 2 > cap) {
+			cap *= 2;
+			t = xrealloc(t, cap * sizeof(*t));
+		}
+		t[k++] = i;
+		unsigned char c = (unsigned char)d[i];
+		if (word_char(c)) {
+			while (i < len && word_char((unsigned char)d[i]))
+				i++;
+		} else if (c == ' ' || c == '\t') {
+			while (i < len && (d[i] == ' ' || d[i] == '\t'))
+				i++;
+		} else if (c == '\r' && i + 1 < len && d[i + 1] == '\n') {
+			i += 2;
+		} else {
+			i++;
+		}
+	}
+	t[k] = len;
+	*n = k;
+	return t;
+}
+
+static int tok_eq(const char *a, const size_t *ta, size_t i, const char *b, const size_t *tb, size_t j)
+{
+	size_t la = ta[i + 1] - ta[i], lb = tb[j + 1] - tb[j];
+	return la == lb && !memcmp(a + ta[i], b + tb[j], la);
+}
+
+struct piece {
+	size_t o0, o1, n0, n1;  /* byte offsets relative to the hunk's old / new text */
+};
+
+/* Split old[0..ol) -> new[0..nl) into runs of differing tokens. Returns the
+ * number of pieces (0 when the hunk should stay whole). */
+static size_t split_tokens(const char *old, size_t ol, const char *new, size_t nl, struct piece **out)
+{
+	size_t na, nb;
+	size_t *ta = tokenize(old, ol, &na), *tb = tokenize(new, nl, &nb);
+	size_t np = 0, cap = 8;
+	struct piece *p = xmalloc(cap * sizeof(*p));
+	*out = NULL;
+
+	size_t pre = 0, suf = 0;
+	while (pre < na && pre < nb && tok_eq(old, ta, pre, new, tb, pre))
+		pre++;
+	while (suf < na - pre && suf < nb - pre && tok_eq(old, ta, na - 1 - suf, new, tb, nb - 1 - suf))
+		suf++;
+	size_t a0 = pre, a1 = na - suf, b0 = pre, b1 = nb - suf;
+	size_t n = a1 - a0, m = b1 - b0;
+	if ((uint64_t)(n + 1) * (m + 1) > MAX_TOKEN_PRODUCT) {
+		free(ta);
+		free(tb);
+		free(p);
+		return 0;
+	}
+	/* LCS lengths from the end: L[i][j] for suffixes a[i..], b[j..]. */
+	uint16_t *L = xcalloc((n + 1) * (m + 1), sizeof(*L));
+#define AT(i, j) L[(size_t)(i) * (m + 1) + (j)]
+	for (size_t i = n; i-- > 0;)
+		for (size_t j = m; j-- > 0;)
+			AT(i, j) = tok_eq(old, ta, a0 + i, new, tb, b0 + j)
+					   ? (uint16_t)(AT(i + 1, j + 1) + 1)
+					   : (AT(i + 1, j) >= AT(i, j + 1) ? AT(i + 1, j) : AT(i, j + 1));
+	size_t i = 0, j = 0, ri = SIZE_MAX, rj = 0;
+	while (i < n || j < m) {
+		int match = i < n && j < m && tok_eq(old, ta, a0 + i, new, tb, b0 + j) &&
+			    AT(i, j) == AT(i + 1, j + 1) + 1;
+		if (match) {
+			if (ri != SIZE_MAX) {
+				if (np == cap)
+					p = xrealloc(p, (cap *= 2) * sizeof(*p));
+				p[np++] = (struct piece){ta[a0 + ri], ta[a0 + i], tb[b0 + rj], tb[b0 + j]};
+				ri = SIZE_MAX;
+			}
+			i++;
+			j++;
+			continue;
+		}
+		if (ri == SIZE_MAX) {
+			ri = i;
+			rj = j;
+		}
+		if (j < m && (i == n || AT(i, j + 1) >= AT(i + 1, j)))
+			j++;
+		else
+			i++;
+	}
+	if (ri != SIZE_MAX) {
+		if (np == cap)
+			p = xrealloc(p, (cap *= 2) * sizeof(*p));
+		p[np++] = (struct piece){ta[a0 + ri], ta[a0 + n], tb[b0 + rj], tb[b0 + m]};
+	}
+#undef AT
+	free(L);
+	free(ta);
+	free(tb);
+	if (np < 2 || np > MAX_PIECES) {
+		free(p);
+		return 0;
+	}
+	*out = p;
+	return np;
+}
+
+static struct change_atom *add_atom(struct change_set *s, size_t *cap)
+{
+	if (s->natoms == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		s->atoms = xrealloc(s->atoms, *cap * sizeof(*s->atoms));
+	}
+	struct change_atom *a = &s->atoms[s->natoms++];
+	memset(a, 0, sizeof(*a));
+	return a;
+}
+
+int change_set_finish(struct change_set *s, struct cerr *e)
+{
+	size_t cap = 0;
+	for (size_t fi = 0; fi < s->nfiles; fi++) {
+		struct change_file *f = &s->files[fi];
+		struct lines ol, nl;
+		lines_init(&ol, f->old_data ? f->old_data : "", f->old_len);
+		lines_init(&nl, f->new_data ? f->new_data : "", f->new_len);
+		for (size_t ci = f->change0; ci < f->change0 + f->nchanges; ci++) {
+			struct change *c = &s->changes[ci];
+			c->atom0 = s->natoms;
+			if (c->kind != CHANGE_HUNK) {
+				struct change_atom *a = add_atom(s, &cap);
+				a->change = ci;
+				c->natoms = 1;
+				continue;
+			}
+			size_t o0 = c->old_lines ? line_off(&ol, c->old_start) : line_off(&ol, c->old_start + 1);
+			size_t o1 = c->old_lines ? line_off(&ol, c->old_start + c->old_lines) : o0;
+			size_t n0 = c->new_lines ? line_off(&nl, c->new_start) : line_off(&nl, c->new_start + 1);
+			size_t n1 = c->new_lines ? line_off(&nl, c->new_start + c->new_lines) : n0;
+			if (o1 < o0 || n1 < n0 || o1 > f->old_len || n1 > f->new_len)
+				return cerr_set(e, "%s: a hunk does not fit the file", f->new_path);
+			struct piece *p = NULL;
+			size_t np = split_tokens(f->old_data + o0, o1 - o0, f->new_data + n0, n1 - n0, &p);
+			if (np == 0) {
+				struct change_atom *a = add_atom(s, &cap);
+				*a = (struct change_atom){ci, 0, o0, o1, n0, n1, line_of(&ol, o0), line_of(&nl, n0)};
+				c->natoms = 1;
+				continue;
+			}
+			for (size_t k = 0; k < np; k++) {
+				struct change_atom *a = add_atom(s, &cap);
+				*a = (struct change_atom){ci, (unsigned)k + 1, o0 + p[k].o0, o0 + p[k].o1, n0 + p[k].n0,
+							  n0 + p[k].n1, line_of(&ol, o0 + p[k].o0), line_of(&nl, n0 + p[k].n0)};
+			}
+			c->natoms = np;
+			free(p);
+		}
+		free(ol.start);
+		free(nl.start);
+	}
+	return 0;
+}
+
+struct bits *change_atoms_of(const struct change_set *s, const size_t *changes, size_t n)
+{
+	struct bits *b = bits_new(s->natoms);
+	for (size_t i = 0; i < n; i++) {
+		const struct change *c = &s->changes[changes[i]];
+		for (size_t a = c->atom0; a < c->atom0 + c->natoms; a++)
+			bits_set(b, a);
+	}
+	return b;
+}
+
+/* ------------------------------------------------------- materializing */
+
+static int kind_applied(const struct change_set *s, const struct change_file *f, const struct bits *applied,
+			enum change_kind kind)
+{
+	for (size_t ci = f->change0; ci < f->change0 + f->nchanges; ci++)
+		if (s->changes[ci].kind == kind)
+			return bits_test(applied, s->changes[ci].atom0);
+	return 0;
+}
+
+int change_materialize(const struct change_set *s, const struct bits *applied, change_file_cb cb, void *priv)
+{
+	struct buf out = BUF_INIT;
+	int rc = 0;
+	for (size_t fi = 0; fi < s->nfiles && !rc; fi++) {
+		const struct change_file *f = &s->files[fi];
+		if (f->status == CHANGE_ADDED) {
+			int on = kind_applied(s, f, applied, CHANGE_FILE_ADD);
+			rc = cb(priv, f->new_path, on, f->new_mode, f->new_data ? f->new_data : "", f->new_len);
+			continue;
+		}
+		if (f->status == CHANGE_DELETED) {
+			int gone = kind_applied(s, f, applied, CHANGE_FILE_DELETE);
+			rc = cb(priv, f->old_path, !gone, f->old_mode, f->old_data ? f->old_data : "", f->old_len);
+			continue;
+		}
+		buf_reset(&out);
+		if (kind_applied(s, f, applied, CHANGE_FILE_BINARY)) {
+			buf_add(&out, f->new_data ? f->new_data : "", f->new_len);
+		} else {
+			size_t pos = 0;
+			for (size_t ci = f->change0; ci < f->change0 + f->nchanges; ci++) {
+				const struct change *c = &s->changes[ci];
+				if (c->kind != CHANGE_HUNK)
+					continue;
+				for (size_t ai = c->atom0; ai < c->atom0 + c->natoms; ai++) {
+					const struct change_atom *a = &s->atoms[ai];
+					buf_add(&out, f->old_data + pos, a->old_off - pos);
+					if (bits_test(applied, ai))
+						buf_add(&out, f->new_data + a->new_off, a->new_end - a->new_off);
+					else
+						buf_add(&out, f->old_data + a->old_off, a->old_end - a->old_off);
+					pos = a->old_end;
+				}
+			}
+			buf_add(&out, (f->old_data ? f->old_data : "") + pos, f->old_len - pos);
+		}
+		unsigned mode = kind_applied(s, f, applied, CHANGE_FILE_MODE) ? f->new_mode : f->old_mode;
+		if (f->status == CHANGE_RENAMED) {
+			int moved = kind_applied(s, f, applied, CHANGE_FILE_RENAME);
+			rc = cb(priv, f->old_path, !moved, mode, out.s ? out.s : "", out.len);
+			if (!rc)
+				rc = cb(priv, f->new_path, moved, mode, out.s ? out.s : "", out.len);
+		} else {
+			rc = cb(priv, f->old_path, 1, mode, out.s ? out.s : "", out.len);
+		}
+	}
+	buf_release(&out);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- lines */
+
+static void split_lines(const char *d, size_t len, char ***v, size_t *n)
+{
+	size_t cap = 0;
+	*v = NULL;
+	*n = 0;
+	size_t i = 0;
+	while (i < len && *n < MAX_LINES_SHOWN) {
+		size_t j = i;
+		while (j < len && d[j] != '\n')
+			j++;
+		size_t k = j;
+		if (k > i && d[k - 1] == '\r')
+			k--;
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 8;
+			*v = xrealloc(*v, cap * sizeof(**v));
+		}
+		(*v)[(*n)++] = xstrndup(d + i, k - i);
+		i = j + 1;
+	}
+}
+
+void change_lines_of(const struct change_set *s, size_t ci, struct change_lines *out)
+{
+	const struct change *c = &s->changes[ci];
+	const struct change_file *f = &s->files[c->file];
+	memset(out, 0, sizeof(*out));
+	switch (c->kind) {
+	case CHANGE_FILE_ADD:
+		if (!f->binary)
+			split_lines(f->new_data ? f->new_data : "", f->new_len, &out->added, &out->nadded);
+		out->new_start = 1;
+		out->new_lines = (int)out->nadded;
+		return;
+	case CHANGE_FILE_DELETE:
+		if (!f->binary)
+			split_lines(f->old_data ? f->old_data : "", f->old_len, &out->removed, &out->nremoved);
+		out->old_start = 1;
+		out->old_lines = (int)out->nremoved;
+		return;
+	case CHANGE_FILE_RENAME:
+	case CHANGE_FILE_MODE:
+	case CHANGE_FILE_BINARY:
+		return;
+	case CHANGE_HUNK:
+		break;
+	}
+	const struct change_atom *first = &s->atoms[c->atom0];
+	/* The hunk's whole range: from the first atom's start to the last's end,
+	 * widened to lines (a split hunk keeps unchanged tokens between pieces). */
+	struct lines ol;
+	lines_init(&ol, f->old_data ? f->old_data : "", f->old_len);
+	size_t o0 = c->old_lines ? line_off(&ol, c->old_start) : first->old_off;
+	size_t o1 = c->old_lines ? line_off(&ol, c->old_start + c->old_lines) : o0;
+	free(ol.start);
+	struct lines nl;
+	lines_init(&nl, f->new_data ? f->new_data : "", f->new_len);
+	size_t n0 = c->new_lines ? line_off(&nl, c->new_start) : 0;
+	size_t n1 = c->new_lines ? line_off(&nl, c->new_start + c->new_lines) : n0;
+	free(nl.start);
+	split_lines(f->old_data + o0, o1 - o0, &out->removed, &out->nremoved);
+	if (c->new_lines)
+		split_lines(f->new_data + n0, n1 - n0, &out->added, &out->nadded);
+	out->old_start = c->old_start;
+	out->old_lines = c->old_lines;
+	out->new_start = c->new_start;
+	out->new_lines = c->new_lines;
+}
+
+void change_lines_of_atom(const struct change_set *s, size_t ai, struct change_lines *out)
+{
+	const struct change_atom *a = &s->atoms[ai];
+	const struct change *c = &s->changes[a->change];
+	const struct change_file *f = &s->files[c->file];
+	if (c->kind != CHANGE_HUNK || c->natoms == 1) {
+		change_lines_of(s, a->change, out);
+		return;
+	}
+	memset(out, 0, sizeof(*out));
+	const char *od = f->old_data ? f->old_data : "";
+	/* Widen the atom's old range to whole lines: from the start of the line
+	 * holding its first byte to the end of the line holding its last. An
+	 * insertion of whole lines at a line start touches no old line. */
+	size_t ls = a->old_off, le = a->old_end;
+	while (ls > 0 && od[ls - 1] != '\n')
+		ls--;
+	int inserts_lines = a->old_off == a->old_end && ls == a->old_off && a->new_end > a->new_off &&
+			    f->new_data[a->new_end - 1] == '\n';
+	if (!inserts_lines && (le == ls || od[le - 1] != '\n')) {
+		while (le < f->old_len && od[le] != '\n')
+			le++;
+		if (le < f->old_len)
+			le++;   /* and its newline */
+	}
+	struct buf added = BUF_INIT;
+	buf_add(&added, od + ls, a->old_off - ls);
+	buf_add(&added, f->new_data + a->new_off, a->new_end - a->new_off);
+	buf_add(&added, od + a->old_end, le - a->old_end);
+	split_lines(od + ls, le - ls, &out->removed, &out->nremoved);
+	split_lines(added.s ? added.s : "", added.len, &out->added, &out->nadded);
+	buf_release(&added);
+	struct lines ol;
+	lines_init(&ol, od, f->old_len);
+	out->old_start = line_of(&ol, ls);
+	free(ol.start);
+	out->old_lines = (int)out->nremoved;
+	out->new_start = a->new_line;
+	out->new_lines = (int)out->nadded;
+}
+
+void change_lines_free(struct change_lines *l)
+{
+	for (size_t i = 0; i < l->nremoved; i++)
+		free(l->removed[i]);
+	for (size_t i = 0; i < l->nadded; i++)
+		free(l->added[i]);
+	free(l->removed);
+	free(l->added);
+	memset(l, 0, sizeof(*l));
+}

@@ -1,0 +1,52 @@
+/* oracle — failure signatures and the PASS / FAIL / UNRESOLVED verdict.
+ * Exit codes follow `git bisect run`: 0 pass, 125 cannot be tested, other
+ * 1..127 fail; death by signal (also as the shell's 128+N) is a crash. A
+ * failure counts as FAIL only with the same signature as on the bad revision. */
+#ifndef CULPRIT_ORACLE_H
+#define CULPRIT_ORACLE_H
+
+#include "core/util.h"
+#include "core/isolate/run.h"
+
+enum verdict {
+	VERDICT_PASS,
+	VERDICT_FAIL,
+	VERDICT_UNRESOLVED,
+};
+
+enum unresolved_why {
+	WHY_NONE,
+	WHY_BUILD,          /* the build failed */
+	WHY_BUILD_TIMEOUT,
+	WHY_TEST_TIMEOUT,
+	WHY_UNTESTABLE,     /* the test exited 125 */
+	WHY_DIFFERENT,      /* failed, but with another signature */
+	WHY_FLAKY,          /* --repeat runs disagreed */
+	WHY_CANCELLED,
+};
+
+const char *verdict_name(enum verdict v);           /* "PASS", "FAIL", "UNRESOLVED" */
+const char *why_name(enum unresolved_why w);        /* "build failed", ... ; "" for WHY_NONE */
+
+struct oracle;
+
+/* fail_pattern: a PCRE2 pattern (may be NULL). On a bad pattern: error with its offset. */
+int oracle_new(struct oracle **out, const char *fail_pattern, struct cerr *e);
+void oracle_free(struct oracle *o);                 /* NULL is a no-op */
+
+/* The failure signature of a test run, or NULL when the run passed (or was
+ * untestable: 125, timeout, cancelled). With a fail pattern the signature is
+ * the pattern's match (a run whose output does not match has signature
+ * "exit N" etc. and is a different failure). Caller frees. */
+char *oracle_signature(const struct oracle *o, const struct run_result *r);
+
+/* Judge a test run against the bad revision's signature. *why explains
+ * UNRESOLVED; *sig (may be NULL) gets the run's own signature (caller frees). */
+enum verdict oracle_judge(const struct oracle *o, const char *expected, const struct run_result *r,
+			  enum unresolved_why *why, char **sig);
+
+/* The first compiler error line ("file:line:col: error: ...") of a build's
+ * output, else its last non-empty line; NULL for empty output. Caller frees. */
+char *oracle_build_error(const char *output);
+
+#endif

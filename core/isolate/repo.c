@@ -1,0 +1,376 @@
+#include "core/isolate/repo.h"
+
+#include <git2.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct repo {
+	git_repository *r;
+	char *gitdir, *workdir;
+};
+
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+static int init_count;
+
+static int git_fail(struct cerr *e, const char *what)
+{
+	const git_error *g = git_error_last();
+	return cerr_set(e, "%s%s%s", what, g && g->message ? ": " : "", g && g->message ? g->message : "");
+}
+
+static char *with_slash(const char *p)
+{
+	size_t n = strlen(p);
+	return n && p[n - 1] == '/' ? xstrdup(p) : xasprintf("%s/", p);
+}
+
+int repo_open(struct repo **out, const char *dir, struct cerr *e)
+{
+	pthread_mutex_lock(&init_lock);
+	if (init_count++ == 0)
+		git_libgit2_init();
+	pthread_mutex_unlock(&init_lock);
+
+	struct repo *r = xcalloc(1, sizeof(*r));
+	*out = NULL;
+	const char *d = dir ? dir : ".";
+	char abs[PATH_MAX];
+	if (!realpath(d, abs)) {
+		cerr_set(e, "cannot open %s: no such directory", d);
+		repo_free(r);
+		return -1;
+	}
+	if (git_repository_open_ext(&r->r, abs, 0, NULL) < 0) {
+		cerr_set(e, "not a git repository: %s", d);
+		repo_free(r);
+		return -1;
+	}
+	r->gitdir = with_slash(git_repository_commondir(r->r));
+	if (git_repository_workdir(r->r))
+		r->workdir = with_slash(git_repository_workdir(r->r));
+	*out = r;
+	return 0;
+}
+
+void repo_free(struct repo *r)
+{
+	if (!r)
+		return;
+	git_repository_free(r->r);
+	free(r->gitdir);
+	free(r->workdir);
+	free(r);
+	pthread_mutex_lock(&init_lock);
+	if (--init_count == 0)
+		git_libgit2_shutdown();
+	pthread_mutex_unlock(&init_lock);
+}
+
+const char *repo_gitdir(const struct repo *r)
+{
+	return r->gitdir;
+}
+
+const char *repo_workdir(const struct repo *r)
+{
+	return r->workdir;
+}
+
+int repo_resolve(struct repo *r, const char *rev, char hex[41], struct cerr *e)
+{
+	git_object *obj = NULL, *commit = NULL;
+	if (git_revparse_single(&obj, r->r, rev) < 0)
+		return cerr_set(e, "unknown revision: %s", rev);
+	int rc = git_object_peel(&commit, obj, GIT_OBJECT_COMMIT);
+	git_object_free(obj);
+	if (rc < 0)
+		return cerr_set(e, "not a commit: %s", rev);
+	git_oid_tostr(hex, 41, git_object_id(commit));
+	git_object_free(commit);
+	return 0;
+}
+
+int repo_is_ancestor(struct repo *r, const char *a_hex, const char *b_hex, struct cerr *e)
+{
+	git_oid a, b;
+	if (git_oid_fromstr(&a, a_hex) < 0 || git_oid_fromstr(&b, b_hex) < 0)
+		return cerr_set(e, "bad commit id");
+	if (git_oid_equal(&a, &b))
+		return 1;
+	int rc = git_graph_descendant_of(r->r, &b, &a);
+	return rc < 0 ? git_fail(e, "cannot walk history") : rc;
+}
+
+int repo_first_parents(struct repo *r, const char *good_hex, const char *bad_hex, char (**out)[41], size_t *n,
+		       struct cerr *e)
+{
+	git_revwalk *w = NULL;
+	git_oid oid;
+	size_t cap = 0;
+	*out = NULL;
+	*n = 0;
+	char *range = xasprintf("%s..%s", good_hex, bad_hex);
+	int rc = git_revwalk_new(&w, r->r);
+	if (rc == 0)
+		rc = git_revwalk_sorting(w, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	if (rc == 0)
+		rc = git_revwalk_push_range(w, range);
+	if (rc == 0)
+		rc = git_revwalk_simplify_first_parent(w);
+	free(range);
+	if (rc < 0) {
+		git_revwalk_free(w);
+		return git_fail(e, "cannot list commits");
+	}
+	while ((rc = git_revwalk_next(&oid, w)) == 0) {
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 64;
+			*out = xrealloc(*out, cap * sizeof(**out));
+		}
+		git_oid_tostr((*out)[(*n)++], 41, &oid);
+	}
+	git_revwalk_free(w);
+	if (rc != GIT_ITEROVER) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+		return git_fail(e, "cannot list commits");
+	}
+	/* The walk hides everything reachable from good; keep only the
+	 * first-parent chain that ends at bad, oldest first. */
+	return 0;
+}
+
+char *repo_commit_subject(struct repo *r, const char *hex)
+{
+	git_oid oid;
+	git_commit *c = NULL;
+	if (git_oid_fromstr(&oid, hex) < 0 || git_commit_lookup(&c, r->r, &oid) < 0)
+		return NULL;
+	const char *s = git_commit_summary(c);
+	char *out = s ? xstrdup(s) : NULL;
+	git_commit_free(c);
+	return out;
+}
+
+static int commit_tree(struct repo *r, const char *hex, git_tree **tree, struct cerr *e)
+{
+	git_oid oid;
+	git_commit *c = NULL;
+	if (git_oid_fromstr(&oid, hex) < 0 || git_commit_lookup(&c, r->r, &oid) < 0)
+		return cerr_set(e, "cannot read commit %.12s", hex);
+	int rc = git_commit_tree(tree, c);
+	git_commit_free(c);
+	return rc < 0 ? cerr_set(e, "cannot read the tree of %.12s", hex) : 0;
+}
+
+struct walk_ctx {
+	struct repo *r;
+	repo_blob_cb cb;
+	void *priv;
+	int rc;
+	struct cerr *e;
+};
+
+static int walk_cb(const char *root, const git_tree_entry *entry, void *payload)
+{
+	struct walk_ctx *w = payload;
+	git_filemode_t mode = git_tree_entry_filemode(entry);
+	if (mode != GIT_FILEMODE_BLOB && mode != GIT_FILEMODE_BLOB_EXECUTABLE && mode != GIT_FILEMODE_LINK)
+		return 0;
+	git_blob *blob = NULL;
+	if (git_blob_lookup(&blob, w->r->r, git_tree_entry_id(entry)) < 0) {
+		w->rc = git_fail(w->e, "cannot read a blob");
+		return -1;
+	}
+	char *path = xasprintf("%s%s", root, git_tree_entry_name(entry));
+	w->rc = w->cb(w->priv, path, (unsigned)mode, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+	free(path);
+	git_blob_free(blob);
+	return w->rc ? -1 : 0;
+}
+
+int repo_tree_walk(struct repo *r, const char *commit_hex, repo_blob_cb cb, void *priv, struct cerr *e)
+{
+	git_tree *tree = NULL;
+	if (commit_tree(r, commit_hex, &tree, e) < 0)
+		return -1;
+	struct walk_ctx w = {r, cb, priv, 0, e};
+	int rc = git_tree_walk(tree, GIT_TREEWALK_PRE, walk_cb, &w);
+	git_tree_free(tree);
+	if (w.rc)
+		return w.rc;
+	return rc < 0 ? git_fail(e, "cannot walk the tree") : 0;
+}
+
+int repo_read_path(struct repo *r, const char *commit_hex, const char *path, struct buf *out, unsigned *mode,
+		   struct cerr *e)
+{
+	git_tree *tree = NULL;
+	git_tree_entry *entry = NULL;
+	if (commit_tree(r, commit_hex, &tree, e) < 0)
+		return -1;
+	int rc = git_tree_entry_bypath(&entry, tree, path);
+	git_tree_free(tree);
+	if (rc == GIT_ENOTFOUND)
+		return 0;
+	if (rc < 0)
+		return git_fail(e, "cannot read the tree");
+	git_filemode_t m = git_tree_entry_filemode(entry);
+	if (m != GIT_FILEMODE_BLOB && m != GIT_FILEMODE_BLOB_EXECUTABLE && m != GIT_FILEMODE_LINK) {
+		git_tree_entry_free(entry);
+		return 0;
+	}
+	git_blob *blob = NULL;
+	rc = git_blob_lookup(&blob, r->r, git_tree_entry_id(entry));
+	git_tree_entry_free(entry);
+	if (rc < 0)
+		return git_fail(e, "cannot read a blob");
+	buf_reset(out);
+	buf_add(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+	*mode = (unsigned)m;
+	git_blob_free(blob);
+	return 1;
+}
+
+static int blob_data(struct repo *r, const git_diff_file *f, git_blob **blob)
+{
+	*blob = NULL;
+	if (!(f->flags & GIT_DIFF_FLAG_EXISTS) || git_oid_is_zero(&f->id))
+		return 0;
+	return git_blob_lookup(blob, r->r, &f->id);
+}
+
+/* The function context of a hunk header: the text after the second "@@". */
+static void hunk_function(const git_diff_hunk *h, const char **fn, size_t *len)
+{
+	const char *s = h->header, *end = h->header + h->header_len;
+	const char *at = NULL;
+	for (const char *p = s + 2; p + 1 < end; p++)
+		if (p[0] == '@' && p[1] == '@') {
+			at = p + 2;
+			break;
+		}
+	*fn = "";
+	*len = 0;
+	if (!at)
+		return;
+	while (at < end && (*at == ' ' || *at == '\t'))
+		at++;
+	while (end > at && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
+		end--;
+	*fn = at;
+	*len = (size_t)(end - at);
+}
+
+int repo_diff(struct repo *r, const char *old_hex, const char *new_hex, struct change_set **out, struct cerr *e)
+{
+	git_tree *ot = NULL, *nt = NULL;
+	git_diff *diff = NULL;
+	git_diff_options opts;
+	git_diff_find_options fopts;
+	int rc = -1;
+
+	*out = NULL;
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	git_diff_find_options_init(&fopts, GIT_DIFF_FIND_OPTIONS_VERSION);
+	opts.context_lines = 0;
+	opts.interhunk_lines = 0;
+	opts.flags = GIT_DIFF_IGNORE_SUBMODULES;
+	fopts.flags = GIT_DIFF_FIND_RENAMES;
+	if (commit_tree(r, old_hex, &ot, e) < 0 || commit_tree(r, new_hex, &nt, e) < 0)
+		goto out;
+	if (git_diff_tree_to_tree(&diff, r->r, ot, nt, &opts) < 0 || git_diff_find_similar(diff, &fopts) < 0) {
+		git_fail(e, "cannot diff");
+		goto out;
+	}
+	struct change_set *s = change_set_new(old_hex, new_hex);
+	size_t n = git_diff_num_deltas(diff);
+	for (size_t i = 0; i < n; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		if (d->old_file.mode == GIT_FILEMODE_COMMIT || d->new_file.mode == GIT_FILEMODE_COMMIT)
+			continue;
+		enum change_file_status st;
+		switch (d->status) {
+		case GIT_DELTA_ADDED: st = CHANGE_ADDED; break;
+		case GIT_DELTA_DELETED: st = CHANGE_DELETED; break;
+		case GIT_DELTA_RENAMED: st = CHANGE_RENAMED; break;
+		case GIT_DELTA_MODIFIED:
+		case GIT_DELTA_TYPECHANGE: st = CHANGE_MODIFIED; break;
+		default: continue;
+		}
+		git_blob *ob = NULL, *nb = NULL;
+		if (blob_data(r, &d->old_file, &ob) < 0 || blob_data(r, &d->new_file, &nb) < 0) {
+			git_blob_free(ob);
+			git_blob_free(nb);
+			change_set_free(s);
+			git_fail(e, "cannot read a blob");
+			goto out;
+		}
+		git_patch *patch = NULL;
+		if (git_patch_from_diff(&patch, diff, i) < 0) {
+			git_blob_free(ob);
+			git_blob_free(nb);
+			change_set_free(s);
+			git_fail(e, "cannot diff a file");
+			goto out;
+		}
+		int binary = (d->flags & GIT_DIFF_FLAG_BINARY) != 0 ||
+			     (ob && git_blob_is_binary(ob)) || (nb && git_blob_is_binary(nb));
+		const char *op = d->old_file.path, *np = d->new_file.path;
+		change_set_add_file(s, st == CHANGE_ADDED ? np : op, st == CHANGE_DELETED ? op : np,
+				    st == CHANGE_ADDED ? 0 : d->old_file.mode, st == CHANGE_DELETED ? 0 : d->new_file.mode,
+				    ob ? git_blob_rawcontent(ob) : NULL, ob ? (size_t)git_blob_rawsize(ob) : 0,
+				    nb ? git_blob_rawcontent(nb) : NULL, nb ? (size_t)git_blob_rawsize(nb) : 0, st, binary);
+		if (st == CHANGE_ADDED) {
+			change_set_add_file_change(s, CHANGE_FILE_ADD);
+		} else if (st == CHANGE_DELETED) {
+			change_set_add_file_change(s, CHANGE_FILE_DELETE);
+		} else {
+			if (st == CHANGE_RENAMED)
+				change_set_add_file_change(s, CHANGE_FILE_RENAME);
+			if (d->old_file.mode != d->new_file.mode)
+				change_set_add_file_change(s, CHANGE_FILE_MODE);
+			if (binary) {
+				if (!git_oid_equal(&d->old_file.id, &d->new_file.id))
+					change_set_add_file_change(s, CHANGE_FILE_BINARY);
+			} else {
+				size_t nh = git_patch_num_hunks(patch);
+				for (size_t k = 0; k < nh; k++) {
+					const git_diff_hunk *h;
+					size_t lines;
+					if (git_patch_get_hunk(&h, &lines, patch, k) < 0)
+						continue;
+					const char *fn;
+					size_t fnlen;
+					hunk_function(h, &fn, &fnlen);
+					change_set_add_hunk(s, h->old_start, h->old_lines, h->new_start, h->new_lines, fn,
+							    fnlen);
+				}
+			}
+		}
+		git_patch_free(patch);
+		git_blob_free(ob);
+		git_blob_free(nb);
+	}
+	if (change_set_finish(s, e) < 0) {
+		change_set_free(s);
+		goto out;
+	}
+	*out = s;
+	rc = 0;
+out:
+	git_diff_free(diff);
+	git_tree_free(ot);
+	git_tree_free(nt);
+	return rc;
+}
+
+void repo_hash(const void *data, size_t len, char hex[41])
+{
+	git_oid oid;
+	git_odb_hash(&oid, data, len, GIT_OBJECT_BLOB);
+	git_oid_tostr(hex, 41, &oid);
+}

@@ -1,0 +1,48 @@
+/* repo — everything libgit2: open the user's repository from any
+ * subdirectory, resolve revisions, list first-parent commits, read trees and
+ * blobs, and diff two trees (zero context) into a change set. Read-only: it
+ * never writes the user's working tree, index, HEAD or refs. */
+#ifndef CULPRIT_REPO_H
+#define CULPRIT_REPO_H
+
+#include <stddef.h>
+#include "core/util.h"
+#include "core/isolate/change.h"
+
+struct repo;
+
+/* Open the repository containing dir (NULL: the current directory). */
+int repo_open(struct repo **out, const char *dir, struct cerr *e);
+void repo_free(struct repo *r);                 /* NULL is a no-op */
+/* Absolute path of the git directory (the common one for linked worktrees), with a trailing '/'. */
+const char *repo_gitdir(const struct repo *r);
+/* Absolute path of the working tree with a trailing '/', or NULL for a bare repository. */
+const char *repo_workdir(const struct repo *r);
+
+/* Resolve any revision syntax (HEAD~3, v1.0, abc123, main@{1}) to a commit id. */
+int repo_resolve(struct repo *r, const char *rev, char hex[41], struct cerr *e);
+/* Whether commit a is an ancestor of commit b (1 yes, 0 no, <0 error). */
+int repo_is_ancestor(struct repo *r, const char *a_hex, const char *b_hex, struct cerr *e);
+/* The first-parent commits of good..bad, oldest first, ending with bad.
+ * *out is an array of 41-byte strings owned by the caller (free()). */
+int repo_first_parents(struct repo *r, const char *good_hex, const char *bad_hex,
+		       char (**out)[41], size_t *n, struct cerr *e);
+/* The first line of a commit's message (caller frees). */
+char *repo_commit_subject(struct repo *r, const char *hex);
+
+/* Call cb for every blob and symlink of the commit's tree (submodules skipped). */
+typedef int (*repo_blob_cb)(void *priv, const char *path, unsigned mode, const char *data, size_t len);
+int repo_tree_walk(struct repo *r, const char *commit_hex, repo_blob_cb cb, void *priv, struct cerr *e);
+/* Read one path of a commit's tree: 1 found (data in out, mode set), 0 absent, <0 error. */
+int repo_read_path(struct repo *r, const char *commit_hex, const char *path, struct buf *out,
+		   unsigned *mode, struct cerr *e);
+
+/* Diff the trees of two commits at zero context, with rename detection, into
+ * a new change set (caller frees with change_set_free). */
+int repo_diff(struct repo *r, const char *old_hex, const char *new_hex, struct change_set **out,
+	      struct cerr *e);
+
+/* The git blob id of data (SHA-1 of "blob <len>\0" + data), as hex. */
+void repo_hash(const void *data, size_t len, char hex[41]);
+
+#endif

@@ -1,0 +1,45 @@
+/* gen — new test inputs from the failing run's trace (SAT-TAR; DART-style):
+ * the program's inputs (its arguments, the integers parsed from them, and
+ * standard input bytes and %d items) are the variables of the path
+ * condition; each solution of the path condition with one branch negated
+ * is turned back into a command line and standard input. */
+#ifndef CULPRIT_GEN_H
+#define CULPRIT_GEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "core/semantic/trace.h"
+#include "core/util.h"
+
+struct gen_input {
+	char **argv;            /* argv[0] as the test ran it, then the arguments */
+	size_t argc;
+	struct buf in;          /* standard input */
+	char *dir;              /* the working directory, relative to the tree ("." at its top) */
+	uint32_t branch;        /* the negated branch event (TRACE_NONE: the run's own input) */
+};
+
+struct gen_stats {
+	size_t branches;        /* input-dependent branches in the run */
+	size_t checks;          /* solver calls */
+	size_t clauses;
+	size_t candidates;      /* distinct new inputs */
+	double seconds;
+};
+
+/* The run's own input: root is the tree the test ran in. 0, or <0 with a
+ * one-line reason (main not traced, input read in ways not modelled). */
+int gen_original(const struct trace *t, const char *root, struct gen_input *g, struct cerr *e);
+/* Up to max new inputs, branches in prefer (events) tried first; inputs
+ * equal to the run's own or to one in seen (commands) are left out. */
+int gen_candidates(const struct trace *t, const char *root, const uint32_t *prefer, size_t nprefer, size_t max,
+		   char *const *seen, size_t nseen, struct gen_input **out, size_t *n, struct gen_stats *st,
+		   struct cerr *e);
+void gen_input_release(struct gen_input *g);
+/* The shell command that runs the input from the tree's top:
+ * cd 'dir' && printf '%s' '...' | './prog' 'arg' (caller frees). */
+char *gen_command(const struct gen_input *g);
+/* The arguments and input for display: "'./calc' '5' < \"1 2\"" (caller frees). */
+char *gen_describe(const struct gen_input *g);
+
+#endif

@@ -1,0 +1,393 @@
+#include "core/semantic/tmeta.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct mnode *node_new(struct tmeta *m)
+{
+	struct mnode *n = xcalloc(1, sizeof(*n));
+	m->pool = xrealloc(m->pool, (m->npool + 1) * sizeof(*m->pool));
+	m->pool[m->npool++] = n;
+	return n;
+}
+
+static int parse_type(const char **p, struct mtype *t)
+{
+	const char *s = *p;
+	if (!strchr("iubpfvs", *s) || !s[0])
+		return -1;
+	t->cls = *s++;
+	char *end;
+	long bits = strtol(s, &end, 10);
+	if (end == s)
+		return -1;
+	t->bits = (int)bits;
+	*p = end;
+	return 0;
+}
+
+static void skip_spaces(const char **p)
+{
+	while (**p == ' ')
+		(*p)++;
+}
+
+static struct mnode *parse_tree(struct tmeta *m, const char **p, int depth)
+{
+	const char *s = *p;
+	skip_spaces(&s);
+	if (*s != '(' || depth > 2000)
+		return NULL;
+	s++;
+	struct mnode *n = node_new(m);
+	n->op = *s++;
+	if (!strchr("krcwubqxo", n->op) || *s != ' ')
+		return NULL;
+	skip_spaces(&s);
+	char *end;
+	switch (n->op) {
+	case 'k':
+		if (*s == '-')
+			n->v = (unsigned long long)strtoll(s, &end, 10);
+		else
+			n->v = strtoull(s, &end, 10);
+		if (end == s)
+			return NULL;
+		s = end;
+		skip_spaces(&s);
+		if (parse_type(&s, &n->t) < 0)
+			return NULL;
+		break;
+	case 'r': case 'c': case 'w':
+		n->v = strtoull(s, &end, 10);
+		if (end == s)
+			return NULL;
+		s = end;
+		skip_spaces(&s);
+		if (parse_type(&s, &n->t) < 0)
+			return NULL;
+		break;
+	case 'u': case 'b': {
+		size_t k = 0;
+		while (*s && *s != ' ' && k < sizeof(n->sym) - 1)
+			n->sym[k++] = *s++;
+		skip_spaces(&s);
+		if (parse_type(&s, &n->t) < 0)
+			return NULL;
+		for (int i = 0; i < (n->op == 'u' ? 1 : 2); i++)
+			if (!(n->k[i] = parse_tree(m, &s, depth + 1)))
+				return NULL;
+		break;
+	}
+	case 'q': case 'x':
+		if (parse_type(&s, &n->t) < 0)
+			return NULL;
+		for (int i = 0; i < (n->op == 'q' ? 3 : 1); i++)
+			if (!(n->k[i] = parse_tree(m, &s, depth + 1)))
+				return NULL;
+		break;
+	case 'o':
+		if (parse_type(&s, &n->t) < 0)
+			return NULL;
+		break;
+	}
+	skip_spaces(&s);
+	if (*s != ')')
+		return NULL;
+	*p = s + 1;
+	return n;
+}
+
+static struct msite *site_at(struct tmeta *m, unsigned id)
+{
+	if (id >= m->nids) {
+		unsigned n = id + 1 > 2 * m->nids ? id + 1 : 2 * m->nids;
+		m->site = xrealloc(m->site, n * sizeof(*m->site));
+		memset(m->site + m->nids, 0, (n - m->nids) * sizeof(*m->site));
+		m->nids = n;
+	}
+	return &m->site[id];
+}
+
+static char *names(const char *s)
+{
+	return xstrdup(strcmp(s, "-") ? s : "");
+}
+
+int tmeta_parse(struct tmeta *m, const char *text, size_t len, struct cerr *e)
+{
+	memset(m, 0, sizeof(*m));
+	const char *p = text, *end = text + len;
+	int lineno = 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		char *line = xstrndup(p, n);
+		p += n + (nl != NULL);
+		lineno++;
+		char *f[10] = {0};
+		int nf = 0;
+		for (char *s = line; nf < 10; nf++) {
+			f[nf] = s;
+			char *tab = nf < 9 ? strchr(s, '\t') : NULL;
+			if (!tab) {
+				nf++;
+				break;
+			}
+			*tab = '\0';
+			s = tab + 1;
+		}
+		int bad = 0;
+		struct msite *st;
+		const char *tp;
+		switch (line[0]) {
+		case 'F':
+			if (nf < 3) {
+				bad = 1;
+				break;
+			}
+			m->files = xrealloc(m->files, (m->nfiles + 1) * sizeof(*m->files));
+			m->files[m->nfiles++] = xstrdup(f[2]);
+			break;
+		case 'S':
+			if (nf < 9) {
+				bad = 1;
+				break;
+			}
+			st = site_at(m, (unsigned)atoi(f[1]));
+			st->kind = 'S';
+			st->sid = (unsigned)atoi(f[1]);
+			st->file = atoi(f[2]);
+			st->line = atoi(f[3]);
+			st->fid = (unsigned)atoi(f[4]);
+			st->s = (unsigned)strtoul(f[5], NULL, 10);
+			st->e = (unsigned)strtoul(f[6], NULL, 10);
+			st->kindname = xstrdup(f[7]);
+			st->text = xstrdup(f[8]);
+			break;
+		case 'N':
+			if (nf < 6) {
+				bad = 1;
+				break;
+			}
+			st = site_at(m, (unsigned)atoi(f[1]));
+			st->kind = 'N';
+			st->file = atoi(f[2]);
+			st->line = atoi(f[3]);
+			st->name = xstrdup(f[4]);
+			tp = f[5];
+			bad = parse_type(&tp, &st->t) < 0;
+			st->text = xstrdup(nf > 6 ? f[6] : "");
+			break;
+		case 'P':
+			if (nf < 6) {
+				bad = 1;
+				break;
+			}
+			st = site_at(m, (unsigned)atoi(f[1]));
+			st->kind = 'P';
+			st->fid = (unsigned)atoi(f[2]);
+			st->idx = atoi(f[3]);
+			tp = f[4];
+			bad = parse_type(&tp, &st->t) < 0;
+			st->name = xstrdup(f[5]);
+			break;
+		case 'R':
+		case 'W':
+			if (nf < (line[0] == 'R' ? 5 : 6)) {
+				bad = 1;
+				break;
+			}
+			st = site_at(m, (unsigned)atoi(f[1]));
+			st->kind = line[0];
+			st->sid = (unsigned)atoi(f[2]);
+			tp = f[3];
+			bad = parse_type(&tp, &st->t) < 0;
+			st->name = xstrdup(f[4]);
+			if (line[0] == 'W') {
+				tp = f[5];
+				bad |= !(st->tree = parse_tree(m, &tp, 0));
+				st->text = xstrdup(nf > 6 ? f[6] : st->name);
+			}
+			break;
+		case 'B':
+			if (nf < 7) {
+				bad = 1;
+				break;
+			}
+			st = site_at(m, (unsigned)atoi(f[1]));
+			st->kind = 'B';
+			st->sid = (unsigned)atoi(f[2]);
+			st->kindname = xstrdup(f[3]);
+			tp = f[4];
+			bad = !(st->tree = parse_tree(m, &tp, 0));
+			st->then_names = names(f[5]);
+			st->else_names = names(f[6]);
+			st->jumps_then = nf > 7 && strchr(f[7], 't') != NULL;
+			st->jumps_else = nf > 7 && strchr(f[7], 'e') != NULL;
+			break;
+		case 'T':
+			if (nf < 6) {
+				bad = 1;
+				break;
+			}
+			st = site_at(m, (unsigned)atoi(f[1]));
+			st->kind = 'T';
+			st->sid = (unsigned)atoi(f[2]);
+			st->fid = (unsigned)atoi(f[3]);
+			tp = f[4];
+			bad = parse_type(&tp, &st->t) < 0;
+			tp = f[5];
+			bad |= !(st->tree = parse_tree(m, &tp, 0));
+			break;
+		case 'C':
+			if (nf < 7) {
+				bad = 1;
+				break;
+			}
+			st = site_at(m, (unsigned)atoi(f[1]));
+			st->kind = 'C';
+			st->sid = (unsigned)atoi(f[2]);
+			st->name = xstrdup(f[3]);
+			tp = f[4];
+			bad = parse_type(&tp, &st->t) < 0;
+			st->nargs = atoi(f[5]);
+			if (st->nargs < 0 || st->nargs > 4096)
+				bad = 1;
+			else
+				st->args = xcalloc((size_t)st->nargs + 1, sizeof(*st->args));
+			st->out = strcmp(f[6], "-") ? xstrdup(f[6]) : NULL;
+			break;
+		case 'A': {
+			if (nf < 4) {
+				bad = 1;
+				break;
+			}
+			unsigned id = (unsigned)atoi(f[1]);
+			int i = atoi(f[2]);
+			st = id < m->nids ? &m->site[id] : NULL;
+			if (!st || st->kind != 'C' || i < 0 || i >= st->nargs) {
+				bad = 1;
+				break;
+			}
+			tp = f[3];
+			bad = !(st->args[i] = parse_tree(m, &tp, 0));
+			break;
+		}
+		case 'X': {
+			if (nf < 4) {
+				bad = 1;
+				break;
+			}
+			unsigned id = (unsigned)atoi(f[1]);
+			st = id < m->nids ? &m->site[id] : NULL;
+			if (!st || !st->kind) {
+				bad = 1;
+				break;
+			}
+			free(st->check);
+			st->check = xstrdup(f[2]);
+			tp = f[3];
+			bad = !(st->check_tree = parse_tree(m, &tp, 0));
+			break;
+		}
+		case '\0':
+			break;
+		default:
+			bad = 1;
+		}
+		free(line);
+		if (bad) {
+			tmeta_release(m);
+			return cerr_set(e, "trace metadata line %d: malformed", lineno);
+		}
+	}
+	return 0;
+}
+
+int tmeta_load(struct tmeta *m, const char *path, struct cerr *e)
+{
+	struct buf b = BUF_INIT;
+	if (file_read(path, &b, (size_t)1 << 30, e) < 0)
+		return -1;
+	int rc = tmeta_parse(m, b.s ? b.s : "", b.len, e);
+	buf_release(&b);
+	return rc;
+}
+
+void tmeta_release(struct tmeta *m)
+{
+	for (size_t i = 0; i < m->nfiles; i++)
+		free(m->files[i]);
+	free(m->files);
+	for (unsigned i = 0; i < m->nids; i++) {
+		struct msite *s = &m->site[i];
+		free(s->name);
+		free(s->text);
+		free(s->kindname);
+		free(s->then_names);
+		free(s->else_names);
+		free(s->out);
+		free(s->args);
+		free(s->check);
+	}
+	free(m->site);
+	for (size_t i = 0; i < m->npool; i++)
+		free(m->pool[i]);
+	free(m->pool);
+	memset(m, 0, sizeof(*m));
+}
+
+const struct msite *tmeta_site(const struct tmeta *m, unsigned id)
+{
+	return id < m->nids && m->site[id].kind ? &m->site[id] : NULL;
+}
+
+const struct msite *tmeta_stmt(const struct tmeta *m, unsigned id)
+{
+	const struct msite *s = tmeta_site(m, id);
+	if (!s)
+		return NULL;
+	if (s->kind == 'S')
+		return s;
+	if (s->kind == 'N' || s->kind == 'P')
+		return NULL;
+	return tmeta_site(m, s->sid);
+}
+
+int tmeta_names_has(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = list; p && *p;) {
+		const char *c = strchr(p, ',');
+		size_t len = c ? (size_t)(c - p) : strlen(p);
+		if (len == n && !memcmp(p, name, n))
+			return 1;
+		if (!c)
+			break;
+		p = c + 1;
+	}
+	return 0;
+}
+
+void tmeta_tree_str(const struct mnode *n, struct buf *b)
+{
+	if (!n) {
+		buf_adds(b, "?");
+		return;
+	}
+	buf_addf(b, "(%c", n->op);
+	if (n->op == 'u' || n->op == 'b')
+		buf_addf(b, " %s", n->sym);
+	if (n->op == 'k')
+		buf_addf(b, " %lld", (long long)n->v);
+	if (n->op == 'r' || n->op == 'c' || n->op == 'w')
+		buf_addf(b, " %llu", n->v);
+	buf_addf(b, " %c%d", n->t.cls, n->t.bits);
+	for (int i = 0; i < 3 && n->k[i]; i++) {
+		buf_addc(b, ' ');
+		tmeta_tree_str(n->k[i], b);
+	}
+	buf_addc(b, ')');
+}

@@ -1,0 +1,554 @@
+/* culprit's trace runtime, included at the top of every instrumented file.
+ * It writes nothing unless CULPRIT_TRACE names a file. Events are 24-byte
+ * records (see core/semantic/trace.h) gathered in a buffer that is written with one
+ * write(2) per chunk, each chunk headed by the process id; the buffer is
+ * flushed when full, before every output call, at exit and on a fatal
+ * signal, so a crashing program leaves its trace whole. All state is in weak
+ * symbols: every object file of the program shares one copy. */
+#ifndef CULPRIT_TRACE_RT_H
+#define CULPRIT_TRACE_RT_H
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wlong-long"
+#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
+#pragma GCC diagnostic ignored "-Wc++-compat"
+#pragma GCC diagnostic ignored "-Wpedantic"
+#pragma GCC diagnostic ignored "-Wunused-value"
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
+#pragma GCC diagnostic ignored "-Wmissing-declarations"
+#pragma GCC diagnostic ignored "-Wgnu-statement-expression"
+#pragma GCC diagnostic ignored "-Wgnu-auto-type"
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <signal.h>
+
+/* Not declared by <stdio.h> in strict C89 modes. */
+extern int vsnprintf(char *, size_t, const char *, va_list);
+extern int vscanf(const char *, va_list);
+extern int vsscanf(const char *, const char *, va_list);
+
+struct __cu_ev {
+	unsigned char kind, size;
+	unsigned short aux;
+	unsigned int id;
+	unsigned long long addr, val;
+};
+
+enum {
+	__CU_PID = 1, __CU_STMT, __CU_READ, __CU_WRITE, __CU_BRANCH, __CU_ENTER, __CU_PARAM,
+	__CU_RET, __CU_RET0, __CU_CALL, __CU_CRET, __CU_OUT, __CU_SIG, __CU_BYTES, __CU_FAULT, __CU_CUT,
+	__CU_IN, __CU_ARG, __CU_CWD
+};
+/* What an input event (__CU_IN, aux) holds: id is the argument's index
+ * (bytes: index << 16 | offset), the stdin offset, or the scanf item. */
+enum { __CU_IN_ARGBYTE = 1, __CU_IN_ARGINT, __CU_IN_STDBYTE, __CU_IN_STDINT };
+
+#define __CU_CAP 2730
+__attribute__((weak)) int __cu_fd = -2;
+__attribute__((weak)) unsigned __cu_n;
+__attribute__((weak)) struct __cu_ev __cu_buf[__CU_CAP + 1];
+__attribute__((weak)) unsigned long long __cu_pending_addr;
+__attribute__((weak)) unsigned __cu_pending_id;
+__attribute__((weak)) unsigned long long __cu_written, __cu_max = 1ull << 30;
+/* Forced branches (CULPRIT_FORCE="site:instance:outcome,..."): the
+ * instance-th run of a branch site takes the given outcome. */
+#define __CU_NFORCE 16
+__attribute__((weak)) unsigned __cu_nforce;
+__attribute__((weak)) unsigned long __cu_force[__CU_NFORCE][4];   /* site, instance, outcome, seen */
+/* The program's arguments (from main) and how much of stdin it read. */
+__attribute__((weak)) char **__cu_argv;
+__attribute__((weak)) int __cu_argc;
+__attribute__((weak)) unsigned long __cu_stdin_off, __cu_scanf_items;
+
+__attribute__((weak)) void __cu_flush(void)
+{
+	if (__cu_fd < 0 || __cu_n == 0)
+		return;
+	if (__cu_written + (__cu_n + 1) * sizeof(struct __cu_ev) > __cu_max) {
+		/* The cap: say so in one last chunk and stop tracing. */
+		memset(&__cu_buf[1], 0, sizeof(__cu_buf[1]));
+		__cu_buf[1].kind = __CU_CUT;
+		__cu_n = 1;
+		__cu_max = ~0ull;
+		__cu_flush();
+		close(__cu_fd);
+		__cu_fd = -1;
+		return;
+	}
+	__cu_written += (__cu_n + 1) * sizeof(struct __cu_ev);
+	__cu_buf[0].kind = __CU_PID;
+	__cu_buf[0].val = (unsigned long long)getpid();
+	__cu_buf[0].addr = __cu_n;
+	const char *p = (const char *)__cu_buf;
+	size_t left = (size_t)(__cu_n + 1) * sizeof(struct __cu_ev);
+	while (left) {
+		ssize_t w = write(__cu_fd, p, left);
+		if (w <= 0)
+			break;
+		p += w;
+		left -= (size_t)w;
+	}
+	__cu_n = 0;
+}
+
+__attribute__((weak)) void __cu_on_signal(int sig)
+{
+	if (__cu_fd >= 0) {
+		struct __cu_ev *e;
+		e = &__cu_buf[++__cu_n];
+		memset(e, 0, sizeof(*e));
+		e->kind = __CU_SIG;
+		e->id = __cu_pending_id;
+		e->addr = __cu_pending_addr;
+		e->val = (unsigned long long)sig;
+		__cu_flush();
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+__attribute__((weak)) void __cu_open(void)
+{
+	const char *path = getenv("CULPRIT_TRACE"), *max = getenv("CULPRIT_TRACE_MAX");
+	static const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT};
+	size_t i;
+	__cu_fd = -1;
+	if (!path || !*path)
+		return;
+	__cu_fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+	if (__cu_fd < 0)
+		return;
+	fcntl(__cu_fd, F_SETFD, FD_CLOEXEC);
+	if (max && *max)
+		__cu_max = strtoull(max, NULL, 10);
+	{
+		const char *f = getenv("CULPRIT_FORCE");
+		unsigned long a, b, c;
+		int used;
+		while (f && __cu_nforce < __CU_NFORCE && sscanf(f, "%lu:%lu:%lu%n", &a, &b, &c, &used) == 3) {
+			__cu_force[__cu_nforce][0] = a;
+			__cu_force[__cu_nforce][1] = b;
+			__cu_force[__cu_nforce][2] = c;
+			__cu_force[__cu_nforce++][3] = 0;
+			f += used;
+			if (*f != ',')
+				break;
+			f++;
+		}
+	}
+	atexit(__cu_flush);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		signal(sigs[i], __cu_on_signal);
+}
+
+static __inline__ __attribute__((always_inline)) struct __cu_ev *__cu_ev(unsigned kind, unsigned id)
+{
+	struct __cu_ev *e;
+	if (__builtin_expect(__cu_fd == -2, 0))
+		__cu_open();
+	if (__cu_fd < 0)
+		return &__cu_buf[__CU_CAP];  /* a scratch slot: tracing is off */
+	if (__cu_n == __CU_CAP - 1)
+		__cu_flush();
+	e = &__cu_buf[++__cu_n];
+	e->kind = (unsigned char)kind;
+	e->size = 0;
+	e->aux = 0;
+	e->id = id;
+	e->addr = 0;
+	e->val = 0;
+	return e;
+}
+
+static __inline__ unsigned long long __cu_load(const void *p, unsigned size)
+{
+	unsigned long long v = 0;
+	if (size > sizeof(v))
+		size = sizeof(v);
+	memcpy(&v, p, size);
+	return v;
+}
+
+static __inline__ void __cu_s(unsigned id) { __cu_ev(__CU_STMT, id); }
+static __inline__ void __cu_enter(unsigned id) { __cu_ev(__CU_ENTER, id); }
+static __inline__ void __cu_call(unsigned id) { __cu_ev(__CU_CALL, id); }
+static __inline__ void __cu_ret0(unsigned id) { __cu_ev(__CU_RET0, id); }
+static __inline__ void __cu_cret0(unsigned id) { __cu_ev(__CU_CRET, id); }
+
+static __inline__ void __cu_mem(unsigned kind, unsigned id, const void *p, unsigned size)
+{
+	unsigned long long v;
+	struct __cu_ev *e;
+	if (__builtin_expect(__cu_fd == -2, 0))
+		__cu_open();
+	if (__cu_fd < 0)
+		return;   /* not traced: no cost beyond this test */
+	__cu_pending_id = id;
+	__cu_pending_addr = (unsigned long long)(size_t)p;
+	v = __cu_load(p, size);
+	e = __cu_ev(kind, id);
+	e->addr = (unsigned long long)(size_t)p;
+	e->size = (unsigned char)size;
+	e->val = v;
+	__cu_pending_id = 0;
+}
+
+/* A read of *p, a write already done to *p, a parameter's value. */
+static __inline__ void __cu_rd(unsigned id, const void *p, unsigned size) { __cu_mem(__CU_READ, id, p, size); }
+static __inline__ void __cu_w(unsigned id, const void *p, unsigned size) { __cu_mem(__CU_WRITE, id, p, size); }
+static __inline__ void __cu_p(unsigned id, const void *p, unsigned size) { __cu_mem(__CU_PARAM, id, p, size); }
+/* The value *v about to be stored at p (a declaration's initializer). */
+static __inline__ void __cu_wv(unsigned id, const void *p, unsigned size, const void *v)
+{
+	struct __cu_ev *e = __cu_ev(__CU_WRITE, id);
+	e->addr = (unsigned long long)(size_t)p;
+	e->size = (unsigned char)size;
+	e->val = __cu_load(v, size);
+}
+/* About to write through p (a crash there names the write). */
+static __inline__ void __cu_wpre(unsigned id, const void *p)
+{
+	__cu_pending_id = id;
+	__cu_pending_addr = (unsigned long long)(size_t)p;
+}
+static __inline__ void __cu_ret(unsigned id, const void *v, unsigned size)
+{
+	struct __cu_ev *e = __cu_ev(__CU_RET, id);
+	e->size = (unsigned char)size;
+	e->val = __cu_load(v, size);
+}
+static __inline__ void __cu_cret(unsigned id, const void *v, unsigned size)
+{
+	struct __cu_ev *e = __cu_ev(__CU_CRET, id);
+	e->size = (unsigned char)size;
+	e->val = __cu_load(v, size);
+}
+__attribute__((weak)) int __cu_forced(unsigned id, int v)
+{
+	unsigned i;
+	for (i = 0; i < __cu_nforce; i++)
+		if (__cu_force[i][0] == id && __cu_force[i][3]++ == __cu_force[i][1])
+			return (int)__cu_force[i][2];
+	return v;
+}
+static __inline__ int __cu_br(unsigned id, int v)
+{
+	struct __cu_ev *e = __cu_ev(__CU_BRANCH, id);
+	if (__builtin_expect(__cu_nforce != 0, 0))
+		v = __cu_forced(id, v != 0);
+	e->val = (unsigned long long)(v != 0);
+	return v;
+}
+static __inline__ unsigned long long __cu_sw(unsigned id, unsigned long long v)
+{
+	__cu_ev(__CU_BRANCH, id)->val = v;
+	return v;
+}
+
+/* ------------------------------------------------------------ output calls */
+
+__attribute__((weak)) void __cu_bytes(int fd, const void *data, size_t len)
+{
+	struct __cu_ev *e = __cu_ev(__CU_OUT, 0);
+	size_t keep = len > 4096 ? 4096 : len, off;
+	const unsigned char *p = (const unsigned char *)data;
+	if (__cu_fd < 0)
+		return;
+	e->size = (unsigned char)fd;
+	e->val = len;
+	e->addr = keep;
+	for (off = 0; off < keep; off += sizeof(struct __cu_ev)) {
+		struct __cu_ev *b = __cu_ev(__CU_BYTES, 0);
+		size_t n = keep - off < sizeof(*b) ? keep - off : sizeof(*b);
+		memset(b, 0, sizeof(*b));
+		memcpy(b, p + off, n);
+	}
+	__cu_flush();
+}
+
+static __inline__ int __cu_fdof(FILE *f)
+{
+	return f == stdout ? 1 : f == stderr ? 2 : 3;
+}
+
+__attribute__((weak)) int __cu_vfprintf(FILE *f, const char *fmt, va_list ap)
+{
+	char small[512], *s = small;
+	va_list again;
+	int n;
+	size_t w;
+	__builtin_va_copy(again, ap);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
+	if (n < 0) {
+		va_end(again);
+		return n;
+	}
+	if ((size_t)n >= sizeof(small)) {
+		s = (char *)malloc((size_t)n + 1);
+		if (!s) {
+			va_end(again);
+			return -1;
+		}
+		vsnprintf(s, (size_t)n + 1, fmt, again);
+	}
+	va_end(again);
+	__cu_bytes(__cu_fdof(f), s, (size_t)n);
+	w = fwrite(s, 1, (size_t)n, f);
+	if (s != small)
+		free(s);
+	return w == (size_t)n ? n : -1;
+}
+__attribute__((weak)) int __cu_printf(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	va_start(ap, fmt);
+	n = __cu_vfprintf(stdout, fmt, ap);
+	va_end(ap);
+	return n;
+}
+__attribute__((weak)) int __cu_fprintf(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	va_start(ap, fmt);
+	n = __cu_vfprintf(f, fmt, ap);
+	va_end(ap);
+	return n;
+}
+__attribute__((weak)) int __cu_puts(const char *s)
+{
+	size_t n = strlen(s);
+	__cu_bytes(1, s, n);
+	__cu_bytes(1, "\n", 1);
+	return puts(s);
+}
+__attribute__((weak)) int __cu_fputs(const char *s, FILE *f)
+{
+	__cu_bytes(__cu_fdof(f), s, strlen(s));
+	return fputs(s, f);
+}
+__attribute__((weak)) int __cu_putchar(int c)
+{
+	unsigned char b = (unsigned char)c;
+	__cu_bytes(1, &b, 1);
+	return putchar(c);
+}
+__attribute__((weak)) int __cu_fputc(int c, FILE *f)
+{
+	unsigned char b = (unsigned char)c;
+	__cu_bytes(__cu_fdof(f), &b, 1);
+	return fputc(c, f);
+}
+__attribute__((weak)) size_t __cu_fwrite(const void *p, size_t size, size_t n, FILE *f)
+{
+	__cu_bytes(__cu_fdof(f), p, size * n);
+	return fwrite(p, size, n, f);
+}
+__attribute__((weak)) ssize_t __cu_write(int fd, const void *p, size_t n)
+{
+	__cu_bytes(fd, p, n);
+	return write(fd, p, n);
+}
+
+/* ------------------------------------------------------------- input calls */
+
+/* Bytes after an ARG or CWD event, as raw records. */
+__attribute__((weak)) void __cu_raw(unsigned kind, unsigned id, const char *p, size_t n)
+{
+	struct __cu_ev *e = __cu_ev(kind, id);
+	size_t off;
+	if (__cu_fd < 0)
+		return;
+	if (n > 4096)
+		n = 4096;
+	e->val = n;
+	e->addr = n;
+	for (off = 0; off < n; off += sizeof(struct __cu_ev)) {
+		struct __cu_ev *b = __cu_ev(__CU_BYTES, 0);
+		size_t k = n - off < sizeof(*b) ? n - off : sizeof(*b);
+		memset(b, 0, sizeof(*b));
+		memcpy(b, p + off, k);
+	}
+}
+
+static __inline__ void __cu_in(unsigned kind, unsigned id, const void *addr, unsigned size, long long v)
+{
+	struct __cu_ev *e = __cu_ev(__CU_IN, id);
+	e->aux = (unsigned short)kind;
+	e->size = (unsigned char)size;
+	e->addr = (unsigned long long)(size_t)addr;
+	e->val = (unsigned long long)v;
+}
+
+/* At the start of main: the arguments, each byte an input, and the directory. */
+__attribute__((weak)) void __cu_main(int argc, char **argv)
+{
+	char cwd[4096];
+	int k;
+	size_t i, n;
+	__cu_argc = argc;
+	__cu_argv = argv;
+	if (__cu_fd == -2)
+		__cu_open();
+	if (__cu_fd < 0)
+		return;
+	if (getcwd(cwd, sizeof(cwd)))
+		__cu_raw(__CU_CWD, 0, cwd, strlen(cwd));
+	if (!argv) {   /* main(void): the words from the kernel, not inputs the program reads */
+		int fd = open("/proc/self/cmdline", O_RDONLY);
+		ssize_t got = fd >= 0 ? read(fd, cwd, sizeof(cwd) - 1) : -1;
+		char *p = cwd;
+		if (fd >= 0)
+			close(fd);
+		for (k = 0; got > 0 && p < cwd + got && k < 256; k++) {
+			n = strlen(p);
+			__cu_raw(__CU_ARG, (unsigned)k, p, n);
+			p += n + 1;
+		}
+		return;
+	}
+	for (k = 0; k < argc && k < 256; k++) {
+		n = strlen(argv[k]);
+		__cu_raw(__CU_ARG, (unsigned)k, argv[k], n);
+		for (i = 0; k > 0 && i <= n && i < 4096; i++)
+			__cu_in(__CU_IN_ARGBYTE, (unsigned)k << 16 | (unsigned)i, argv[k] + i, 1,
+				(unsigned char)argv[k][i]);
+	}
+}
+
+static __inline__ int __cu_argof(const char *s)
+{
+	int k;
+	for (k = 1; k < __cu_argc && k < 256; k++)
+		if (__cu_argv[k] == s)
+			return k;
+	return -1;
+}
+__attribute__((weak)) int __cu_atoi(const char *s)
+{
+	int v = atoi(s), k = __cu_argof(s);
+	if (k > 0)
+		__cu_in(__CU_IN_ARGINT, (unsigned)k, 0, sizeof(v), v);
+	return v;
+}
+__attribute__((weak)) long __cu_atol(const char *s)
+{
+	long v = atol(s);
+	int k = __cu_argof(s);
+	if (k > 0)
+		__cu_in(__CU_IN_ARGINT, (unsigned)k, 0, sizeof(v), v);
+	return v;
+}
+__attribute__((weak)) long __cu_strtol(const char *s, char **end, int base)
+{
+	long v = strtol(s, end, base);
+	int k = __cu_argof(s);
+	if (k > 0 && base == 10)
+		__cu_in(__CU_IN_ARGINT, (unsigned)k, 0, sizeof(v), v);
+	return v;
+}
+/* sscanf of an argument with one %d: the integer is an input, like atoi's. */
+__attribute__((weak)) int __cu_sscanf(const char *str, const char *fmt, ...)
+{
+	va_list ap, again;
+	const char *p = fmt, *q;
+	int n, k = __cu_argof(str);
+	va_start(ap, fmt);
+	__builtin_va_copy(again, ap);
+	n = vsscanf(str, fmt, ap);
+	va_end(ap);
+	while (*p == ' ')
+		p++;
+	q = p + 2;
+	while (*q == ' ')
+		q++;
+	if (k > 0 && n == 1 && p[0] == '%' && p[1] == 'd' && !*q) {
+		int *v = va_arg(again, int *);
+		__cu_in(__CU_IN_ARGINT, (unsigned)k, v, sizeof(*v), *v);
+	}
+	va_end(again);
+	return n;
+}
+__attribute__((weak)) int __cu_fgetc(FILE *f)
+{
+	int c = fgetc(f);
+	if (f == stdin) {
+		__cu_in(__CU_IN_STDBYTE, (unsigned)__cu_stdin_off, 0, sizeof(c), c);
+		__cu_stdin_off += c != EOF;
+	}
+	return c;
+}
+__attribute__((weak)) int __cu_getc(FILE *f) { return __cu_fgetc(f); }
+__attribute__((weak)) int __cu_getchar(void) { return __cu_fgetc(stdin); }
+__attribute__((weak)) char *__cu_fgets(char *s, int size, FILE *f)
+{
+	char *r = fgets(s, size, f);
+	size_t i, n;
+	if (r && f == stdin) {
+		n = strlen(s);
+		for (i = 0; i < n; i++)
+			__cu_in(__CU_IN_STDBYTE, (unsigned)(__cu_stdin_off + i), s + i, 1, (unsigned char)s[i]);
+		__cu_stdin_off += n;
+	}
+	return r;
+}
+/* scanf: the %d items it converted are inputs (other conversions are not). */
+__attribute__((weak)) int __cu_scanf(const char *fmt, ...)
+{
+	va_list ap, again;
+	const char *p;
+	int n, item = 0;
+	va_start(ap, fmt);
+	__builtin_va_copy(again, ap);
+	n = vscanf(fmt, ap);
+	va_end(ap);
+	for (p = fmt; *p && item < n; p++) {
+		int skip = 0, plain = 1;
+		if (*p != '%')
+			continue;
+		p++;
+		if (*p == '%')
+			continue;
+		if (*p == '*') {
+			skip = 1;
+			p++;
+		}
+		while (*p >= '0' && *p <= '9')
+			p++;
+		while (*p && strchr("hlLqjzt", *p)) {
+			plain = 0;
+			p++;
+		}
+		if (!*p)
+			break;
+		if (*p == '[')
+			while (p[1] && p[1] != ']')
+				p++;
+		if (skip)
+			continue;
+		if (*p == 'n') {
+			(void)va_arg(again, void *);
+			continue;
+		}
+		if (*p == 'd' && plain) {
+			int *v = va_arg(again, int *);
+			__cu_in(__CU_IN_STDINT, (unsigned)__cu_scanf_items, v, sizeof(*v), *v);
+		} else {
+			(void)va_arg(again, void *);
+			__cu_in(__CU_IN_STDINT, ~0u, 0, 0, 0);   /* a conversion culprit does not model */
+		}
+		__cu_scanf_items++;
+		item++;
+	}
+	va_end(again);
+	return n;
+}
+
+#endif

@@ -1,0 +1,1346 @@
+#include "core/semantic/why.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/semantic/csrc.h"
+#include "core/semantic/formula.h"
+#include "core/semantic/instr.h"
+#include "core/json.h"
+#include "core/isolate/oracle.h"
+#include "core/semantic/tmeta.h"
+
+#define MAX_EXPECT 8
+
+struct seed {
+	struct expect x[MAX_EXPECT];
+	size_t nx;
+	int parent;
+	uint32_t stmt_ev;     /* the event the seed is about (branch, failure) */
+	char *edge, *edge_file;
+	int edge_line;
+};
+
+struct side {             /* one traced revision */
+	char *hex, *dir;
+	struct tmeta meta;
+	struct trace tr;
+	int loaded;
+	int instrumented;     /* meta holds the instrumented tree's metadata, built */
+};
+
+struct why {
+	struct why_opts o;
+	const struct change_set *set;
+	struct why_env env;
+	struct side bad, good;
+	struct formula *f;
+	struct seed *q;
+	size_t nq, qhead;
+	struct bits *visited;     /* branch events used as seeds */
+	struct ctree *t;
+	struct expect fail_x[MAX_EXPECT];   /* the failure's expected outcome */
+	size_t fail_nx;
+	int reloading;            /* why_reload: nothing is built or run */
+};
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void emit(struct why *w, const char *type, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void emit(struct why *w, const char *type, const char *fmt, ...)
+{
+	if (!w->env.event)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	struct buf b = BUF_INIT;
+	buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	w->env.event(w->env.priv, type, b.s);
+	buf_release(&b);
+}
+
+static void lock(struct why *w, int on)
+{
+	if (w->env.lock)
+		w->env.lock(w->env.priv, on);
+}
+
+struct why *why_new(const struct why_opts *o, const struct change_set *set, const struct why_env *env)
+{
+	struct why *w = xcalloc(1, sizeof(*w));
+	w->o = *o;
+	w->set = set;
+	w->env = *env;
+	return w;
+}
+
+static void side_release(struct side *s)
+{
+	if (s->loaded)
+		trace_release(&s->tr);
+	if (s->loaded || s->instrumented)
+		tmeta_release(&s->meta);
+	free(s->hex);
+	free(s->dir);
+	memset(s, 0, sizeof(*s));
+}
+
+void why_free(struct why *w)
+{
+	if (!w)
+		return;
+	side_release(&w->bad);
+	side_release(&w->good);
+	formula_free(w->f);
+	for (size_t i = 0; i < w->nq; i++) {
+		free(w->q[i].edge);
+		free(w->q[i].edge_file);
+	}
+	free(w->q);
+	bits_free(w->visited);
+	free(w);
+}
+
+static int failure_point(struct why *w, struct seed *s, struct cerr *e);
+
+/* One side as an earlier run left it: metadata and trace. */
+static int reload_side(struct why *w, struct side *s, const char *hex, struct cerr *e)
+{
+	s->dir = xasprintf("%s/tr-%.12s", w->o.workdir, hex);
+	s->hex = xstrdup(hex);
+	char *mp = xasprintf("%s/.culprit/meta", s->dir);
+	char *tp = xasprintf("%s/trace-%.12s.bin", w->o.workdir, hex);
+	int rc = tmeta_load(&s->meta, mp, e);
+	if (rc == 0) {
+		rc = trace_load(&s->tr, tp, &s->meta, e);
+		if (rc == 0)
+			s->loaded = 1;
+		else
+			tmeta_release(&s->meta);
+	}
+	free(mp);
+	free(tp);
+	return rc;
+}
+
+int why_reload(struct why *w, struct cerr *e)
+{
+	int rc = reload_side(w, &w->bad, w->o.bad, e);
+	if (rc < 0)
+		return rc;
+	/* The failure's expected outcome again (the good run's output, when it is about output). */
+	struct cerr ge;
+	reload_side(w, &w->good, w->o.good, &ge);
+	struct ctree scratch = {0};
+	struct seed first = {0};
+	w->t = &scratch;
+	w->reloading = 1;
+	if (failure_point(w, &first, &ge) == 0) {
+		memcpy(w->fail_x, first.x, first.nx * sizeof(*first.x));
+		w->fail_nx = first.nx;
+	}
+	free(first.edge);
+	free(first.edge_file);
+	ctree_release(&scratch);
+	w->t = NULL;
+	w->reloading = 0;
+	return 0;
+}
+
+const struct trace *why_trace(const struct why *w)
+{
+	return w && w->bad.loaded ? &w->bad.tr : NULL;
+}
+
+size_t why_failure(const struct why *w, const struct expect **x)
+{
+	*x = w->fail_x;
+	return w->bad.loaded ? w->fail_nx : 0;
+}
+
+int why_run_traced(struct why *w, const char *cmd, const char *force, struct trace *out, struct cerr *e)
+{
+	if (!w->bad.loaded || !w->bad.dir)
+		return cerr_set(e, "the failing run was not traced in this session");
+	char *tp = xasprintf("%s/trace-more.bin", w->o.workdir);
+	char *env0 = xasprintf("CULPRIT_TRACE=%s", tp), *env1 = force ? xasprintf("CULPRIT_FORCE=%s", force) : NULL;
+	const char *env[] = {env0, env1, NULL};
+	unlink(tp);
+	struct run_result r;
+	int rc = w->env.run(w->env.priv, w->bad.dir, cmd ? cmd : w->o.test, 0, env, &r, e);
+	if (rc == 0) {
+		if (r.status == RUN_CANCELLED)
+			rc = cerr_set(e, "stopped");
+		run_result_release(&r);
+	}
+	if (rc == 0)
+		rc = trace_load(out, tp, &w->bad.meta, e);
+	unlink(tp);
+	free(tp);
+	free(env0);
+	free(env1);
+	return rc;
+}
+
+int why_run_forced(struct why *w, unsigned site, unsigned instance, int outcome, struct trace *out, struct cerr *e)
+{
+	char force[64];
+	snprintf(force, sizeof(force), "%u:%u:%d", site, instance, outcome);
+	return why_run_traced(w, NULL, force, out, e);
+}
+
+/* ------------------------------------------------------- instrumenting */
+
+static int has_suffix(const char *s, const char *suf)
+{
+	size_t n = strlen(s), k = strlen(suf);
+	return n >= k && !strcmp(s + n - k, suf);
+}
+
+/* Every .c file under dir (not in hidden directories). */
+static void c_files(const char *dir, char ***v, size_t *n, int depth)
+{
+	DIR *d = opendir(dir);
+	if (!d || depth > 32) {
+		if (d)
+			closedir(d);
+		return;
+	}
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		char *p = xasprintf("%s/%s", dir, de->d_name);
+		struct stat st;
+		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+			c_files(p, v, n, depth + 1);
+			free(p);
+		} else if (S_ISREG(st.st_mode) && has_suffix(p, ".c")) {
+			*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+			(*v)[(*n)++] = p;
+		} else {
+			free(p);
+		}
+	}
+	closedir(d);
+}
+
+static void split_flags(const char *s, char ***args, int *n)
+{
+	const char *p = s;
+	while (*p) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			break;
+		const char *q = p;
+		while (*q && *q != ' ' && *q != '\t')
+			q++;
+		*args = xrealloc(*args, (size_t)(*n + 1) * sizeof(**args));
+		(*args)[(*n)++] = xstrndup(p, (size_t)(q - p));
+		p = q;
+	}
+}
+
+static int run_ok(struct why *w, const char *dir, const char *cmd, int is_build, const char *const *env,
+		  const char *what, struct cerr *e)
+{
+	struct run_result r;
+	if (w->env.run(w->env.priv, dir, cmd, is_build, env, &r, e) < 0)
+		return -1;
+	int rc = 0;
+	if (r.status == RUN_CANCELLED)
+		rc = cerr_set(e, "stopped");
+	else if (r.status != RUN_EXITED || r.code != 0) {
+		char *why = oracle_build_error(r.out.s ? r.out.s : "");
+		char *how = run_describe(&r, 0);
+		rc = cerr_set(e, "%s failed (%s): %s", what, how, why && *why ? why : "no output");
+		free(why);
+		free(how);
+	}
+	run_result_release(&r);
+	return rc;
+}
+
+/* The compilation database of the worktree: the project's own, or one bear records. */
+static int compile_db(struct why *w, const char *dir, char **dbdir, struct cerr *e)
+{
+	char *own = xasprintf("%s/compile_commands.json", dir);
+	char *ours = xasprintf("%s/.culprit/compile_commands.json", dir);
+	struct stat st;
+	int rc = 0;
+	if (stat(own, &st) == 0) {
+		*dbdir = xstrdup(dir);
+	} else if (stat(ours, &st) == 0 && st.st_size > 4) {
+		*dbdir = xasprintf("%s/.culprit", dir);
+	} else if (!w->o.build || !w->o.build[0]) {
+		rc = cerr_set(e, "no compile_commands.json and no build command to record one (give --cflags)");
+	} else {
+		struct buf cmd = BUF_INIT;
+		buf_adds(&cmd, "bear --output ");
+		shell_quote(&cmd, ours);
+		buf_adds(&cmd, " -- /bin/sh -c ");
+		shell_quote(&cmd, w->o.build);
+		rc = run_ok(w, dir, cmd.s, 1, NULL, "recording the compilation database with bear", e);
+		buf_release(&cmd);
+		char **files = NULL;
+		size_t n = 0;
+		if (rc == 0) {
+			char *d = xasprintf("%s/.culprit", dir);
+			int have = csrc_db_files(d, &files, &n, e);
+			if (have < 0)
+				rc = -1;
+			else if (n == 0)
+				rc = cerr_set(e, "bear recorded no compile commands for `%s` (give --cflags)", w->o.build);
+			for (size_t i = 0; i < n; i++)
+				free(files[i]);
+			free(files);
+			if (rc == 0)
+				*dbdir = d;
+			else
+				free(d);
+			if (rc < 0)
+				unlink(ours);
+		} else if (strstr(e->msg, "exit 127")) {
+			rc = cerr_set(e, "no compilation database: bear is not installed and --cflags was not given");
+		}
+	}
+	free(own);
+	free(ours);
+	return rc;
+}
+
+static int write_if_changed(const char *path, const struct buf *b, struct cerr *e)
+{
+	struct buf cur = BUF_INIT;
+	int same = file_read(path, &cur, (size_t)256 << 20, NULL) == 0 && cur.len == b->len &&
+		   !memcmp(cur.s ? cur.s : "", b->s ? b->s : "", b->len);
+	buf_release(&cur);
+	return same ? 0 : file_write_atomic(path, b->s ? b->s : "", b->len, 0644, e);
+}
+
+/* Instrument every file the build compiles, build, run the test traced. */
+static int instrument_side(struct why *w, struct side *s, const char *hex, struct cerr *e)
+{
+	double t0 = now();
+	free(s->hex);
+	free(s->dir);
+	s->hex = xstrdup(hex);
+	if (w->env.worktree(w->env.priv, hex, &s->dir, e) < 0)
+		return -1;
+	const char *dir = s->dir;
+	char *cul = xasprintf("%s/.culprit", dir);
+	if (mkdir_p(cul, 0755, e) < 0) {
+		free(cul);
+		return -1;
+	}
+	char **files = NULL;
+	size_t nfiles = 0;
+	char *dbdir = NULL;
+	int rc = 0;
+	if (w->o.cflags) {
+		c_files(dir, &files, &nfiles, 0);
+	} else {
+		rc = compile_db(w, dir, &dbdir, e);
+		if (rc == 0 && csrc_db_files(dbdir, &files, &nfiles, e) < 0)
+			rc = -1;
+	}
+	char *rt = xasprintf("%s/trace_rt.h", cul);
+	struct buf rtb = BUF_INIT, meta = BUF_INIT;
+	buf_adds(&rtb, instr_runtime());
+	if (rc == 0)
+		rc = write_if_changed(rt, &rtb, e);
+	buf_release(&rtb);
+	unsigned next = 1;
+	struct instr_stats st = {0};
+	size_t dl = strlen(dir);
+	int fidx = 0, skipped = 0;
+	char *first_skip = NULL;
+	for (size_t i = 0; i < nfiles && rc == 0; i++) {
+		const char *path = files[i];
+		if (strncmp(path, dir, dl) || path[dl] != '/' || !has_suffix(path, ".c"))
+			continue;   /* outside the tree: system or generated elsewhere */
+		const char *rel = path + dl + 1;
+		if (!strncmp(rel, ".culprit/", 9))
+			continue;
+		/* The pristine text: saved before the first rewrite. */
+		char *orig = xasprintf("%s/orig/%s", cul, rel);
+		struct buf text = BUF_INIT;
+		if (file_read(orig, &text, (size_t)64 << 20, NULL) < 0) {
+			buf_reset(&text);
+			char *slash = strrchr(orig, '/');
+			*slash = '\0';
+			rc = mkdir_p(orig, 0755, e);
+			*slash = '/';
+			if (rc == 0)
+				rc = file_read(path, &text, (size_t)64 << 20, e);
+			if (rc == 0)
+				rc = file_write_atomic(orig, text.s ? text.s : "", text.len, 0644, e);
+		}
+		char **args = NULL;
+		int nargs = 0;
+		if (rc == 0) {
+			if (w->o.cflags) {
+				char *wd = xasprintf("-working-directory=%s", dir);
+				split_flags(wd, &args, &nargs);
+				free(wd);
+				split_flags(w->o.cflags, &args, &nargs);
+			} else if (csrc_flags(dbdir, path, &args, &nargs, e) < 0) {
+				rc = -1;
+			}
+		}
+		struct buf out = BUF_INIT;
+		if (rc == 0) {
+			buf_addf(&out, "#include \"%s\"\n#line 1\n", rt);
+			struct buf fmeta = BUF_INIT;
+			struct cerr fe = {{0}};
+			unsigned fnext = next;
+			if (instr_file(path, rel, text.s ? text.s : "", text.len, fidx, (const char *const *)args, nargs,
+				       &fnext, &out, &fmeta, &st, &fe) == 0) {
+				buf_add(&meta, fmeta.s ? fmeta.s : "", fmeta.len);
+				next = fnext;
+				fidx++;
+			} else {
+				/* Not this file: it stays as it is, its code opaque. */
+				if (!skipped++)
+					first_skip = xstrdup(fe.msg);
+				buf_reset(&out);
+				buf_add(&out, text.s ? text.s : "", text.len);
+			}
+			buf_release(&fmeta);
+		}
+		if (rc == 0)
+			rc = write_if_changed(path, &out, e);
+		buf_release(&out);
+		csrc_args_free(args, nargs);
+		buf_release(&text);
+		free(orig);
+	}
+	for (size_t i = 0; i < nfiles; i++)
+		free(files[i]);
+	free(files);
+	free(dbdir);
+	if (skipped)
+		emit(w, "TRACE", "%d file%s not instrumented (their code is opaque); the first: %s", skipped,
+		     skipped > 1 ? "s are" : " is", first_skip);
+	free(first_skip);
+	if (rc == 0 && fidx == 0)
+		rc = cerr_set(e, skipped ? "no C file of the project could be instrumented (%d tried)"
+					 : "no C file of the project to instrument", skipped);
+	if (rc == 0) {
+		char *mp = xasprintf("%s/meta", cul);
+		rc = file_write_atomic(mp, meta.s ? meta.s : "", meta.len, 0644, e);
+		free(mp);
+	}
+	if (rc == 0)
+		rc = tmeta_parse(&s->meta, meta.s ? meta.s : "", meta.len, e);
+	buf_release(&meta);
+	if (rc == 0) {
+		emit(w, "TRACE", "instrumented %d files of %.12s: %u statements, %u reads, %u writes, %u branches, "
+				 "%u calls (%u opaque parts)",
+		     fidx, hex, st.stmts, st.reads, st.writes, st.branches, st.calls, st.opaque);
+		if (w->o.build && w->o.build[0])
+			rc = run_ok(w, dir, w->o.build, 1, NULL, "the instrumented build", e);
+		if (rc < 0)
+			tmeta_release(&s->meta);
+	}
+	if (w->t)
+		w->t->instrument_seconds += now() - t0;
+	s->instrumented = rc == 0;
+	free(rt);
+	free(cul);
+	return rc;
+}
+
+static int trace_side(struct why *w, struct side *s, const char *hex, struct cerr *e)
+{
+	int rc = s->instrumented ? 0 : instrument_side(w, s, hex, e);
+	const char *dir = s->dir;
+	if (rc == 0) {
+		double t1 = now();
+		char *tp = xasprintf("%s/trace-%.12s.bin", w->o.workdir, hex);
+		char *env0 = xasprintf("CULPRIT_TRACE=%s", tp);
+		const char *env[] = {env0, NULL};
+		unlink(tp);
+		struct run_result r;
+		rc = w->env.run(w->env.priv, dir, w->o.test, 0, env, &r, e);
+		if (rc == 0) {
+			if (r.status == RUN_CANCELLED)
+				rc = cerr_set(e, "stopped");
+			run_result_release(&r);
+		}
+		w->t->traced_seconds += now() - t1;
+		if (rc == 0)
+			rc = trace_load(&s->tr, tp, &s->meta, e);
+		if (rc == 0 && s->tr.cut) {
+			trace_release(&s->tr);
+			rc = cerr_set(e, "the traced run wrote more than %s bytes of trace (CULPRIT_TRACE_MAX): too long to "
+					 "explain", getenv("CULPRIT_TRACE_MAX") ? getenv("CULPRIT_TRACE_MAX") : "1073741824");
+		}
+		if (rc == 0)
+			s->loaded = 1;
+		else {
+			tmeta_release(&s->meta);
+			s->instrumented = 0;
+		}
+		free(env0);
+		free(tp);
+	}
+	return rc;
+}
+
+int why_instrument(struct why *w, const struct tmeta **m, struct cerr *e)
+{
+	if (!w->bad.instrumented && instrument_side(w, &w->bad, w->o.bad, e) < 0)
+		return -1;
+	*m = &w->bad.meta;
+	return 0;
+}
+
+/* ------------------------------------------------------ describing */
+
+static const char *file_of(const struct side *s, int fidx)
+{
+	return fidx >= 0 && (size_t)fidx < s->meta.nfiles ? s->meta.files[fidx] : "?";
+}
+
+static long change_at(const struct why *w, const char *file, int line)
+{
+	for (size_t i = 0; i < w->set->nchanges; i++) {
+		const struct change *c = &w->set->changes[i];
+		const struct change_file *f = &w->set->files[c->file];
+		if (strcmp(f->new_path, file))
+			continue;
+		int lo = c->new_start, hi = c->new_start + (c->new_lines > 0 ? c->new_lines - 1 : 1);
+		if (c->new_lines == 0)
+			lo = c->new_start;
+		if (line >= lo && line <= hi)
+			return (long)i;
+	}
+	return -1;
+}
+
+static void value_str(const struct tev *v, char cls, struct buf *b)
+{
+	if (cls == 'p')
+		buf_addf(b, v->val ? "%#llx" : "NULL", (unsigned long long)v->val);
+	else if (cls == 'b')
+		buf_addf(b, "%s", v->val ? "true" : "false");
+	else
+		buf_addf(b, "%lld", trace_value(v, cls == 'i'));
+}
+
+static void escape_out(const char *s, size_t n, struct buf *b)
+{
+	for (size_t i = 0; i < n && i < 60; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '\n')
+			buf_adds(b, "\\n");
+		else if (c < 32 || c == 127)
+			buf_addf(b, "\\x%02x", c);
+		else
+			buf_addc(b, (char)c);
+	}
+	if (n > 60)
+		buf_adds(b, "...");
+}
+
+/* The bytes an OUT event wrote. */
+static void out_bytes(const struct trace *t, uint32_t o, struct buf *b)
+{
+	for (size_t k = 0; k < t->out.len; k++)
+		if (t->out_ev[k] == o)
+			buf_addc(b, t->out.s[k]);
+}
+
+static void stmt_of(struct why *w, uint32_t e, struct ct_stmt *s)
+{
+	const struct trace *t = &w->bad.tr;
+	const struct tev *v = &t->ev[e];
+	const struct msite *site = tmeta_site(t->m, v->id);
+	const struct msite *st = trace_stmt_of(t, e);
+	if (v->kind == TE_OUT && t->src[e] != TRACE_NONE)
+		st = trace_stmt_of(t, t->src[e]);
+	if ((v->kind == TE_SIG && !st) && t->last_stmt != TRACE_NONE)
+		st = trace_stmt_of(t, t->last_stmt);
+	if (v->kind == TE_PARAM && site)   /* the function's header */
+		st = tmeta_site(t->m, site->fid);
+	memset(s, 0, sizeof(*s));
+	s->ev = e;
+	s->file = xstrdup(st ? file_of(&w->bad, st->file) : "?");
+	s->line = st ? st->line : 0;
+	s->text = xstrdup(st && st->text ? st->text : "");
+	struct buf b = BUF_INIT;
+	if (site && (v->kind == TE_WRITE || v->kind == TE_PARAM)) {
+		buf_addf(&b, "%s = ", site->kind == 'W' && site->text && site->text[0] ? site->text : site->name);
+		value_str(v, site->t.cls, &b);
+	} else if (site && v->kind == TE_RET) {
+		buf_adds(&b, "returned ");
+		value_str(v, site->t.cls, &b);
+	} else if (site && v->kind == TE_BRANCH) {
+		if (!strcmp(site->kindname, "switch"))
+			buf_addf(&b, "switch on %lld", trace_value(v, site->tree && site->tree->t.cls == 'i'));
+		else
+			buf_addf(&b, "was %s", v->val ? "true" : "false");
+	} else if (v->kind == TE_OUT) {
+		struct buf o = BUF_INIT;
+		out_bytes(t, e, &o);
+		buf_adds(&b, "printed \"");
+		escape_out(o.s ? o.s : "", o.len, &b);
+		buf_addc(&b, '"');
+		buf_release(&o);
+	} else if (v->kind == TE_SIG) {
+		buf_addf(&b, "signal %d (%s)", (int)v->val, strsignal((int)v->val));
+	}
+	s->values = buf_detach(&b);
+	s->change = s->file[0] ? change_at(w, s->file, s->line) : -1;
+}
+
+static void node_add_stmt(struct why *w, struct ct_node *n, uint32_t e, int opaque)
+{
+	for (size_t i = 0; i < n->nstmts; i++)
+		if (n->stmts[i].ev == e)
+			return;
+	n->stmts = xrealloc(n->stmts, (n->nstmts + 1) * sizeof(*n->stmts));
+	stmt_of(w, e, &n->stmts[n->nstmts]);
+	n->stmts[n->nstmts].opaque = opaque;
+	long c = n->stmts[n->nstmts].change;
+	n->nstmts++;
+	if (c < 0)
+		return;
+	for (size_t i = 0; i < n->nchanges; i++)
+		if (n->changes[i] == (size_t)c)
+			return;
+	n->changes = xrealloc(n->changes, (n->nchanges + 1) * sizeof(*n->changes));
+	n->changes[n->nchanges++] = (size_t)c;
+}
+
+/* "parse.c:41 if (prec(op) < min) was true" */
+static void branch_desc(struct why *w, uint32_t b, struct seed *s)
+{
+	const struct trace *t = &w->bad.tr;
+	const struct msite *st = trace_stmt_of(t, b);
+	const struct msite *site = tmeta_site(t->m, t->ev[b].id);
+	struct buf d = BUF_INIT;
+	s->edge_file = xstrdup(st ? file_of(&w->bad, st->file) : "?");
+	s->edge_line = st ? st->line : 0;
+	buf_addf(&d, "%s:%d %s ", s->edge_file, s->edge_line, st ? st->text : "");
+	if (site && !strcmp(site->kindname, "switch"))
+		buf_addf(&d, "took case %lld", trace_value(&t->ev[b], 1));
+	else
+		buf_addf(&d, "was %s", t->ev[b].val ? "true" : "false");
+	s->edge = buf_detach(&d);
+}
+
+/* ------------------------------------------------------- failure point */
+
+static uint32_t find_call_without_return(const struct trace *t, const char *callee)
+{
+	for (size_t i = t->n; i-- > 0;) {
+		const struct tev *v = &t->ev[i];
+		if (v->kind == TE_CRET)
+			return TRACE_NONE;
+		if (v->kind == TE_CALL) {
+			const struct msite *c = tmeta_site(t->m, v->id);
+			return c && c->kind == 'C' && !strcmp(c->name, callee) ? (uint32_t)i : TRACE_NONE;
+		}
+	}
+	return TRACE_NONE;
+}
+
+static const struct mnode *div_by_zero(const struct trace *t, uint32_t owner, const struct mnode *n)
+{
+	if (!n)
+		return NULL;
+	if (n->op == 'b' && (n->sym[0] == '/' || n->sym[0] == '%') && !n->sym[1]) {
+		long long v;
+		if (formula_eval(t, owner, n->k[1], &v) == 0 && v == 0)
+			return n->k[1];
+	}
+	for (int i = 0; i < 3; i++) {
+		const struct mnode *d = div_by_zero(t, owner, n->k[i]);
+		if (d)
+			return d;
+	}
+	return NULL;
+}
+
+static int failure_point(struct why *w, struct seed *s, struct cerr *e)
+{
+	struct trace *t = &w->bad.tr;
+	struct ctree *ct = w->t;
+	struct buf d = BUF_INIT;
+	memset(s, 0, sizeof(*s));
+	s->parent = -1;
+	s->stmt_ev = TRACE_NONE;
+
+	/* A failed assert. */
+	for (size_t i = t->n; i-- > 0 && s->stmt_ev == TRACE_NONE;) {
+		const struct tev *v = &t->ev[i];
+		if (v->kind != TE_BRANCH || v->val)
+			continue;
+		const struct msite *b = tmeta_site(t->m, v->id);
+		if (b && b->kind == 'B' && !strcmp(b->kindname, "assert")) {
+			s->stmt_ev = (uint32_t)i;
+			s->x[s->nx++] = (struct expect){.kind = EXPECT_FLIP, .ev = (uint32_t)i};
+			const struct msite *st = trace_stmt_of(t, i);
+			buf_addf(&d, "%s:%d %s failed", file_of(&w->bad, st->file), st->line, st->text);
+		}
+	}
+	/* A crash. */
+	if (s->stmt_ev == TRACE_NONE && t->sig && t->sig != SIGABRT && t->sig_ev != TRACE_NONE) {
+		const struct tev *v = &t->ev[t->sig_ev];
+		s->stmt_ev = t->sig_ev;
+		const struct msite *site = tmeta_site(t->m, v->id);
+		const struct msite *st = site ? tmeta_stmt(t->m, v->id) : NULL;
+		if (!st && t->last_stmt != TRACE_NONE)
+			st = trace_stmt_of(t, t->last_stmt);
+		if (site && site->check && site->check_tree) {
+			if (!strncmp(site->check, "bounds:", 7))
+				s->x[s->nx++] = (struct expect){.kind = EXPECT_BOUNDS, .ev = t->sig_ev,
+								.tree = site->check_tree,
+								.value = atoll(site->check + 7)};
+			else
+				s->x[s->nx++] = (struct expect){.kind = EXPECT_NONZERO, .ev = t->sig_ev,
+								.tree = site->check_tree};
+		} else if (v->val == SIGFPE && st) {
+			for (unsigned id = 0; id < t->m->nids && !s->nx; id++) {
+				const struct msite *x = &t->m->site[id];
+				if (x->kind && x->sid == st->sid && x->kind != 'S') {
+					const struct mnode *dz = div_by_zero(t, t->sig_ev, x->tree);
+					for (int a = 0; !dz && a < x->nargs; a++)
+						dz = div_by_zero(t, t->sig_ev, x->args[a]);
+					if (dz)
+						s->x[s->nx++] = (struct expect){.kind = EXPECT_NONZERO, .ev = t->sig_ev,
+										.tree = dz};
+				}
+			}
+		}
+		buf_addf(&d, "%s:%d %s crashed: signal %d (%s)", st ? file_of(&w->bad, st->file) : "?",
+			 st ? st->line : 0, st ? st->text : "", (int)v->val, strsignal((int)v->val));
+	}
+	/* Output that differs from the good revision's. */
+	uint32_t exit_call = s->stmt_ev == TRACE_NONE ? find_call_without_return(t, "exit") : TRACE_NONE;
+	if (s->stmt_ev == TRACE_NONE) {
+		if (!w->good.loaded && (w->reloading || trace_side(w, &w->good, w->o.good, e) < 0)) {
+			buf_release(&d);
+			return w->reloading ? cerr_set(e, "the good revision's trace is gone") : -1;
+		}
+		struct trace *g = &w->good.tr;
+		size_t k = 0;
+		while (k < t->out.len && k < g->out.len && t->out.s[k] == g->out.s[k])
+			k++;
+		if (k < t->out.len && (k < g->out.len || t->out.len != g->out.len)) {
+			uint32_t o = t->out_ev[k], call = t->src[o];
+			const struct msite *c = call != TRACE_NONE ? tmeta_site(t->m, t->ev[call].id) : NULL;
+			uint32_t go = k < g->out.len ? g->out_ev[k] : TRACE_NONE;
+			uint32_t gcall = go != TRACE_NONE ? g->src[go] : TRACE_NONE;
+			const struct msite *gc = gcall != TRACE_NONE ? tmeta_site(g->m, g->ev[gcall].id) : NULL;
+			for (int a = 0; c && gc && a < c->nargs && a < gc->nargs && s->nx < MAX_EXPECT; a++) {
+				long long bv, gv;
+				if (formula_eval(t, o, c->args[a], &bv) == 0 && formula_eval(g, go, gc->args[a], &gv) == 0 &&
+				    bv != gv && c->args[a]->t.cls != 'p')
+					s->x[s->nx++] = (struct expect){.kind = EXPECT_EQ, .ev = o, .tree = c->args[a],
+									.value = gv};
+			}
+			if (s->nx || exit_call == TRACE_NONE) {
+				s->stmt_ev = o;
+				const struct msite *st = trace_stmt_of(t, call != TRACE_NONE ? call : o);
+				struct buf bb = BUF_INIT, gb = BUF_INIT;
+				out_bytes(t, o, &bb);
+				if (go != TRACE_NONE)
+					out_bytes(g, go, &gb);
+				buf_addf(&d, "%s:%d %s printed \"", st ? file_of(&w->bad, st->file) : "?", st ? st->line : 0,
+					 st ? st->text : "");
+				escape_out(bb.s ? bb.s : "", bb.len, &d);
+				if (go != TRACE_NONE) {
+					buf_adds(&d, "\", the good revision printed \"");
+					escape_out(gb.s ? gb.s : "", gb.len, &d);
+					buf_addc(&d, '"');
+				} else {
+					buf_adds(&d, "\", the good revision printed nothing more");
+				}
+				buf_release(&bb);
+				buf_release(&gb);
+			}
+		}
+	}
+	/* A non-zero exit status. */
+	if (s->stmt_ev == TRACE_NONE && exit_call != TRACE_NONE) {
+		const struct msite *c = tmeta_site(t->m, t->ev[exit_call].id);
+		s->stmt_ev = exit_call;
+		if (c->nargs == 1 && c->args[0])
+			s->x[s->nx++] = (struct expect){.kind = EXPECT_EQ, .ev = (uint32_t)t->n, .tree = c->args[0],
+							.value = 0};
+		const struct msite *st = trace_stmt_of(t, exit_call);
+		buf_addf(&d, "%s:%d %s exited with a failure status", st ? file_of(&w->bad, st->file) : "?",
+			 st ? st->line : 0, st ? st->text : "");
+	}
+	if (s->stmt_ev == TRACE_NONE) {
+		for (size_t i = t->n; i-- > 0;) {
+			const struct tev *v = &t->ev[i];
+			if (v->kind != TE_RET || !v->val)
+				continue;
+			const struct msite *r = tmeta_site(t->m, v->id);
+			const struct msite *fn = r ? tmeta_site(t->m, r->fid) : NULL;
+			if (fn && fn->kind == 'N' && !strcmp(fn->name, "main")) {
+				s->stmt_ev = (uint32_t)i;
+				s->x[s->nx++] = (struct expect){.kind = EXPECT_EVENT_EQ, .ev = (uint32_t)i, .value = 0};
+				const struct msite *st = trace_stmt_of(t, i);
+				buf_addf(&d, "%s:%d %s: main returned %lld", file_of(&w->bad, st->file), st->line, st->text,
+					 trace_value(v, 1));
+			}
+			break;
+		}
+	}
+	if (s->stmt_ev == TRACE_NONE) {
+		buf_release(&d);
+		return cerr_set(e, "no failure point in the trace: the program neither failed an assert, crashed, "
+				   "exited with a failure status nor printed something else than the good revision");
+	}
+	lock(w, 1);
+	ct->failure = buf_detach(&d);
+	const struct msite *st = trace_stmt_of(t, s->stmt_ev);
+	if (!st && t->last_stmt != TRACE_NONE)
+		st = trace_stmt_of(t, t->last_stmt);
+	ct->failure_file = xstrdup(st ? file_of(&w->bad, st->file) : "?");
+	ct->failure_line = st ? st->line : 0;
+	ct->failure_ev = s->stmt_ev;
+	lock(w, 0);
+	return 0;
+}
+
+/* ------------------------------------------------ critical predicates */
+
+static void push_pred(struct why *w, uint32_t b, int parent, size_t *added)
+{
+	if (b == TRACE_NONE || bits_test(w->visited, b) || *added >= 8)
+		return;
+	bits_set(w->visited, b);
+	w->q = xrealloc(w->q, (w->nq + 1) * sizeof(*w->q));
+	struct seed *s = &w->q[w->nq++];
+	memset(s, 0, sizeof(*s));
+	s->parent = parent;
+	s->stmt_ev = b;
+	s->x[s->nx++] = (struct expect){.kind = EXPECT_FLIP, .ev = b};
+	branch_desc(w, b, s);
+	(*added)++;
+}
+
+static void critical_predicates(struct why *w, const struct ct_node *n, int node)
+{
+	const struct trace *t = &w->bad.tr;
+	size_t added = 0;
+	/* Direct influence: the branch each statement ran under. */
+	for (size_t i = 0; i < n->nstmts; i++)
+		if (n->stmts[i].ev < t->n) {
+			uint32_t c = t->ctl[n->stmts[i].ev];
+			if (c != TRACE_NONE && t->ev[c].kind == TE_BRANCH)
+				push_pred(w, c, node, &added);
+		}
+	/* Indirect influence: a branch between a read and the write it saw
+	 * whose other arm could have assigned the variable. */
+	for (size_t i = 0; i < n->nstmts; i++) {
+		uint32_t e = n->stmts[i].ev;
+		if (e >= t->n)
+			continue;
+		const uint32_t *d;
+		size_t nd = trace_deps(t, e, &d);
+		for (size_t k = 0; k < nd; k++) {
+			if (t->ev[d[k]].kind != TE_READ)
+				continue;
+			const struct msite *r = tmeta_site(t->m, t->ev[d[k]].id);
+			if (!r || !r->name)
+				continue;
+			uint32_t from = t->src[d[k]];
+			size_t lo = from == TRACE_NONE ? 0 : from, steps = 0;
+			for (size_t b = d[k]; b-- > lo + 1 && steps < 200000; steps++)
+				if (t->ev[b].kind == TE_BRANCH && trace_other_arm_assigns(t, (uint32_t)b, r->name))
+					push_pred(w, (uint32_t)b, node, &added);
+		}
+	}
+}
+
+/* ----------------------------------------------------------- the rounds */
+
+static int changes_of_all(const struct why *w, struct bits *u)
+{
+	int any = 0;
+	for (size_t i = 0; i < w->t->n; i++)
+		for (size_t k = 0; k < w->t->nodes[i].nchanges; k++) {
+			any |= !bits_test(u, w->t->nodes[i].changes[k]);
+			bits_set(u, w->t->nodes[i].changes[k]);
+		}
+	return any;
+}
+
+static int gate(struct why *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int gate(struct why *w, const char *fmt, ...)
+{
+	if (!w->env.gate)
+		return 0;
+	va_list ap;
+	va_start(ap, fmt);
+	struct buf b = BUF_INIT;
+	buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	int rc = w->env.gate(w->env.priv, b.s);
+	buf_release(&b);
+	return rc;
+}
+
+static int dynamic_round(struct why *w, struct bits *u, struct cerr *e)
+{
+	struct ctree *t = w->t;
+	size_t n = bits_count(u), k = 0;
+	size_t *ch = xmalloc((n + 1) * sizeof(*ch));
+	for (size_t i = 0; i < u->n; i++)
+		if (bits_test(u, i))
+			ch[k++] = i;
+	struct buf ids = BUF_INIT;
+	for (size_t i = 0; i < k; i++)
+		buf_addf(&ids, "%s#%u", i ? " " : "", w->set->changes[ch[i]].id);
+	int g = gate(w, "dynamic round: reverting %s", ids.s);
+	if (g) {
+		free(ch);
+		buf_release(&ids);
+		return g < 0 ? -1 : 1;
+	}
+	size_t *root = NULL, *aux = NULL, nroot = 0, naux = 0;
+	int rc = w->env.revert(w->env.priv, ch, k, &root, &nroot, &aux, &naux, e);
+	lock(w, 1);
+	t->dynamic_rounds++;
+	if (rc == 1) {
+		t->root = root;
+		t->nroot = nroot;
+		t->aux = aux;
+		t->naux = naux;
+		t->root_found = 1;
+		root = aux = NULL;
+	}
+	lock(w, 0);
+	if (rc == 1)
+		emit(w, "ROOT", "root cause found: reverting %zu of %s passes", nroot, ids.s);
+	else if (rc == 0)
+		emit(w, "DYNAMIC", "reverting %s does not pass: the root lies further up", ids.s);
+	free(root);
+	free(aux);
+	free(ch);
+	buf_release(&ids);
+	return rc < 0 ? -1 : 0;
+}
+
+int why_run(struct why *w, struct ctree *t, struct cerr *e)
+{
+	w->t = t;
+	int max = w->o.max_rounds > 0 ? w->o.max_rounds : 16;
+	int g0 = gate(w, "tracing the failing run of %.12s", w->o.bad);
+	if (g0) {
+		lock(w, 1);
+		t->note = xstrdup("stopped before the failing run was traced");
+		t->done = 1;
+		lock(w, 0);
+		if (g0 < 0)
+			cerr_set(e, "stopped");
+		return g0 < 0 ? -1 : 1;
+	}
+	if (trace_side(w, &w->bad, w->o.bad, e) < 0)
+		goto failed;
+	lock(w, 1);
+	t->events = w->bad.tr.n;
+	lock(w, 0);
+	emit(w, "TRACE", "traced the failing run: %zu events", w->bad.tr.n);
+	struct seed first;
+	if (failure_point(w, &first, e) < 0)
+		goto failed;
+	{
+		struct bits *sl = bits_new(w->bad.tr.n + 1);
+		uint32_t seed = first.stmt_ev;
+		size_t size = trace_slice(&w->bad.tr, &seed, 1, sl);
+		bits_free(sl);
+		lock(w, 1);
+		t->slice = size;
+		lock(w, 0);
+	}
+	emit(w, "FAILURE", "failure: %s", t->failure);
+	w->visited = bits_new(w->bad.tr.n + 1);
+	if (first.stmt_ev < w->bad.tr.n)
+		bits_set(w->visited, first.stmt_ev);
+	memcpy(w->fail_x, first.x, first.nx * sizeof(*first.x));
+	w->fail_nx = first.nx;
+	w->q = xmalloc(sizeof(*w->q));
+	w->q[0] = first;
+	w->nq = 1;
+	w->f = formula_new(&w->bad.tr);
+	struct bits *u = bits_new(w->set->nchanges + 1);
+	int rc = 0;
+	while (w->qhead < w->nq && !t->root_found) {
+		if (t->semantic_rounds >= max) {
+			lock(w, 1);
+			t->note = xasprintf("stopped after %d semantic rounds", max);
+			lock(w, 0);
+			break;
+		}
+		struct seed *s = &w->q[w->qhead++];
+		int g = gate(w, "semantic round %d: %s", t->semantic_rounds + 1, s->edge ? s->edge : t->failure);
+		if (g) {
+			rc = g < 0 ? -1 : 1;
+			if (g < 0)
+				cerr_set(e, "stopped");
+			break;
+		}
+		struct cause_result cr;
+		if (formula_cause(w->f, s->x, s->nx, &cr, e) < 0) {
+			rc = -1;
+			break;
+		}
+		struct ct_node n = {0};
+		n.parent = s->parent;
+		n.edge = s->edge ? xstrdup(s->edge) : NULL;
+		n.edge_file = s->edge_file ? xstrdup(s->edge_file) : NULL;
+		n.edge_line = s->edge_line;
+		n.edge_ev = s->parent >= 0 ? s->stmt_ev : TRACE_NONE;
+		node_add_stmt(w, &n, s->stmt_ev, 0);
+		for (size_t i = 0; i < cr.n; i++)
+			node_add_stmt(w, &n, cr.ev[i], 0);
+		if (!cr.found)
+			n.note = xstrdup(cr.why ? cr.why : "no cause");
+		else if (cr.boundary)
+			n.note = xasprintf("the chain goes on: %zu values are taken as observed where the search stopped "
+					   "(%zu clauses)", cr.boundary, cr.clauses);
+		else if (cr.opaque)
+			n.note = xasprintf("%zu of its statements could not be modelled: their observed values are taken "
+					   "as given", cr.opaque);
+		lock(w, 1);
+		t->nodes = xrealloc(t->nodes, (t->n + 1) * sizeof(*t->nodes));
+		t->nodes[t->n++] = n;
+		t->semantic_rounds++;
+		t->clauses += cr.clauses;
+		t->formula_checks += cr.checks;
+		t->solver_seconds += cr.seconds;
+		lock(w, 0);
+		emit(w, "CAUSE", "cause %zu: %zu statements (%zu clauses, %.2fs)%s%s", t->n, n.nstmts, cr.clauses,
+		     cr.seconds, cr.found ? "" : ": ", cr.found ? "" : n.note);
+		cause_result_release(&cr);
+		int node = (int)t->n - 1;
+		if (changes_of_all(w, u)) {
+			int d = dynamic_round(w, u, e);
+			if (d) {
+				rc = d;
+				break;
+			}
+		}
+		if (!t->root_found)
+			critical_predicates(w, &t->nodes[node], node);
+	}
+	bits_free(u);
+	lock(w, 1);
+	if (!t->root_found && !t->note && rc == 0)
+		t->note = xstrdup(t->n ? "no critical predicate is left and reverting the changes in the causes does "
+					 "not pass: the dynamic analysis's answer stands"
+				       : "no cause");
+	if (rc == 1 && !t->note)
+		t->note = xstrdup("stopped: the tree is partial");
+	t->done = 1;
+	lock(w, 0);
+	return rc;
+failed:
+	lock(w, 1);
+	free(t->note);
+	t->note = xasprintf("no semantic explanation: %s", e->msg);
+	t->done = 1;
+	lock(w, 0);
+	return -1;
+}
+
+/* ------------------------------------------------------------- the tree */
+
+void ctree_release(struct ctree *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		struct ct_node *n = &t->nodes[i];
+		free(n->edge);
+		free(n->edge_file);
+		free(n->note);
+		for (size_t k = 0; k < n->nstmts; k++) {
+			free(n->stmts[k].file);
+			free(n->stmts[k].text);
+			free(n->stmts[k].values);
+		}
+		free(n->stmts);
+		free(n->changes);
+	}
+	free(t->nodes);
+	free(t->failure);
+	free(t->failure_file);
+	free(t->root);
+	free(t->aux);
+	free(t->note);
+	memset(t, 0, sizeof(*t));
+}
+
+static void ids_json(const size_t *v, size_t n, const unsigned *ids, struct buf *b)
+{
+	buf_addc(b, '[');
+	for (size_t i = 0; i < n; i++)
+		buf_addf(b, "%s%u", i ? "," : "", ids[v[i]]);
+	buf_addc(b, ']');
+}
+
+void ctree_json(const struct ctree *t, const unsigned *ids, struct buf *b)
+{
+	buf_adds(b, "{\"failure\":");
+	json_str_or_null(b, t->failure);
+	buf_adds(b, ",\"failure_file\":");
+	json_str_or_null(b, t->failure_file);
+	buf_addf(b, ",\"failure_line\":%d,\"failure_event\":%u,\"root_found\":%s,\"root\":", t->failure_line,
+		 t->failure_ev, t->root_found ? "true" : "false");
+	ids_json(t->root, t->nroot, ids, b);
+	buf_adds(b, ",\"auxiliary\":");
+	ids_json(t->aux, t->naux, ids, b);
+	buf_adds(b, ",\"note\":");
+	json_str_or_null(b, t->note);
+	buf_addf(b, ",\"semantic_rounds\":%d,\"dynamic_rounds\":%d,\"events\":%zu,\"slice\":%zu,\"clauses\":%zu,"
+		    "\"solver_checks\":%zu,\"instrument_seconds\":%.3f,\"traced_seconds\":%.3f,\"solver_seconds\":%.3f",
+		 t->semantic_rounds, t->dynamic_rounds, t->events, t->slice, t->clauses, t->formula_checks,
+		 t->instrument_seconds, t->traced_seconds, t->solver_seconds);
+	buf_adds(b, ",\"nodes\":[{\"id\":0,\"kind\":\"failure\",\"file\":");
+	json_str_or_null(b, t->failure_file);
+	buf_addf(b, ",\"line\":%d,\"text\":", t->failure_line);
+	json_str_or_null(b, t->failure);
+	buf_adds(b, "}");
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ct_node *n = &t->nodes[i];
+		buf_addf(b, ",{\"id\":%zu,\"kind\":\"cause\",\"parent\":%d,\"file\":", i + 1, n->parent + 1);
+		json_str_or_null(b, n->nstmts ? n->stmts[0].file : NULL);
+		buf_addf(b, ",\"line\":%d,\"edge\":", n->nstmts ? n->stmts[0].line : 0);
+		json_str_or_null(b, n->edge);
+		buf_adds(b, ",\"edge_file\":");
+		json_str_or_null(b, n->edge_file);
+		buf_addf(b, ",\"edge_line\":%d,\"edge_event\":%u,\"note\":", n->edge_line, n->edge_ev);
+		json_str_or_null(b, n->note);
+		buf_adds(b, ",\"changes\":");
+		ids_json(n->changes, n->nchanges, ids, b);
+		buf_adds(b, ",\"statements\":[");
+		for (size_t k = 0; k < n->nstmts; k++) {
+			const struct ct_stmt *s = &n->stmts[k];
+			buf_adds(b, k ? ",{\"file\":" : "{\"file\":");
+			json_str(b, s->file);
+			buf_addf(b, ",\"line\":%d,\"text\":", s->line);
+			json_str(b, s->text);
+			buf_adds(b, ",\"values\":");
+			json_str(b, s->values);
+			if (s->change >= 0)
+				buf_addf(b, ",\"change\":%u", ids[s->change]);
+			else
+				buf_adds(b, ",\"change\":null");
+			buf_addf(b, ",\"opaque\":%s,\"event\":%u}", s->opaque ? "true" : "false", s->ev);
+		}
+		buf_adds(b, "]}");
+	}
+	/* The changes are the leaves. */
+	for (size_t i = 0; i < t->n; i++)
+		for (size_t k = 0; k < t->nodes[i].nchanges; k++)
+			buf_addf(b, ",{\"id\":\"change-%zu-%u\",\"kind\":\"change\",\"change\":%u}", i + 1,
+				 ids[t->nodes[i].changes[k]], ids[t->nodes[i].changes[k]]);
+	buf_adds(b, "],\"edges\":[");
+	int first = 1;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ct_node *n = &t->nodes[i];
+		buf_addf(b, "%s{\"from\":%d,\"to\":%zu,\"predicate\":", first ? "" : ",", n->parent + 1, i + 1);
+		json_str_or_null(b, n->edge);
+		buf_adds(b, "}");
+		first = 0;
+		for (size_t k = 0; k < n->nchanges; k++)
+			buf_addf(b, ",{\"from\":%zu,\"to\":\"change-%zu-%u\",\"predicate\":null}", i + 1, i + 1,
+				 ids[n->changes[k]]);
+	}
+	buf_adds(b, "]}");
+}
+
+static size_t *jids(const struct json *a, const unsigned *ids, size_t nids, size_t *n)
+{
+	*n = 0;
+	if (!a || a->type != JSON_ARRAY)
+		return NULL;
+	size_t *v = xmalloc((a->n + 1) * sizeof(*v));
+	for (size_t i = 0; i < a->n; i++)
+		for (size_t c = 0; c < nids; c++)
+			if (a->kids[i]->type == JSON_NUMBER && ids[c] == (unsigned)a->kids[i]->num) {
+				v[(*n)++] = c;
+				break;
+			}
+	return v;
+}
+
+int ctree_from_json(struct ctree *t, const char *text, size_t len, const unsigned *ids, size_t nids, struct cerr *e)
+{
+	memset(t, 0, sizeof(*t));
+	struct json *j = json_parse(text, len, e);
+	if (!j)
+		return -1;
+	if (j->type != JSON_OBJECT) {
+		json_free(j);
+		return cerr_set(e, "the stored causal tree is not an object");
+	}
+	t->failure = json_get_str(j, "failure");
+	t->failure_file = json_get_str(j, "failure_file");
+	t->failure_line = (int)json_get_num(j, "failure_line");
+	t->failure_ev = (uint32_t)json_get_num(j, "failure_event");
+	const struct json *rf = json_get(j, "root_found");
+	t->root_found = rf && rf->type == JSON_TRUE;
+	t->root = jids(json_get(j, "root"), ids, nids, &t->nroot);
+	t->aux = jids(json_get(j, "auxiliary"), ids, nids, &t->naux);
+	t->note = json_get_str(j, "note");
+	t->semantic_rounds = (int)json_get_num(j, "semantic_rounds");
+	t->dynamic_rounds = (int)json_get_num(j, "dynamic_rounds");
+	t->events = (size_t)json_get_num(j, "events");
+	t->slice = (size_t)json_get_num(j, "slice");
+	t->clauses = (size_t)json_get_num(j, "clauses");
+	t->formula_checks = (size_t)json_get_num(j, "solver_checks");
+	t->instrument_seconds = json_get_num(j, "instrument_seconds");
+	t->traced_seconds = json_get_num(j, "traced_seconds");
+	t->solver_seconds = json_get_num(j, "solver_seconds");
+	t->done = 1;
+	const struct json *nodes = json_get(j, "nodes");
+	for (size_t i = 0; nodes && nodes->type == JSON_ARRAY && i < nodes->n; i++) {
+		const struct json *o = nodes->kids[i];
+		const struct json *kind = json_get(o, "kind");
+		if (!kind || kind->type != JSON_STRING || strcmp(kind->str, "cause"))
+			continue;
+		t->nodes = xrealloc(t->nodes, (t->n + 1) * sizeof(*t->nodes));
+		struct ct_node *n = &t->nodes[t->n++];
+		memset(n, 0, sizeof(*n));
+		n->parent = (int)json_get_num(o, "parent") - 1;
+		n->edge = json_get_str(o, "edge");
+		n->edge_file = json_get_str(o, "edge_file");
+		n->edge_line = (int)json_get_num(o, "edge_line");
+		n->edge_ev = (uint32_t)json_get_num(o, "edge_event");
+		n->note = json_get_str(o, "note");
+		n->changes = jids(json_get(o, "changes"), ids, nids, &n->nchanges);
+		const struct json *st = json_get(o, "statements");
+		for (size_t k = 0; st && st->type == JSON_ARRAY && k < st->n; k++) {
+			const struct json *s = st->kids[k];
+			n->stmts = xrealloc(n->stmts, (n->nstmts + 1) * sizeof(*n->stmts));
+			struct ct_stmt *c = &n->stmts[n->nstmts++];
+			memset(c, 0, sizeof(*c));
+			c->file = json_get_str(s, "file");
+			if (!c->file)
+				c->file = xstrdup("?");
+			c->line = (int)json_get_num(s, "line");
+			c->text = json_get_str(s, "text");
+			if (!c->text)
+				c->text = xstrdup("");
+			c->values = json_get_str(s, "values");
+			if (!c->values)
+				c->values = xstrdup("");
+			c->ev = (uint32_t)json_get_num(s, "event");
+			const struct json *op = json_get(s, "opaque");
+			c->opaque = op && op->type == JSON_TRUE;
+			c->change = -1;
+			const struct json *ch = json_get(s, "change");
+			for (size_t x = 0; ch && ch->type == JSON_NUMBER && x < nids; x++)
+				if (ids[x] == (unsigned)ch->num)
+					c->change = (long)x;
+		}
+	}
+	json_free(j);
+	return 0;
+}
+
+/* ------------------------------------------------------------ as text */
+
+static void change_list(const size_t *v, size_t n, const unsigned *ids, struct buf *b)
+{
+	for (size_t i = 0; i < n; i++)
+		buf_addf(b, "%s#%u", i == 0 ? "" : i + 1 == n ? " and " : ", ", ids[v[i]]);
+}
+
+static void text_node(const struct ctree *t, size_t k, const unsigned *ids, int utf8, const char *prefix, int last,
+		      struct buf *b)
+{
+	const struct ct_node *n = &t->nodes[k];
+	const char *branch = utf8 ? (last ? "└─ " : "├─ ") : (last ? "`- " : "|- ");
+	const char *cont = utf8 ? (last ? "   " : "│  ") : (last ? "   " : "|  ");
+	buf_addf(b, "%s%scause %zu", prefix, branch, k + 1);
+	if (n->edge)
+		buf_addf(b, " %s %s", utf8 ? "←" : "<-", n->edge);
+	if (n->nchanges) {
+		buf_adds(b, " [change ");
+		change_list(n->changes, n->nchanges, ids, b);
+		buf_addc(b, ']');
+	}
+	buf_addc(b, '\n');
+	struct buf sub = BUF_INIT;
+	buf_addf(&sub, "%s%s", prefix, cont);
+	size_t shown = 0;
+	/* Closest to the failure first: the chain read backwards. */
+	for (size_t i = n->nstmts; i-- > 0;) {
+		const struct ct_stmt *s = &n->stmts[i];
+		if (n->edge && s->ev == n->edge_ev)
+			continue;   /* the predicate itself is on the node's line */
+		if (shown++ == 12) {
+			buf_addf(b, "%s   ... %zu more statements\n", sub.s, i + 1);
+			break;
+		}
+		buf_addf(b, "%s   %s:%d  %s", sub.s, s->file, s->line, s->text);
+		if (s->values && s->values[0])
+			buf_addf(b, "  (%s)", s->values);
+		if (s->change >= 0)
+			buf_addf(b, "  change #%u", ids[s->change]);
+		if (s->opaque)
+			buf_adds(b, "  [opaque]");
+		buf_addc(b, '\n');
+	}
+	if (n->note)
+		buf_addf(b, "%s   (%s)\n", sub.s, n->note);
+	size_t nk = 0, seen = 0;
+	for (size_t i = 0; i < t->n; i++)
+		nk += t->nodes[i].parent == (int)k;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->nodes[i].parent == (int)k)
+			text_node(t, i, ids, utf8, sub.s, ++seen == nk, b);
+	buf_release(&sub);
+}
+
+void ctree_text(const struct ctree *t, const unsigned *ids, int utf8, struct buf *b)
+{
+	if (!t->failure) {
+		buf_addf(b, "%s\n", t->note ? t->note : "no semantic explanation");
+		return;
+	}
+	buf_addf(b, "failure: %s\n", t->failure);
+	size_t nk = 0, seen = 0;
+	for (size_t i = 0; i < t->n; i++)
+		nk += t->nodes[i].parent < 0;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->nodes[i].parent < 0)
+			text_node(t, i, ids, utf8, "", ++seen == nk, b);
+	if (t->root_found) {
+		buf_adds(b, t->nroot > 1 ? "root cause: changes " : "root cause: change ");
+		change_list(t->root, t->nroot, ids, b);
+		buf_addf(b, " (reverting %s makes the test pass); auxiliary: ", t->nroot > 1 ? "them" : "it");
+		if (t->naux)
+			change_list(t->aux, t->naux, ids, b);
+		else
+			buf_adds(b, "none");
+		buf_addc(b, '\n');
+	} else if (t->note) {
+		buf_addf(b, "%s\n", t->note);
+	}
+	buf_addf(b, "%d semantic and %d dynamic rounds; %zu events traced, slice of %zu, %zu clauses, %.2f s in Z3\n",
+		 t->semantic_rounds, t->dynamic_rounds, t->events, t->slice, t->clauses, t->solver_seconds);
+}

@@ -1,0 +1,701 @@
+/* The explain module: opening a session, testing one configuration, the
+ * premise and the run; see explain_int.h for its other files. */
+#include "core/session/explain_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/isolate/config.h"
+#include "core/isolate/dd.h"
+#include "core/isolate/workspace.h"
+
+#define EXCERPT_MAX 4096
+
+const char *explain_phase_name(enum explain_phase p)
+{
+	static const char *names[] = {"starting", "checking the premise", "bisecting commits",
+				      "minimizing failure-inducing changes", "searching the fix",
+				      "refining to tokens", "explaining the failure", "ranking by coverage", "done"};
+	return names[p];
+}
+
+const char *change_mark_name(enum change_mark m)
+{
+	static const char *names[] = {"untested", "applied", "reverted", "failure-inducing",
+				      "fix", "auxiliary", "interacting"};
+	return names[m];
+}
+
+void ex_short_hex(const char *hex, char out[13])
+{
+	snprintf(out, 13, "%.12s", hex);
+}
+
+void ex_lock(struct explain *x)
+{
+	pthread_mutex_lock(&x->lock);
+}
+
+void ex_unlock(struct explain *x)
+{
+	pthread_mutex_unlock(&x->lock);
+}
+
+void ex_event(struct explain *x, const char *type, const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	if (!x->opts.replay)
+		store_event_add(x->p->store, x->p->session, type, b.s, NULL);
+	if (x->hooks.event)
+		x->hooks.event(x->hooks.priv, type, b.s);
+	buf_release(&b);
+}
+
+void ex_activity(struct explain *x, char *activity)
+{
+	ex_lock(x);
+	free(x->activity);
+	x->activity = activity;
+	ex_unlock(x);
+}
+
+void ex_phase(struct explain *x, enum explain_phase p)
+{
+	ex_lock(x);
+	x->phase = p;
+	ex_unlock(x);
+}
+
+static char *dupe_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/* ---------------------------------------------------------------- opening */
+
+static void session_inputs(const struct explain *x, struct buf *key, struct buf *desc)
+{
+	/* The key: what decides every outcome. Timeouts are left out so that a
+	 * longer timeout can resume the same session. */
+	buf_addf(key, "good %s\nbad %s\nbuild %s\ntest %s\npattern %s\nrepeat %d\n", x->good, x->bad,
+		 x->build, x->opts.test, x->opts.fail_pattern ? x->opts.fail_pattern : "",
+		 x->opts.repeat);
+	buf_addf(desc, "good %s (%s), bad %s (%s), build '%s', test '%s'", x->opts.good, x->good,
+		 x->opts.bad, x->bad, x->build, x->opts.test);
+}
+
+static int store_inputs(struct explain *x, struct cerr *e)
+{
+	char num[64];
+	const char *names[] = {"good_rev", "bad_rev", "build", "test", "fail_pattern", "suite", "coverage_build"};
+	const char *values[] = {x->opts.good, x->opts.bad, x->opts.build, x->opts.test,
+				x->opts.fail_pattern, x->opts.suite, x->opts.coverage_build};
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+		if (values[i] && store_set(x->p->store, x->p->session, names[i], values[i], e) < 0)
+			return -1;
+	if (store_set(x->p->store, x->p->session, "cflags", x->opts.cflags ? x->opts.cflags : "", e) < 0)
+		return -1;
+	snprintf(num, sizeof(num), "%d", x->opts.repeat);
+	if (store_set(x->p->store, x->p->session, "repeat", num, e) < 0)
+		return -1;
+	snprintf(num, sizeof(num), "%g", x->opts.build_timeout);
+	if (store_set(x->p->store, x->p->session, "build_timeout", num, e) < 0)
+		return -1;
+	snprintf(num, sizeof(num), "%d", x->opts.jobs);
+	if (store_set(x->p->store, x->p->session, "jobs", num, e) < 0)
+		return -1;
+	snprintf(num, sizeof(num), "%g", x->opts.test_timeout);
+	return store_set(x->p->store, x->p->session, "test_timeout", num, e);
+}
+
+int explain_open(struct explain **out, const struct explain_opts *o, const struct explain_hooks *h,
+		 struct cerr *e)
+{
+	struct explain *x = xcalloc(1, sizeof(*x));
+	x->p = xcalloc(1, sizeof(*x->p));
+	pthread_mutex_init(&x->lock, NULL);
+	x->opts = *o;
+	x->opts.dir = dupe_or_null(o->dir);
+	x->opts.good = xstrdup(o->good);
+	x->opts.bad = xstrdup(o->bad);
+	x->opts.build = dupe_or_null(o->build);
+	x->opts.test = xstrdup(o->test);
+	x->opts.fail_pattern = dupe_or_null(o->fail_pattern);
+	x->opts.suite = dupe_or_null(o->suite);
+	x->opts.coverage_build = dupe_or_null(o->coverage_build);
+	x->opts.cflags = dupe_or_null(o->cflags);
+	if (x->opts.repeat < 1)
+		x->opts.repeat = 1;
+	if (h)
+		x->hooks = *h;
+	x->started = now_seconds();
+	*out = x;
+
+	if (repo_open(&x->p->repo, o->dir, e) < 0)
+		return -1;
+	x->gitdir = xstrdup(repo_gitdir(x->p->repo));
+	if (repo_resolve(x->p->repo, o->good, x->good, e) < 0 ||
+	    repo_resolve(x->p->repo, o->bad, x->bad, e) < 0)
+		return -1;
+	if (!strcmp(x->good, x->bad))
+		return cerr_set(e, "good and bad are the same commit (%.12s): there is no change to explain",
+				x->good);
+	if (oracle_new(&x->p->oracle, o->fail_pattern, e) < 0)
+		return -1;
+
+	if (o->build) {
+		x->build = xstrdup(o->build);
+	} else {
+		struct buf b = BUF_INIT;
+		unsigned mode;
+		int has = repo_read_path(x->p->repo, x->bad, "Makefile", &b, &mode, NULL);
+		buf_release(&b);
+		x->build = xstrdup(has == 1 ? "make" : "");
+	}
+
+	if (repo_diff(x->p->repo, x->good, x->bad, &x->p->full, e) < 0)
+		return -1;
+	x->set_full = x->p->full;
+	if (x->p->full->nchanges == 0)
+		return cerr_set(e, "good (%.12s) and bad (%.12s) have the same files: there is no change to explain",
+				x->good, x->bad);
+
+	x->p->sessdir = xasprintf("%sculprit/", x->gitdir);
+	int rc = mkdir_p(x->p->sessdir, 0755, e);
+	char *db = xasprintf("%ssession.db", x->p->sessdir);
+	if (rc == 0)
+		rc = store_open(&x->p->store, db, e);
+	free(db);
+	if (rc < 0)
+		return -1;
+
+	struct buf key = BUF_INIT, desc = BUF_INIT;
+	char keyhex[41];
+	session_inputs(x, &key, &desc);
+	repo_hash(key.s, key.len, keyhex);
+	buf_release(&key);
+	rc = store_session_open(x->p->store, keyhex, desc.s, o->fresh && !o->replay, &x->p->session,
+				&x->resumed, e);
+	buf_release(&desc);
+	if (rc < 0)
+		return -1;
+	if (o->replay && !x->resumed)
+		return cerr_set(e, "no stored session to report");
+	if (!o->replay && store_inputs(x, e) < 0)
+		return -1;
+	char *el = store_get(x->p->store, x->p->session, "elapsed");
+	x->elapsed_before = el ? strtod(el, NULL) : 0;
+	free(el);
+	return 0;
+}
+
+int explain_open_stored(struct explain **out, const char *dir, int o_formula, int o_changed, struct cerr *e)
+{
+	struct repo *r;
+	struct store *s;
+	int64_t id;
+	char *inputs = NULL;
+
+	*out = NULL;
+	if (repo_open(&r, dir, e) < 0)
+		return -1;
+	char *db = xasprintf("%sculprit/session.db", repo_gitdir(r));
+	struct stat st;
+	if (stat(db, &st) < 0) {
+		cerr_set(e, "no stored session in %s (run culprit first)", repo_gitdir(r));
+		free(db);
+		repo_free(r);
+		return -1;
+	}
+	int rc = store_open(&s, db, e);
+	free(db);
+	repo_free(r);
+	if (rc < 0)
+		return -1;
+	rc = store_session_latest(s, &id, &inputs, e);
+	free(inputs);
+	if (rc <= 0) {
+		if (rc == 0)
+			cerr_set(e, "no stored session to report");
+		store_free(s);
+		return -1;
+	}
+	char *good = store_get(s, id, "good_rev"), *bad = store_get(s, id, "bad_rev");
+	char *build = store_get(s, id, "build"), *test = store_get(s, id, "test");
+	char *pattern = store_get(s, id, "fail_pattern"), *repeat = store_get(s, id, "repeat");
+	char *bt = store_get(s, id, "build_timeout"), *tt = store_get(s, id, "test_timeout");
+	char *suite = store_get(s, id, "suite"), *cov = store_get(s, id, "coverage_build");
+	char *jobs = store_get(s, id, "jobs"), *cflags = store_get(s, id, "cflags");
+	store_free(s);
+	if (!good || !bad || !test) {
+		rc = cerr_set(e, "the stored session is incomplete; run culprit again");
+	} else {
+		struct explain_opts o = {
+			.dir = dir, .good = good, .bad = bad, .build = build, .test = test,
+			.fail_pattern = pattern, .repeat = repeat ? atoi(repeat) : 1,
+			.build_timeout = bt ? strtod(bt, NULL) : 0, .test_timeout = tt ? strtod(tt, NULL) : 0,
+			.suite = suite, .coverage_build = cov, .jobs = jobs ? atoi(jobs) : 0,
+			.formula = o_formula, .changed_only = o_changed, .replay = 1, .semantic = 1,
+			.cflags = cflags && cflags[0] ? cflags : NULL,
+		};
+		rc = explain_open(out, &o, NULL, e);
+	}
+	free(good);
+	free(bad);
+	free(build);
+	free(test);
+	free(pattern);
+	free(repeat);
+	free(bt);
+	free(tt);
+	free(suite);
+	free(cov);
+	free(cflags);
+	free(jobs);
+	return rc;
+}
+
+void ex_list_release(struct explain_list *l)
+{
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+void explain_free(struct explain *x)
+{
+	if (!x)
+		return;
+	if (x->set && (!x->p || x->set != x->p->full))
+		change_set_free(x->set);
+	if (x->p) {
+		ex_traces_release(x->p);
+		why_free(x->p->why);
+		coverage_release(&x->p->cov);
+		workspace_free(x->p->ws);
+		change_set_free(x->p->full);
+		oracle_free(x->p->oracle);
+		store_free(x->p->store);
+		repo_free(x->p->repo);
+		free(x->p->sessdir);
+		for (size_t i = 0; i < x->p->nsources; i++)
+			buf_release(&x->p->sources[i]);
+		free(x->p->sources);
+		free(x->p);
+	}
+	for (size_t i = 0; i < x->nconfigs; i++) {
+		free(x->configs[i].label);
+		free(x->configs[i].signature);
+		free(x->configs[i].excerpt);
+	}
+	free(x->configs);
+	ex_list_release(&x->inducing);
+	ex_list_release(&x->fix);
+	ex_list_release(&x->aux);
+	free(x->marks);
+	free(x->commits);
+	free(x->commit_verdict);
+	free(x->signature);
+	free(x->note);
+	free(x->activity);
+	free(x->build);
+	free(x->gitdir);
+	free((char *)x->opts.dir);
+	free((char *)x->opts.good);
+	free((char *)x->opts.bad);
+	free((char *)x->opts.build);
+	free((char *)x->opts.test);
+	free((char *)x->opts.fail_pattern);
+	free((char *)x->opts.suite);
+	free((char *)x->opts.coverage_build);
+	free((char *)x->opts.cflags);
+	ctree_release(&x->tree);
+	rank_release(&x->ranking);
+	free(x->ranking_note);
+	ex_refine_release(&x->refine);
+	comss_release(&x->faults);
+	free(x->faults_note);
+	interact_release(&x->interact);
+	free(x->interact_note);
+	pthread_mutex_destroy(&x->lock);
+	free(x);
+}
+
+/* ------------------------------------------------- testing a configuration */
+
+int ex_ensure_workspace(struct explain *x, const char *base, struct cerr *e)
+{
+	if (x->p->ws && !strcmp(x->p->ws_base, base))
+		return 0;
+	workspace_free(x->p->ws);
+	x->p->ws = NULL;
+	char *dir = xasprintf("%sculprit/wt-%.12s", x->gitdir, base);
+	int rc = workspace_open(&x->p->ws, x->p->repo, dir, base, e);
+	free(dir);
+	if (rc < 0)
+		return -1;
+	memcpy(x->p->ws_base, base, 41);
+	return 0;
+}
+
+void ex_on_output(void *priv, const char *data, size_t len)
+{
+	struct explain *x = priv;
+	if (x->hooks.output)
+		x->hooks.output(x->hooks.priv, data, len);
+}
+
+/* The last lines of an output, at most EXCERPT_MAX bytes. */
+static char *tail_excerpt(const struct buf *out)
+{
+	size_t from = out->len > EXCERPT_MAX ? out->len - EXCERPT_MAX : 0;
+	while (from > 0 && out->s[from - 1] != '\n')
+		from++;
+	return xstrndup(out->s ? out->s + from : "", out->len - from);
+}
+
+int ex_was_stopped(const struct explain *x)
+{
+	return x->hooks.cancel && *x->hooks.cancel;
+}
+
+/* Build and test the worktree as it is now. expected NULL: the bad revision,
+ * whose failure becomes the signature. Fills o (not its key or label). */
+/* Run a build command in dir (counted, shown as the activity). */
+int ex_run_build(struct explain *x, const char *dir, const char *cmd, const char *what, const char *const *env,
+		 struct run_result *r, struct cerr *e)
+{
+	struct run_opts ro = {.cmd = cmd, .cwd = dir, .timeout = x->opts.build_timeout, .cancel = x->hooks.cancel,
+			      .on_output = ex_on_output, .priv = x, .env = env};
+	ex_activity(x, xasprintf("%s: %s", what, cmd));
+	if (run_command(&ro, r, e) < 0)
+		return -1;
+	x->builds++;
+	return 0;
+}
+
+/* What a failed build says: its first compiler error, or that it timed out. */
+char *ex_build_error(const struct explain *x, const struct run_result *r)
+{
+	return r->status == RUN_TIMEOUT ? run_describe(r, x->opts.build_timeout)
+					: oracle_build_error(r->out.s ? r->out.s : "");
+}
+
+static int build_and_test(struct explain *x, const char *expected, struct outcome *o, struct cerr *e)
+{
+	const char *dir = workspace_path(x->p->ws);
+	struct run_opts ro = {.cwd = dir, .cancel = x->hooks.cancel, .on_output = ex_on_output, .priv = x};
+	struct run_result r;
+
+	if (x->build[0]) {
+		if (ex_run_build(x, dir, x->build, "building", NULL, &r, e) < 0)
+			return -1;
+		o->build_seconds = r.seconds;
+		if (r.status == RUN_CANCELLED) {
+			run_result_release(&r);
+			return ABORT_STOPPED;
+		}
+		if (r.status != RUN_EXITED || r.code != 0) {
+			o->verdict = VERDICT_UNRESOLVED;
+			o->why = r.status == RUN_TIMEOUT ? WHY_BUILD_TIMEOUT : WHY_BUILD;
+			o->excerpt = ex_build_error(x, &r);
+			run_result_release(&r);
+			return 0;
+		}
+		run_result_release(&r);
+	}
+
+	ro.cmd = x->opts.test;
+	ro.timeout = x->opts.test_timeout;
+	ex_activity(x, xasprintf("testing: %s", x->opts.test));
+	for (int i = 0; i < x->opts.repeat; i++) {
+		if (run_command(&ro, &r, e) < 0)
+			return -1;
+		if (r.status == RUN_CANCELLED) {
+			run_result_release(&r);
+			return ABORT_STOPPED;
+		}
+		enum unresolved_why why = WHY_NONE;
+		char *sig = NULL;
+		enum verdict v = oracle_judge(x->p->oracle, expected, &r, &why, &sig);
+		if (!expected && sig) {
+			v = VERDICT_FAIL;   /* at the bad revision, any failure is the failure */
+			why = WHY_NONE;
+		}
+		o->test_seconds += r.seconds;
+		o->runs++;
+		if (i == 0) {
+			o->verdict = v;
+			o->why = why;
+			o->signature = sig;
+			free(o->excerpt);
+			o->excerpt = r.status == RUN_TIMEOUT ? run_describe(&r, ro.timeout) : tail_excerpt(&r.out);
+		} else {
+			if ((int)v != o->verdict || (sig && o->signature && strcmp(sig, o->signature)))
+				o->flaky = 1;
+			free(sig);
+		}
+		run_result_release(&r);
+	}
+	if (o->flaky) {
+		o->verdict = VERDICT_UNRESOLVED;
+		o->why = WHY_FLAKY;
+	}
+	return 0;
+}
+
+static void remember_config(struct explain *x, const struct outcome *o, int stored)
+{
+	ex_lock(x);
+	x->configs = xrealloc(x->configs, (x->nconfigs + 1) * sizeof(*x->configs));
+	struct explain_config *c = &x->configs[x->nconfigs++];
+	memcpy(c->key, o->key, 41);
+	c->label = xstrdup(o->label ? o->label : "");
+	c->verdict = o->verdict;
+	c->why = o->why;
+	c->signature = dupe_or_null(o->signature);
+	c->excerpt = dupe_or_null(o->excerpt);
+	c->build_seconds = o->build_seconds;
+	c->test_seconds = o->test_seconds;
+	c->stored = stored;
+	if (o->why == WHY_FLAKY)
+		x->flaky++;
+	ex_unlock(x);
+}
+
+/* Test the configuration `applied` of set s (relative to s->old_rev): from
+ * the session when it was tested before, else built and tested now. */
+int ex_test_config(struct explain *x, const struct change_set *s, const struct bits *applied,
+		   const char *label, const char *expected, struct outcome *o, struct cerr *e)
+{
+	memset(o, 0, sizeof(*o));
+	config_key(s, applied, o->key);
+	for (size_t i = 0; i < x->nconfigs; i++)
+		if (!strcmp(x->configs[i].key, o->key)) {
+			const struct explain_config *c = &x->configs[i];
+			o->label = xstrdup(c->label);
+			o->verdict = c->verdict;
+			o->why = c->why;
+			o->signature = dupe_or_null(c->signature);
+			o->excerpt = dupe_or_null(c->excerpt);
+			return 0;
+		}
+	int found = store_outcome_get(x->p->store, x->p->session, o->key, o, e);
+	if (found < 0)
+		return -1;
+	if (found) {
+		x->stored_hits++;
+		remember_config(x, o, 1);
+		return 0;
+	}
+	if (x->opts.replay)
+		return cerr_set(e, "the stored session is not finished (%s was not tested yet); run culprit again to finish it",
+				label);
+	if (ex_was_stopped(x))
+		return ABORT_STOPPED;
+	if (x->p->stopping)
+		return DD_STOP;
+	int g = x->hooks.gate ? x->hooks.gate(x->hooks.priv, label) : 0;
+	if (g < 0)
+		return ABORT_STOPPED;
+	if (g > 0) {
+		x->p->stopping = 1;   /* unwind every search with its best answer */
+		return DD_STOP;
+	}
+
+	o->label = xstrdup(label);
+	size_t written = 0;
+	if (ex_ensure_workspace(x, s->old_rev, e) < 0 || workspace_apply(x->p->ws, s, applied, &written, e) < 0)
+		return -1;
+	double t0 = now_seconds();
+	int rc = build_and_test(x, expected, o, e);
+	ex_activity(x, NULL);
+	if (rc < 0)
+		return rc;
+	if (store_outcome_put(x->p->store, x->p->session, o, e) < 0)
+		return -1;
+	remember_config(x, o, 0);
+	ex_event(x, "CONFIG_TESTED", "%s: %s%s%s (%.1fs, %zu file%s written)", label, verdict_name(o->verdict),
+		 o->why ? ", " : "", why_name(o->why), now_seconds() - t0, written, written == 1 ? "" : "s");
+	return 0;
+}
+
+/* ------------------------------------------------------------------ premise */
+
+static int check_premise(struct explain *x, struct cerr *e)
+{
+	const struct change_set *s = x->p->full;
+	struct bits *all = bits_new(s->natoms), *none = bits_new(s->natoms);
+	struct outcome o;
+	char g[13], b[13];
+	int rc;
+
+	ex_short_hex(x->good, g);
+	ex_short_hex(x->bad, b);
+	bits_fill(all);
+	ex_phase(x, PHASE_PREMISE);
+	char *label = xasprintf("bad revision %s", b);
+	rc = ex_test_config(x, s, all, label, NULL, &o, e);
+	free(label);
+	if (rc < 0)
+		goto out;
+	if (o.why == WHY_BUILD || o.why == WHY_BUILD_TIMEOUT)
+		rc = cerr_set(e, "the build fails at the bad revision %s: %s", b, o.excerpt ? o.excerpt : x->build);
+	else if (o.signature && !strcmp(o.signature, "exit 127"))
+		rc = cerr_set(e, "test command not found (exit 127 at the bad revision): %s", x->opts.test);
+	else if (o.signature && !strcmp(o.signature, "exit 126"))
+		rc = cerr_set(e, "test command cannot be executed (exit 126 at the bad revision): %s", x->opts.test);
+	else if (o.why == WHY_TEST_TIMEOUT)
+		rc = cerr_set(e, "the test times out at the bad revision %s (--test-timeout %g)", b, x->opts.test_timeout);
+	else if (o.why == WHY_UNTESTABLE)
+		rc = cerr_set(e, "the test cannot run at the bad revision %s (it exits 125)", b);
+	else if (o.why == WHY_FLAKY)
+		rc = cerr_set(e, "the test is flaky at the bad revision %s: its --repeat runs disagree", b);
+	else if (o.verdict != VERDICT_FAIL || !o.signature)
+		rc = cerr_set(e, "the test passes at the bad revision %s: there is no failure to explain", b);
+	if (rc < 0) {
+		outcome_release(&o);
+		goto out;
+	}
+	x->signature = xstrdup(o.signature);
+	outcome_release(&o);
+	if (!x->opts.replay)
+		store_set(x->p->store, x->p->session, "signature", x->signature, NULL);
+
+	label = xasprintf("good revision %s", g);
+	rc = ex_test_config(x, s, none, label, x->signature, &o, e);
+	free(label);
+	if (rc < 0)
+		goto out;
+	if (o.why == WHY_BUILD || o.why == WHY_BUILD_TIMEOUT)
+		rc = cerr_set(e, "the build fails at the good revision %s: %s", g, o.excerpt ? o.excerpt : x->build);
+	else if (o.verdict != VERDICT_PASS)
+		rc = cerr_set(e, "the test fails at the good revision %s (%s%s%s): it is not a regression", g,
+			      o.signature ? o.signature : verdict_name(o.verdict), o.why ? ", " : "",
+			      why_name(o.why));
+	outcome_release(&o);
+	if (rc == 0)
+		ex_event(x, "PREMISE_CHECKED", "the test passes at %s and fails at %s with %s", g, b, x->signature);
+out:
+	bits_free(all);
+	bits_free(none);
+	return rc;
+}
+
+int explain_state_set(struct explain *x, const char *name, const char *value)
+{
+	char *key = xasprintf("ui.%s", name);
+	int rc = store_set(x->p->store, x->p->session, key, value, NULL);
+	free(key);
+	return rc;
+}
+
+char *explain_state_get(struct explain *x, const char *name)
+{
+	char *key = xasprintf("ui.%s", name);
+	char *v = store_get(x->p->store, x->p->session, key);
+	free(key);
+	return v;
+}
+
+const char *explain_dir(const struct explain *x)
+{
+	return x->p->sessdir;
+}
+
+/* --------------------------------------------------------------- the run */
+
+const char *explain_culprit_commit(const struct explain *x)
+{
+	if (!x->commits || x->hi != x->lo + 1 || x->unrelated)
+		return NULL;
+	return x->commits[x->hi];
+}
+
+/* Forget the previous run's model (the configurations tested stay: they are the cache). */
+
+static void reset_model(struct explain *x)
+{
+	ex_lock(x);
+	if (x->set && x->set != x->p->full)
+		change_set_free(x->set);
+	x->set = NULL;
+	free(x->marks);
+	x->marks = NULL;
+	free(x->commits);
+	x->commits = NULL;
+	free(x->commit_verdict);
+	x->commit_verdict = NULL;
+	x->ncommits = x->lo = x->hi = 0;
+	x->unrelated = 0;
+	ex_list_release(&x->inducing);
+	ex_list_release(&x->fix);
+	ex_list_release(&x->aux);
+	free(x->note);
+	x->note = NULL;
+	free(x->signature);
+	x->signature = NULL;
+	x->refined = x->explained = x->commits_tested = 0;
+	x->phase = PHASE_START;
+	x->p->stopping = 0;
+	x->p->err.msg[0] = '\0';
+	ex_unlock(x);
+}
+
+int explain_run(struct explain *x, struct cerr *e)
+{
+	int rc;
+
+	reset_model(x);
+	ex_event(x, x->resumed ? "SESSION_RESUMED" : "SESSION_STARTED", "%s %.12s..%.12s: %s",
+		 x->resumed ? "resuming" : "starting", x->good, x->bad, x->opts.test);
+	rc = check_premise(x, e);
+	if (rc == 0)
+		rc = ex_bisect(x, e);
+	if (rc == 0)
+		rc = ex_search_changes(x, e);
+	if (rc == 0 && x->explained && x->opts.semantic) {
+		int wr = ex_why(x, e);
+		if (wr < 0)
+			rc = wr;
+	}
+	if (rc >= 0 && (x->opts.suite || ex_refine_has_tests(x))) {
+		int rr = ex_rank_suite(x, e);
+		if (rr == ABORT_STOPPED)
+			rc = rr;
+		else if (rr < 0)
+			rc = -1;
+	}
+	if (rc >= 0 && x->explained && x->opts.semantic && x->tree.failure) {
+		int fr = ex_faults(x, e);
+		if (fr == ABORT_STOPPED)
+			rc = fr;
+	}
+	x->elapsed = now_seconds() - x->started;
+	if (!x->opts.replay) {
+		char num[64];
+		snprintf(num, sizeof(num), "%.3f", x->elapsed_before + x->elapsed);
+		store_set(x->p->store, x->p->session, "elapsed", num, NULL);
+	}
+	if (rc == ABORT_STOPPED || rc == DD_STOP) {
+		free(x->note);
+		x->note = xstrdup(rc == DD_STOP ? "stopped before the changes were searched"
+						: "the analysis was cancelled before it finished");
+		ex_event(x, "STOPPED", "%s", x->note);
+		ex_phase(x, PHASE_DONE);
+		return 1;
+	}
+	if (rc < 0)
+		return -1;
+	ex_phase(x, PHASE_DONE);
+	if (!x->explained && !x->note)
+		x->note = xstrdup("no set of changes reproduces the failure (every smaller configuration was unresolved)");
+	ex_event(x, "ANALYSIS_DONE", "%s", x->explained ? "explained" : x->note);
+	return x->explained ? 0 : 1;
+}

@@ -1,0 +1,101 @@
+/* The explain module's insides, shared by its files: explain.c (opening,
+ * testing a configuration, the premise, the run), explain_search.c
+ * (bisection, the change search), explain_rank.c (ranking, the core boost,
+ * fault sets), explain_refine.c (refinement) and explain_why.c (the
+ * semantic explainer's hooks, change interaction). Nothing outside core/session/explain*.c
+ * includes it. */
+#ifndef CULPRIT_EXPLAIN_INT_H
+#define CULPRIT_EXPLAIN_INT_H
+
+#include <stdint.h>
+
+#include "core/session/explain.h"
+#include "core/spectrum/coverage.h"
+#include "core/isolate/run.h"
+#include "core/spectrum/suite.h"
+#include "core/session/store.h"
+
+#define ABORT_STOPPED (-100)    /* the gate or the cancel flag stopped the analysis */
+
+struct explain_priv {
+	struct repo *repo;
+	struct store *store;
+	int64_t session;
+	struct oracle *oracle;
+	struct workspace *ws;
+	char ws_base[41];
+	struct change_set *full;     /* diff(good, bad) */
+	struct cerr err;             /* the error that aborted a predicate */
+	int stopping;                /* the user stopped refinement: keep the best so far */
+	char *sessdir;               /* <gitdir>/culprit/ */
+	struct buf *sources;         /* files of the bad revision the ranking shows lines of */
+	struct why *why;             /* the semantic explainer (kept for its trace) */
+	struct coverage cov;         /* the suite's coverage at the bad revision, as last ranked */
+	const struct change_set *why_set;   /* the set why was made for */
+	/* The approved tests' runs, traced for refinement (by program command;
+	 * they point into tr_why's metadata, so another why drops them). */
+	struct trace *tr;
+	char **tr_cmd;
+	size_t ntr;
+	const struct why *tr_why;
+	size_t nsources;
+};
+
+/* What the units of one search stand for: unit u is atoms [start[u], start[u]+len[u]). */
+struct units {
+	size_t *start, *len;
+	size_t n;
+};
+
+/* One search over the change set: which set, its units, the aux memo. */
+struct search {
+	struct explain *x;
+	const struct change_set *s;
+	const struct units *u;       /* the units being searched */
+	const size_t *reverted;      /* while searching aux: the reverted units (of u) */
+	size_t nreverted;
+};
+
+/* explain.c */
+void ex_lock(struct explain *x);
+void ex_unlock(struct explain *x);
+void ex_event(struct explain *x, const char *type, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void ex_activity(struct explain *x, char *activity);
+void ex_phase(struct explain *x, enum explain_phase p);
+void ex_short_hex(const char *hex, char out[13]);
+void ex_list_release(struct explain_list *l);
+int ex_ensure_workspace(struct explain *x, const char *base, struct cerr *e);
+void ex_on_output(void *priv, const char *data, size_t len);
+int ex_was_stopped(const struct explain *x);
+int ex_run_build(struct explain *x, const char *dir, const char *cmd, const char *what, const char *const *env,
+		 struct run_result *r, struct cerr *e);
+char *ex_build_error(const struct explain *x, const struct run_result *r);
+int ex_test_config(struct explain *x, const struct change_set *s, const struct bits *applied,
+		   const char *label, const char *expected, struct outcome *o, struct cerr *e);
+
+/* explain_search.c */
+int ex_bisect(struct explain *x, struct cerr *e);
+int ex_search_changes(struct explain *x, struct cerr *e);
+void ex_finish_marks(struct explain *x);
+int ex_revert(void *priv, const size_t *ch, size_t n, size_t **root, size_t *nroot, size_t **aux,
+	      size_t *naux, struct cerr *e);
+
+/* explain_rank.c */
+int ex_build_for_suite(struct explain *x, const char *dir, const char *cmd, const char *what, struct cerr *e);
+int ex_load_suite(struct explain *x, struct suite *s, struct cerr *e);
+const char *ex_coverage_build_of(const struct explain *x, char hash[41]);
+void ex_boost(struct explain *x);
+int ex_rank_stored(struct explain *x, const struct suite *s, int quiet, struct cerr *e);
+int ex_rank_suite(struct explain *x, struct cerr *e);
+int ex_faults(struct explain *x, struct cerr *e);
+
+/* explain_refine.c */
+int ex_refine_has_tests(struct explain *x);
+void ex_refine_release(struct explain_refine *r);
+void ex_traces_release(struct explain_priv *p);
+
+/* explain_why.c */
+void ex_interact(struct explain *x);
+int ex_why(struct explain *x, struct cerr *e);
+
+#endif

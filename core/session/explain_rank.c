@@ -1,0 +1,469 @@
+/* The explain module: ranking from the suite's coverage, the core boost, the fault sets. */
+#include "core/session/explain_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/isolate/workspace.h"
+
+#define DEFAULT_COVERAGE_BUILD "make CFLAGS=\"-O0 -g --coverage -include $CULPRIT_GCOV_FLUSH\" LDFLAGS=--coverage"
+
+/* Included in every file of the coverage build (through $CULPRIT_GCOV_FLUSH):
+ * a test that crashes or fails an assert still leaves its coverage, since
+ * gcov only writes its counts at exit. */
+static const char gcov_flush_header[] =
+	"/* written by culprit: dump coverage counts when a test dies by a signal */\n"
+	"#include <signal.h>\n"
+	"extern void __gcov_dump(void);\n"
+	"static void culprit_gcov_on_signal(int sig)\n"
+	"{\n"
+	"\t__gcov_dump();\n"
+	"\tsignal(sig, SIG_DFL);\n"
+	"\traise(sig);\n"
+	"}\n"
+	"__attribute__((constructor)) static void culprit_gcov_catch(void)\n"
+	"{\n"
+	"\tstatic const int sigs[] = {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTERM};\n"
+	"\tfor (unsigned i = 0; i < sizeof(sigs) / sizeof(*sigs); i++)\n"
+	"\t\tsignal(sigs[i], culprit_gcov_on_signal);\n"
+	"}\n";
+#define FAILING_TEST_NAME "(the failing test)"
+
+/* Where a test's result at a revision is kept: by kind, revision, name and command. */
+static char *run_key(const char *kind, const char *rev, const struct suite_test *t)
+{
+	char h[41];
+	repo_hash(t->cmd, strlen(t->cmd), h);
+	return xasprintf("run.%s.%.12s.%s.%.12s", kind, rev, t->name, h);
+}
+
+/* Build dir's tree with cmd; 0, or an error naming the command. */
+int ex_build_for_suite(struct explain *x, const char *dir, const char *cmd, const char *what, struct cerr *e)
+{
+	if (!cmd[0])
+		return 0;
+	char *header = xasprintf("%sgcov-flush.h", x->p->sessdir);
+	char *env0 = xasprintf("CULPRIT_GCOV_FLUSH=%s", header);
+	const char *env[] = {env0, NULL};
+	/* Written once: a newer header would make gcov warn about every object. */
+	struct buf have = BUF_INIT;
+	int same = file_read(header, &have, 1 << 16, NULL) == 0 && have.len == sizeof(gcov_flush_header) - 1 &&
+		   !memcmp(have.s, gcov_flush_header, have.len);
+	buf_release(&have);
+	int wrote = same ? 0 : file_write_atomic(header, gcov_flush_header, sizeof(gcov_flush_header) - 1, 0644, e);
+	free(header);
+	if (wrote < 0) {
+		free(env0);
+		return -1;
+	}
+	struct run_result r;
+	char *label = xasprintf("building %s", what);
+	int ran = ex_run_build(x, dir, cmd, label, env, &r, e);
+	free(label);
+	free(env0);
+	if (ran < 0)
+		return -1;
+	ex_activity(x, NULL);
+	int rc = 0;
+	if (r.status == RUN_CANCELLED)
+		rc = ABORT_STOPPED;
+	else if (r.status != RUN_EXITED || r.code != 0) {
+		char *err = ex_build_error(x, &r);
+		rc = cerr_set(e, "the %s build failed (%s): %s", what, cmd, err ? err : "no output");
+		free(err);
+	}
+	run_result_release(&r);
+	return rc;
+}
+
+/* Run the tests of s whose results at rev are not stored yet, in dir, and
+ * store them: "status code seconds\n" then the executed lines. */
+static int suite_runs(struct explain *x, const char *kind, const char *rev, const char *dir, const char *build,
+		      const struct suite *s, struct cerr *e)
+{
+	struct suite missing = {xcalloc(s->n + 1, sizeof(struct suite_test)), 0};
+	for (size_t i = 0; i < s->n; i++) {
+		char *key = run_key(kind, rev, &s->v[i]);
+		char *v = store_get(x->p->store, x->p->session, key);
+		if (!v)
+			missing.v[missing.n++] = s->v[i];
+		free(key);
+		free(v);
+	}
+	int rc = 0;
+	if (missing.n && x->opts.replay)
+		rc = cerr_set(e, "the stored session has no %s results for %zu tests; run culprit again to finish it",
+			      kind, missing.n);
+	if (missing.n && rc == 0) {
+		rc = ex_build_for_suite(x, dir, build, !strncmp(kind, "coverage", 8) ? "coverage" : "good revision's", e);
+		struct coverage c;
+		char *runs = xasprintf("%sruns-%s", x->p->sessdir, kind);
+		if (rc == 0) {
+			int jobs = x->opts.jobs > 0 ? x->opts.jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+			ex_activity(x, xasprintf("running %zu tests (%s)", missing.n, kind));
+			rc = coverage_collect(&c, dir, runs, &missing, jobs, x->opts.test_timeout, x->hooks.cancel, e);
+			ex_activity(x, NULL);
+		}
+		for (size_t i = 0; rc == 0 && i < c.nruns; i++) {
+			char *hits = coverage_hits_text(&c, i);
+			char *val = xasprintf("%d %d %.3f\n%s", (int)c.runs[i].status, c.runs[i].code, c.runs[i].seconds, hits);
+			char *key = run_key(kind, rev, &missing.v[i]);
+			rc = store_set(x->p->store, x->p->session, key, val, e);
+			free(hits);
+			free(val);
+			free(key);
+		}
+		if (rc == 0) {
+			ex_event(x, "TESTS_RUN", "%zu tests run at %.12s (%s)", missing.n, rev, kind);
+			coverage_release(&c);
+		}
+		remove_tree(runs, NULL);
+		free(runs);
+	}
+	free(missing.v);
+	return rc;
+}
+
+/* The stored results of s at rev as a coverage. */
+static int suite_load_runs(struct explain *x, const char *kind, const char *rev, const struct suite *s,
+			   struct coverage *c, struct cerr *e)
+{
+	char **names = xcalloc(s->n + 1, sizeof(*names)), **hits = xcalloc(s->n + 1, sizeof(*hits));
+	char **vals = xcalloc(s->n + 1, sizeof(*vals));
+	enum cov_status *st = xcalloc(s->n + 1, sizeof(*st));
+	int *codes = xcalloc(s->n + 1, sizeof(*codes));
+	int rc = 0;
+	for (size_t i = 0; i < s->n && rc == 0; i++) {
+		char *key = run_key(kind, rev, &s->v[i]);
+		vals[i] = store_get(x->p->store, x->p->session, key);
+		free(key);
+		int status = 0;
+		char *nl = vals[i] ? strchr(vals[i], '\n') : NULL;
+		if (!nl || sscanf(vals[i], "%d %d", &status, &codes[i]) != 2 || status < 0 || status > COV_UNRESOLVED) {
+			rc = cerr_set(e, "the stored results of test '%s' are damaged", s->v[i].name);
+			break;
+		}
+		st[i] = (enum cov_status)status;
+		names[i] = s->v[i].name;
+		hits[i] = nl + 1;
+	}
+	if (rc == 0)
+		rc = coverage_from_text(c, s->n, names, st, codes, hits, e);
+	for (size_t i = 0; i < s->n; i++)
+		free(vals[i]);
+	free(vals);
+	free(names);
+	free(hits);
+	free(st);
+	free(codes);
+	return rc;
+}
+
+/* Point each ranked line at its text in the bad revision. */
+static void attach_sources(struct explain *x)
+{
+	for (size_t i = 0; i < x->ranking.n; i++) {
+		struct rank_entry *r = &x->ranking.v[i];
+		size_t k;
+		for (k = 0; k < x->p->nsources; k++)
+			if (!strcmp(x->p->sources[k].s, r->s.file))
+				break;
+		if (k == x->p->nsources) {
+			/* Each source kept as "path\0content". */
+			struct buf content = BUF_INIT;
+			unsigned mode;
+			x->p->sources = xrealloc(x->p->sources, (x->p->nsources + 1) * sizeof(*x->p->sources));
+			struct buf *b = &x->p->sources[x->p->nsources++];
+			buf_init(b);
+			buf_adds(b, r->s.file);
+			buf_addc(b, '\0');
+			if (repo_read_path(x->p->repo, x->bad, r->s.file, &content, &mode, NULL) == 1)
+				buf_add(b, content.s, content.len);
+			buf_release(&content);
+		}
+		const struct buf *b = &x->p->sources[k];
+		const char *p = b->s + strlen(b->s) + 1, *end = b->s + b->len;
+		for (int line = 1; p < end && line < r->s.line; line++) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			p = nl ? nl + 1 : end;
+		}
+		if (p < end) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			r->text = p;
+			r->text_len = (size_t)((nl ? nl : end) - p);
+		}
+	}
+}
+
+/* The suite file, with the failing test added when the suite lacks it: it
+ * counts as failing even if the suite has no failing test. */
+int ex_load_suite(struct explain *x, struct suite *s, struct cerr *e)
+{
+	if (x->opts.suite && suite_load(s, x->opts.suite, e) < 0)
+		return -1;
+	if (!x->opts.suite)
+		memset(s, 0, sizeof(*s));
+	/* The tests approved in refinement join it. */
+	char *approved = store_get(x->p->store, x->p->session, "refine.approved");
+	if (approved && approved[0]) {
+		struct suite more;
+		if (suite_parse(&more, approved, "the approved tests", e) < 0) {
+			free(approved);
+			suite_release(s);
+			return -1;
+		}
+		s->v = xrealloc(s->v, (s->n + more.n + 1) * sizeof(*s->v));
+		memcpy(s->v + s->n, more.v, more.n * sizeof(*s->v));
+		s->n += more.n;
+		free(more.v);
+	}
+	free(approved);
+	int has_failing = 0;
+	for (size_t i = 0; i < s->n; i++)
+		has_failing |= !strcmp(s->v[i].cmd, x->opts.test);
+	if (!has_failing) {
+		s->v = xrealloc(s->v, (s->n + 1) * sizeof(*s->v));
+		s->v[s->n++] = (struct suite_test){xstrdup(FAILING_TEST_NAME), xstrdup(x->opts.test), 0};
+	}
+	return 0;
+}
+
+/* Coverage results and worktrees go by coverage build command too: another
+ * command, other objects and other counts. */
+const char *ex_coverage_build_of(const struct explain *x, char hash[41])
+{
+	const char *cbuild = x->opts.coverage_build ? x->opts.coverage_build : DEFAULT_COVERAGE_BUILD;
+	repo_hash(cbuild, strlen(cbuild), hash);
+	return cbuild;
+}
+
+/* Whether a list of lines holds line. */
+static int list_has(const char *list, const char *line)
+{
+	size_t n = strlen(line);
+	for (const char *p = list; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		if (len == n && !memcmp(p, line, n))
+			return 1;
+		p = nl ? nl + 1 : p + len;
+	}
+	return 0;
+}
+
+/* SAT-TAR: the statements of the causes' unsat cores get +1, except those
+ * an approved failing test rated lower (refine.unboosted). Under the lock. */
+void ex_boost(struct explain *x)
+{
+	char *off = store_get(x->p->store, x->p->session, "refine.unboosted");
+	size_t n = 0, cap = 0;
+	char **files = NULL;
+	int *lines = NULL;
+	for (size_t k = 0; k < x->tree.n; k++)
+		for (size_t i = 0; i < x->tree.nodes[k].nstmts; i++) {
+			const struct ct_stmt *st = &x->tree.nodes[k].stmts[i];
+			if (!st->file || st->line <= 0)
+				continue;
+			char *key = xasprintf("%s:%d", st->file, st->line);
+			int skip = list_has(off, key);
+			free(key);
+			if (skip)
+				continue;
+			if (n == cap) {
+				cap = cap ? 2 * cap : 16;
+				files = xrealloc(files, cap * sizeof(*files));
+				lines = xrealloc(lines, cap * sizeof(*lines));
+			}
+			files[n] = st->file;
+			lines[n++] = st->line;
+		}
+	rank_boost(&x->ranking, files, lines, n);
+	free(files);
+	free(lines);
+	free(off);
+}
+
+/* The ranking from the stored results of the suite's runs. */
+int ex_rank_stored(struct explain *x, const struct suite *s, int quiet, struct cerr *e)
+{
+	struct coverage good = {0}, cov = {0};
+	char ch[41];
+	ex_coverage_build_of(x, ch);
+	char *ckind = xasprintf("coverage-%.8s", ch);
+	int rc = suite_load_runs(x, "good", x->good, s, &good, e);
+	if (rc == 0)
+		rc = suite_load_runs(x, ckind, x->bad, s, &cov, e);
+	free(ckind);
+	if (rc == 0) {
+		int *counted = xcalloc(cov.nruns + 1, sizeof(*counted));
+		size_t at_good = 0, unresolved = 0;
+		for (size_t i = 0; i < cov.nruns; i++) {
+			int is_failing_test = !strcmp(s->v[i].cmd, x->opts.test);
+			if (is_failing_test)
+				cov.runs[i].status = COV_FAIL;
+			if (!is_failing_test && good.runs[i].status == COV_FAIL) {
+				at_good++;
+				if (!quiet)
+					ex_event(x, "TEST_LEFT_OUT", "test %s fails at the good revision too: left out",
+						 s->v[i].name);
+			} else if (cov.runs[i].status == COV_UNRESOLVED) {
+				unresolved++;
+			} else {
+				counted[i] = 1;
+			}
+		}
+		ex_lock(x);
+		rank_release(&x->ranking);
+		rank_compute(&x->ranking, &cov, counted, x->p->full, (enum spectra_formula)x->opts.formula,
+			     x->opts.changed_only);
+		ex_boost(x);
+		x->tests = s->n;
+		x->tests_failing_at_good = at_good;
+		x->tests_unresolved = unresolved;
+		x->ranked = 1;
+		attach_sources(x);
+		ex_unlock(x);
+		free(counted);
+		if (!quiet)
+			ex_event(x, "RANKED", "%zu lines ranked (%s) from %d failing and %d passing tests", x->ranking.n,
+				 spectra_formula_name((enum spectra_formula)x->opts.formula), x->ranking.F, x->ranking.P);
+	}
+	coverage_release(&good);
+	if (rc == 0) {
+		coverage_release(&x->p->cov);
+		x->p->cov = cov;
+	} else {
+		coverage_release(&cov);
+	}
+	return rc;
+}
+
+int ex_rank_suite(struct explain *x, struct cerr *e)
+{
+	struct suite s;
+	int rc;
+	ex_phase(x, PHASE_RANK);
+	if (ex_load_suite(x, &s, e) < 0)
+		return -1;
+	/* Which tests fail at the good revision too: they are not about this regression. */
+	rc = ex_ensure_workspace(x, x->good, e);
+	if (rc == 0) {
+		struct bits *none = bits_new(x->p->full->natoms);
+		rc = workspace_apply(x->p->ws, x->p->full, none, NULL, e);
+		bits_free(none);
+	}
+	if (rc == 0)
+		rc = suite_runs(x, "good", x->good, workspace_path(x->p->ws), x->build, &s, e);
+	/* Coverage at the bad revision, in its own worktree. */
+	char ch[41];
+	const char *cbuild = ex_coverage_build_of(x, ch);
+	char *ckind = xasprintf("coverage-%.8s", ch);
+	char *cdir = xasprintf("%swt-cov-%.12s-%.8s", x->p->sessdir, x->bad, ch);
+	struct workspace *cw = NULL;
+	if (rc == 0 && !x->opts.replay)
+		rc = workspace_open(&cw, x->p->repo, cdir, x->bad, e);
+	if (rc == 0)
+		rc = suite_runs(x, ckind, x->bad, cdir, cbuild, &s, e);
+	free(cdir);
+	free(ckind);
+	workspace_free(cw);
+	if (rc == 0)
+		rc = ex_rank_stored(x, &s, 0, e);
+	suite_release(&s);
+	return rc;
+}
+
+int explain_rerank(struct explain *x, int formula, int changed_only, struct cerr *e)
+{
+	struct suite s;
+	if (!x->ranked)
+		return cerr_set(e, "no ranking yet");
+	x->opts.formula = formula;
+	x->opts.changed_only = changed_only;
+	if (ex_load_suite(x, &s, e) < 0)
+		return -1;
+	int rc = ex_rank_stored(x, &s, 1, e);
+	suite_release(&s);
+	return rc;
+}
+
+/* ---------------------------------------------------------- fault sets */
+
+static double faults_susp(void *priv, const char *file, int line)
+{
+	struct explain *x = priv;
+	const struct rank_entry *r = rank_find(&x->ranking, file, line);
+	return r ? r->raw : 0;
+}
+
+static int faults_forced(void *priv, unsigned site, unsigned instance, int outcome, struct trace *out,
+			 struct cerr *e)
+{
+	struct explain *x = priv;
+	ex_activity(x, xasprintf("fault sets: the failing run with branch %u forced", site));
+	int rc = why_run_forced(x->p->why, site, instance, outcome, out, e);
+	ex_activity(x, NULL);
+	return rc;
+}
+
+static void faults_release(void *priv, struct trace *t)
+{
+	(void)priv;
+	trace_release(t);
+}
+
+/* The MaxSAT fault sets of the failing run, weighted by the ranking when
+ * there is one, widened on demand; stored in the session. */
+int ex_faults(struct explain *x, struct cerr *e)
+{
+	const struct expect *fx;
+	size_t nfx = x->p->why ? why_failure(x->p->why, &fx) : 0;
+	const struct trace *t = x->trace;
+	if (!t || !nfx) {
+		char *stored = store_get(x->p->store, x->p->session, "why.faults");
+		struct comss_result r;
+		struct cerr je;
+		if (stored && comss_from_json(&r, stored, strlen(stored), &je) == 0) {
+			ex_lock(x);
+			comss_release(&x->faults);
+			x->faults = r;
+			x->faulted = 1;
+			ex_unlock(x);
+		}
+		free(stored);
+		return 0;
+	}
+	struct comss_opts o = {.weighted = x->ranked, .ofc = 1, .susp = faults_susp, .forced = faults_forced,
+			       .release = faults_release, .priv = x};
+	struct comss_result r;
+	struct cerr ce = {{0}};
+	ex_activity(x, xstrdup("fault sets: solving"));
+	int rc = comss_run(t, fx, nfx, &o, &r, &ce);
+	ex_activity(x, NULL);
+	if (rc < 0) {
+		if (ex_was_stopped(x))
+			return ABORT_STOPPED;
+		ex_lock(x);
+		free(x->faults_note);
+		x->faults_note = xasprintf("no fault sets: %s", ce.msg);
+		ex_unlock(x);
+		ex_event(x, "FAULT_SETS", "%s", x->faults_note);
+		(void)e;
+		return 0;
+	}
+	struct buf j = BUF_INIT;
+	comss_json(&r, &j);
+	store_set(x->p->store, x->p->session, "why.faults", j.s, NULL);
+	buf_release(&j);
+	ex_lock(x);
+	comss_release(&x->faults);
+	x->faults = r;
+	x->faulted = 1;
+	ex_unlock(x);
+	ex_event(x, "FAULT_SETS", "%zu fault sets (MaxSAT%s; %d runs, %zu clauses, %.2fs)", r.n,
+		 r.weighted ? ", weighted by suspiciousness" : "", r.paths, r.clauses, r.seconds);
+	return 0;
+}
+

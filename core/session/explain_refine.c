@@ -1,0 +1,665 @@
+/* The explain module: refinement, generated tests the user approves or rejects. */
+#include "core/session/explain_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/isolate/workspace.h"
+#include "core/semantic/gen.h"
+#include "core/semantic/refine.h"
+
+#define REFINE_CANDIDATES 12    /* new inputs generated and run per round */
+#define REFINE_TRACED 4         /* approved tests traced per round for more */
+
+int ex_refine_has_tests(struct explain *x)
+{
+	char *v = store_get(x->p->store, x->p->session, "refine.approved");
+	int has = v && v[0];
+	free(v);
+	return has;
+}
+
+static void proposal_release(struct refine_proposal *p)
+{
+	free(p->name);
+	free(p->input);
+	free(p->cmd);
+	free(p->test);
+	free(p->branch);
+	free(p->verdict);
+	for (size_t i = 0; i < p->ncovered; i++)
+		free(p->covered[i]);
+	free(p->covered);
+	memset(p, 0, sizeof(*p));
+}
+
+static void moves_release(struct explain_refine *r)
+{
+	for (size_t i = 0; i < r->nmoves; i++)
+		free(r->moves[i].file);
+	free(r->moves);
+	r->moves = NULL;
+	r->nmoves = 0;
+}
+
+void ex_refine_release(struct explain_refine *r)
+{
+	proposal_release(&r->cur);
+	moves_release(r);
+	free(r->note);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Append a line to a stored list. */
+static int store_append(struct explain *x, const char *key, const char *line, struct cerr *e)
+{
+	char *old = store_get(x->p->store, x->p->session, key);
+	char *v = xasprintf("%s%s\n", old ? old : "", line);
+	int rc = store_set(x->p->store, x->p->session, key, v, e);
+	free(old);
+	free(v);
+	return rc;
+}
+
+/* A stored list, a line each: refine.seen, the program commands of the
+ * inputs answered or left out; refine.commands, those of the approved ones. */
+static char **store_lines(struct explain *x, const char *key, size_t *n)
+{
+	char *v = store_get(x->p->store, x->p->session, key);
+	char **out = NULL;
+	*n = 0;
+	for (char *p = v, *nl; p && *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		out = xrealloc(out, (*n + 1) * sizeof(*out));
+		out[(*n)++] = xstrndup(p, (size_t)(nl - p));
+	}
+	free(v);
+	return out;
+}
+
+void ex_traces_release(struct explain_priv *p)
+{
+	for (size_t i = 0; i < p->ntr; i++) {
+		trace_release(&p->tr[i]);
+		free(p->tr_cmd[i]);
+	}
+	free(p->tr);
+	free(p->tr_cmd);
+	p->tr = NULL;
+	p->tr_cmd = NULL;
+	p->ntr = 0;
+	p->tr_why = NULL;
+}
+
+/* An approved test's run, traced in the instrumented tree (once). */
+static const struct trace *approved_trace(struct explain *x, const char *cmd, struct cerr *e)
+{
+	struct explain_priv *p = x->p;
+	if (p->tr_why != p->why)
+		ex_traces_release(p);
+	p->tr_why = p->why;
+	for (size_t i = 0; i < p->ntr; i++)
+		if (!strcmp(p->tr_cmd[i], cmd))
+			return &p->tr[i];
+	struct trace t;
+	ex_activity(x, xasprintf("refinement: tracing %s", cmd));
+	if (why_run_traced(p->why, cmd, NULL, &t, e) < 0)
+		return NULL;
+	p->tr = xrealloc(p->tr, (p->ntr + 1) * sizeof(*p->tr));
+	p->tr_cmd = xrealloc(p->tr_cmd, (p->ntr + 1) * sizeof(*p->tr_cmd));
+	p->tr[p->ntr] = t;
+	p->tr_cmd[p->ntr] = xstrdup(cmd);
+	return &p->tr[p->ntr++];
+}
+
+/* The good revision built plainly and the bad one built for coverage. */
+static int refine_trees(struct explain *x, char **cdir, struct cerr *e)
+{
+	int rc = ex_ensure_workspace(x, x->good, e);
+	if (rc == 0) {
+		struct bits *none = bits_new(x->p->full->natoms);
+		rc = workspace_apply(x->p->ws, x->p->full, none, NULL, e);
+		bits_free(none);
+	}
+	if (rc == 0 && x->build[0]) {
+		struct run_result r;
+		rc = ex_run_build(x, workspace_path(x->p->ws), x->build, "building the good revision", NULL, &r, e);
+		if (rc == 0 && (r.status != RUN_EXITED || r.code != 0))
+			rc = cerr_set(e, "the good revision's build failed (%s)", x->build);
+		if (rc == 0)
+			run_result_release(&r);
+		ex_activity(x, NULL);
+	}
+	char ch[41];
+	const char *cbuild = ex_coverage_build_of(x, ch);
+	*cdir = xasprintf("%swt-cov-%.12s-%.8s", x->p->sessdir, x->bad, ch);
+	struct workspace *cw = NULL;
+	if (rc == 0)
+		rc = workspace_open(&cw, x->p->repo, *cdir, x->bad, e);
+	workspace_free(cw);
+	if (rc == 0)
+		rc = ex_build_for_suite(x, *cdir, cbuild, "coverage", e);
+	return rc;
+}
+
+/* Run an input's command in dir (coverage counts of the bad tree go to scratch). */
+static int run_input(struct explain *x, const char *dir, const char *cmd, struct run_result *r, struct cerr *e)
+{
+	char *scratch = xasprintf("GCOV_PREFIX=%srefine-gcov", x->p->sessdir);
+	const char *env[] = {scratch, NULL};
+	struct run_opts ro = {.cmd = cmd, .cwd = dir, .timeout = x->opts.test_timeout, .cancel = x->hooks.cancel,
+			      .env = env};
+	int rc = run_command(&ro, r, e);
+	free(scratch);
+	return rc;
+}
+
+/* The branch a candidate negates, described. */
+static char *branch_text(const struct trace *t, uint32_t b)
+{
+	const struct msite *st = b < t->n ? trace_stmt_of(t, b) : NULL;
+	if (!st)
+		return xstrdup("");
+	const char *file = st->file >= 0 && (size_t)st->file < t->m->nfiles ? t->m->files[st->file] : "?";
+	return xasprintf("%s:%d %s, now %s", file, st->line, st->text ? st->text : "", t->ev[b].val ? "false" : "true");
+}
+
+struct cand {
+	struct gen_input in;
+	char *cmd, *sig;
+	struct run_result good;
+	int ran, failing, dropped;
+	struct bits *hit;       /* over x->p->cov's lines */
+	size_t unknown;         /* lines hit that no earlier run had as executable */
+	size_t covers, fresh;   /* suspects covered; lines no earlier test hit */
+	size_t seqs;            /* change sequences it runs through whole */
+	long cov_run;           /* its run in the candidates' coverage */
+};
+
+static int run_hits(const struct coverage *cc, const struct cov_run *run, const char *file, int line)
+{
+	long at = coverage_find(cc, file, (uint32_t)line);
+	return at >= 0 && bits_test(run->hit, (size_t)at);
+}
+
+/* The change sequences (change -> interaction location -> output) a run goes through whole. */
+static size_t sequences_run(const struct explain *x, const struct coverage *cc, const struct cov_run *run)
+{
+	size_t n = 0;
+	for (size_t i = 0; x->interacted && i < x->interact.nseqs; i++) {
+		const struct ia_seq *q = &x->interact.seqs[i];
+		const struct change *ch = &x->set->changes[q->change];
+		int hit = 0;
+		for (int l = ch->new_start; l < ch->new_start + (ch->new_lines ? ch->new_lines : 1) && !hit; l++)
+			hit = run_hits(cc, run, x->set->files[ch->file].new_path, l);
+		if (hit && q->loc >= 0)
+			hit = run_hits(cc, run, x->interact.locs[q->loc].file, x->interact.locs[q->loc].line);
+		if (hit)
+			hit = run_hits(cc, run, q->out_file, q->out_line);
+		n += hit;
+	}
+	return n;
+}
+
+/* The suspect list: lines a failing test executes. */
+static int is_suspect(const struct explain *x, const char *file, int line)
+{
+	const struct rank_entry *r = rank_find(&x->ranking, file, line);
+	return r && r->s.ef > 0;
+}
+
+int explain_refine_propose(struct explain *x, struct cerr *e)
+{
+	const struct trace *t = x->trace;
+	ex_lock(x);
+	proposal_release(&x->refine.cur);
+	free(x->refine.note);
+	x->refine.note = NULL;
+	x->refine.state = REFINE_WORKING;
+	ex_unlock(x);
+	char *note = NULL;
+	int rc = 0;
+	if (!t)
+		note = xstrdup(x->opts.semantic ? "refinement needs the failing run's trace, and the explainer left none"
+						: "refinement needs the failing run's trace: run without --no-semantic");
+	if (!note && !x->ranked && !x->opts.replay) {
+		rc = ex_rank_suite(x, e);   /* the failing test alone, when there is no suite */
+		if (rc < 0)
+			return -1;
+	}
+	const char *culprit = explain_culprit_commit(x) ? explain_culprit_commit(x) : x->commits[x->hi];
+	char *root = xasprintf("%str-%.12s", x->p->sessdir, culprit);
+	struct gen_input own = {0};
+	struct cerr ge = {0};
+	if (!note && gen_original(t, root, &own, &ge) < 0)
+		note = xasprintf("no tests can be generated: %s", ge.msg);
+	char *cdir = NULL, *sig0 = NULL, *own_cmd = NULL;
+	double t0 = now_seconds(), gen_s = 0, solver_s = 0;
+	size_t checks = 0;
+	if (!note) {
+		ex_activity(x, xstrdup("refinement: building both revisions"));
+		rc = refine_trees(x, &cdir, e);
+	}
+	/* The failing run's own input, run the way candidates run: its signature. */
+	if (!note && rc == 0) {
+		own_cmd = gen_command(&own);
+		struct run_result g, b;
+		ex_activity(x, xasprintf("refinement: running %s", own_cmd));
+		rc = run_input(x, workspace_path(x->p->ws), own_cmd, &g, e);
+		if (rc == 0) {
+			rc = run_input(x, cdir, own_cmd, &b, e);
+			if (rc == 0) {
+				sig0 = refine_signature(&g, &b);
+				run_result_release(&b);
+			}
+			run_result_release(&g);
+		}
+		if (rc == 0 && !sig0)
+			note = xasprintf("the failing run's input, run alone (%s), behaves the same at both revisions: "
+					 "culprit cannot judge new inputs", own_cmd);
+	}
+	/* New inputs, preferring the critical predicates and the branches the causes ran under. */
+	struct cand *c = NULL;
+	size_t nc = 0;
+	if (!note && rc == 0) {
+		size_t np = 0;
+		uint32_t *prefer = xmalloc((2 * 4096 + 2) * sizeof(*prefer));
+		for (size_t k = 0; k < x->tree.n && np < 8192; k++) {
+			if (x->tree.nodes[k].edge_ev < t->n)
+				prefer[np++] = x->tree.nodes[k].edge_ev;
+			for (size_t i = 0; i < x->tree.nodes[k].nstmts && np < 8192; i++) {
+				uint32_t ev = x->tree.nodes[k].stmts[i].ev;
+				if (ev < t->n && t->ctl[ev] != TRACE_NONE)
+					prefer[np++] = t->ctl[ev];
+			}
+		}
+		/* And the branches that lead to interaction locations. */
+		for (size_t i = 0; x->interacted && i < t->n && np < 8192; i++) {
+			const struct msite *st = t->ev[i].kind == TE_STMT ? trace_stmt_of(t, (uint32_t)i) : NULL;
+			if (!st || t->ctl[i] == TRACE_NONE)
+				continue;
+			const char *file = st->file >= 0 && (size_t)st->file < t->m->nfiles ? t->m->files[st->file] : "";
+			for (size_t k = 0; k < x->interact.nlocs; k++)
+				if (x->interact.locs[k].line == st->line && !strcmp(x->interact.locs[k].file, file)) {
+					prefer[np++] = t->ctl[i];
+					break;
+				}
+		}
+		size_t nseen = 0;
+		char **seen = store_lines(x, "refine.seen", &nseen);
+		struct gen_input *v = NULL;
+		struct gen_stats st;
+		ex_activity(x, xstrdup("refinement: solving for new inputs"));
+		rc = gen_candidates(t, root, prefer, np, REFINE_CANDIDATES, seen, nseen, &v, &nc, &st, e);
+		free(prefer);
+		size_t runs = 1, branches = st.branches;
+		solver_s = st.seconds;
+		checks = st.checks;
+		/* Too few: the approved tests' runs, traced, newest first, give
+		 * more (a second branch negated beyond the failing run's). */
+		size_t napp = 0;
+		char **app = rc == 0 && nc < REFINE_CANDIDATES ? store_lines(x, "refine.commands", &napp) : NULL;
+		if (napp) {   /* not the failing run's own input either */
+			seen = xrealloc(seen, (nseen + 1) * sizeof(*seen));
+			seen[nseen++] = xstrdup(own_cmd);
+		}
+		for (size_t a = napp, tried = 0; a-- > 0 && nc < REFINE_CANDIDATES && tried++ < REFINE_TRACED;) {
+			struct cerr te = {0};
+			const struct trace *ta = approved_trace(x, app[a], &te);
+			if (!ta && ex_was_stopped(x))
+				break;
+			if (!ta) {
+				ex_event(x, "GENERATED", "%s not traced: %s", app[a], te.msg);
+				continue;
+			}
+			/* Nor the inputs found already. */
+			seen = xrealloc(seen, (nseen + nc + 1) * sizeof(*seen));
+			size_t base = nseen;
+			for (size_t i = 0; i < nc; i++)
+				seen[nseen + i] = gen_command(&v[i]);
+			struct gen_input *w = NULL;
+			size_t nw = 0;
+			struct gen_stats sa;
+			ex_activity(x, xasprintf("refinement: solving for new inputs from %s", app[a]));
+			if (gen_candidates(ta, root, NULL, 0, REFINE_CANDIDATES - nc, seen, nseen + nc, &w, &nw, &sa, &te) == 0) {
+				v = xrealloc(v, (nc + nw + 1) * sizeof(*v));
+				memcpy(v + nc, w, nw * sizeof(*w));
+				nc += nw;
+				free(w);
+				runs++;
+				branches += sa.branches;
+				solver_s += sa.seconds;
+				checks += sa.checks;
+			}
+			for (size_t i = base; i < base + (nc - nw); i++)
+				free(seen[i]);
+		}
+		for (size_t i = 0; i < napp; i++)
+			free(app[i]);
+		free(app);
+		for (size_t i = 0; i < nseen; i++)
+			free(seen[i]);
+		free(seen);
+		x->refine.solver_seconds += solver_s;
+		x->refine.checks += checks;
+		if (rc == 0) {
+			c = xcalloc(nc + 1, sizeof(*c));
+			for (size_t i = 0; i < nc; i++) {
+				c[i].in = v[i];
+				c[i].cmd = gen_command(&v[i]);
+				c[i].cov_run = -1;
+			}
+			free(v);
+			ex_event(x, "GENERATED", "%zu new inputs from %zu input-dependent branches of %zu run%s "
+				 "(%zu solver calls, %.2fs)", nc, branches, runs, runs == 1 ? "" : "s", checks, solver_s);
+			if (!nc)
+				note = xstrdup("no new input: each branch that depends on the inputs, in the failing run and "
+					       "the approved tests, is negated already or cannot be negated");
+		}
+	}
+	gen_s = now_seconds() - t0;
+	x->refine.gen_seconds += gen_s;
+	double t1 = now_seconds();
+	/* Run each at both revisions: the good one is the oracle. */
+	for (size_t i = 0; rc == 0 && !note && i < nc; i++) {
+		struct run_result b;
+		ex_activity(x, xasprintf("refinement: running %s", c[i].cmd));
+		rc = run_input(x, workspace_path(x->p->ws), c[i].cmd, &c[i].good, e);
+		if (rc < 0)
+			break;
+		c[i].ran = 1;
+		rc = run_input(x, cdir, c[i].cmd, &b, e);
+		if (rc < 0)
+			break;
+		if (b.status == RUN_CANCELLED || c[i].good.status == RUN_CANCELLED)
+			rc = ABORT_STOPPED;
+		c[i].sig = refine_signature(&c[i].good, &b);
+		c[i].failing = c[i].sig != NULL;
+		if (c[i].failing && strcmp(c[i].sig, sig0)) {
+			c[i].dropped = 1;
+			x->refine.dropped++;
+			ex_event(x, "CANDIDATE_DROPPED", "%s fails differently (%s, not %s): another fault", c[i].cmd,
+				 c[i].sig, sig0);
+			store_append(x, "refine.seen", c[i].cmd, NULL);   /* not run again */
+		}
+		run_result_release(&b);
+	}
+	/* Their coverage at the bad revision. */
+	struct coverage cc = {0};
+	if (rc == 0 && !note && nc) {
+		struct suite cs = {xcalloc(nc + 1, sizeof(struct suite_test)), 0};
+		for (size_t i = 0; i < nc; i++)
+			if (!c[i].dropped) {
+				c[i].cov_run = (long)cs.n;
+				cs.v[cs.n++] = (struct suite_test){xasprintf("candidate%zu", i), c[i].cmd, 0};
+			}
+		char *runs = xasprintf("%sruns-refine", x->p->sessdir);
+		int jobs = x->opts.jobs > 0 ? x->opts.jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+		if (cs.n)
+			rc = coverage_collect(&cc, cdir, runs, &cs, jobs, x->opts.test_timeout, x->hooks.cancel, e);
+		remove_tree(runs, NULL);
+		free(runs);
+		for (size_t i = 0; i < cs.n; i++)
+			free(cs.v[i].name);
+		free(cs.v);
+	}
+	x->refine.run_seconds += now_seconds() - t1;
+	ex_activity(x, NULL);
+	/* SAT-TAR's choice. */
+	long best = -1;
+	if (rc == 0 && !note) {
+		const struct coverage *old = &x->p->cov;
+		for (size_t i = 0; i < nc; i++) {
+			if (c[i].dropped || c[i].cov_run < 0)
+				continue;
+			const struct cov_run *run = &cc.runs[c[i].cov_run];
+			c[i].hit = bits_new(old->nlines + 1);
+			for (size_t l = 0; l < cc.nlines; l++) {
+				if (!bits_test(run->hit, l))
+					continue;
+				const char *file = cc.files[cc.lines[l].file];
+				long at = coverage_find(old, file, cc.lines[l].line);
+				if (at < 0)
+					c[i].unknown++;
+				else
+					bits_set(c[i].hit, (size_t)at);
+				c[i].covers += is_suspect(x, file, (int)cc.lines[l].line);
+			}
+			c[i].seqs = sequences_run(x, &cc, run);
+			/* A test that runs the very lines an earlier one ran splits no tie. */
+			int same = 0;
+			for (size_t r = 0; r < old->nruns && !same && !c[i].unknown; r++) {
+				same = 1;
+				for (size_t l = 0; l < old->nlines && same; l++)
+					same = bits_test(c[i].hit, l) == bits_test(old->runs[r].hit, l);
+			}
+			if (same || !c[i].covers)
+				continue;   /* nothing the ranking can learn from */
+			c[i].fresh = c[i].unknown;
+			for (size_t l = 0; l < old->nlines; l++) {
+				if (!bits_test(c[i].hit, l))
+					continue;
+				int any = 0;
+				for (size_t r = 0; r < old->nruns && !any; r++)
+					any = bits_test(old->runs[r].hit, l);
+				c[i].fresh += !any;
+			}
+			if (best < 0)
+				best = (long)i;
+			else {
+				const struct cand *b = &c[best];
+				/* SAT-TAR: most suspects (after a round that changed no rating: new
+				 * coverage); then whole change sequences. */
+				size_t k1 = x->refine.stale ? c[i].fresh : c[i].covers, b1 = x->refine.stale ? b->fresh : b->covers;
+				size_t k2 = x->refine.stale ? c[i].covers : c[i].fresh, b2 = x->refine.stale ? b->covers : b->fresh;
+				int better = k1 != b1 ? k1 > b1 : c[i].seqs != b->seqs ? c[i].seqs > b->seqs : k2 > b2;
+				if (better)
+					best = (long)i;
+			}
+		}
+		if (best < 0)
+			note = xstrdup("no new input adds coverage that no earlier test had: refinement is done");
+	}
+	if (rc == 0 && !x->opts.replay) {   /* this round's figures */
+		char *before = explain_refine_rounds(x);
+		int round = 1;
+		for (const char *q = before; *q; q++)
+			round += *q == '\n';
+		free(before);
+		char *line = xasprintf("%d %.3f %.3f %.3f %zu %zu", round, gen_s, solver_s, now_seconds() - t1, nc, checks);
+		store_append(x, "refine.rounds", line, NULL);
+		free(line);
+	}
+	ex_lock(x);
+	x->refine.candidates += nc;
+	if (best >= 0) {
+		struct cand *b = &c[best];
+		struct refine_proposal *p = &x->refine.cur;
+		char *next = store_get(x->p->store, x->p->session, "refine.next");
+		int k = next ? atoi(next) : 1;
+		free(next);
+		p->name = xasprintf("gen%d", k);
+		p->input = gen_describe(&b->in);
+		p->cmd = xstrdup(b->cmd);
+		p->test = refine_test_command(b->cmd, &b->good);
+		p->branch = branch_text(t, b->in.branch);
+		p->failing = b->failing;
+		p->verdict = b->failing ? xasprintf("failing: %s (the good revision differs)", b->sig)
+					: xstrdup("passing: both revisions behave the same");
+		p->new_lines = b->fresh;
+		p->sequences = b->seqs;
+		const struct cov_run *run = &cc.runs[b->cov_run];
+		for (size_t l = 0; l < cc.nlines; l++) {
+			const char *file = cc.files[cc.lines[l].file];
+			if (bits_test(run->hit, l) && is_suspect(x, file, (int)cc.lines[l].line)) {
+				p->covered = xrealloc(p->covered, (p->ncovered + 1) * sizeof(*p->covered));
+				p->covered[p->ncovered++] = xasprintf("%s:%u", file, cc.lines[l].line);
+			}
+		}
+		x->refine.rounds++;
+		x->refine.state = REFINE_PROPOSED;
+	} else if (rc == 0) {
+		x->refine.note = note ? note : xstrdup("nothing to propose");
+		note = NULL;
+		x->refine.state = REFINE_DONE;
+	} else {
+		x->refine.state = REFINE_IDLE;
+	}
+	ex_unlock(x);
+	if (best >= 0)
+		ex_event(x, "PROPOSED", "%s: %s (%s; covers %zu suspect statements)", x->refine.cur.name,
+			 x->refine.cur.input, x->refine.cur.verdict, x->refine.cur.ncovered);
+	else if (rc == 0)
+		ex_event(x, "REFINE_DONE", "%s", x->refine.note);
+	for (size_t i = 0; i < nc; i++) {
+		gen_input_release(&c[i].in);
+		free(c[i].cmd);
+		free(c[i].sig);
+		if (c[i].ran)
+			run_result_release(&c[i].good);
+		bits_free(c[i].hit);
+	}
+	free(c);
+	if (nc)
+		coverage_release(&cc);
+	gen_input_release(&own);
+	free(own_cmd);
+	free(sig0);
+	free(cdir);
+	free(root);
+	free(note);
+	if (rc == ABORT_STOPPED)
+		return cerr_set(e, "refinement was cancelled");
+	return rc < 0 ? -1 : best >= 0;
+}
+
+int explain_refine_answer(struct explain *x, enum refine_answer a, struct cerr *e)
+{
+	struct explain_refine *r = &x->refine;
+	if (a == REFINE_STOP) {
+		ex_lock(x);
+		proposal_release(&r->cur);
+		r->state = REFINE_STOPPED;
+		free(r->note);
+		r->note = xasprintf("stopped by the user after %zu approved tests", r->approved);
+		ex_unlock(x);
+		ex_event(x, "REFINE_STOPPED", "%s", r->note);
+		return 0;
+	}
+	if (r->state != REFINE_PROPOSED)
+		return cerr_set(e, "no test is proposed");
+	if (store_append(x, "refine.seen", r->cur.cmd, e) < 0)
+		return -1;
+	char *entry = xasprintf("%s\t%s\t%s\t%zu\t%s", a == REFINE_APPROVE ? "approved" : "rejected", r->cur.name,
+				r->cur.failing ? "failing" : "passing", r->cur.ncovered, r->cur.input);
+	for (char *q = entry; *q; q++)
+		if (*q == '\n')
+			*q = ' ';
+	int logged = store_append(x, "refine.log", entry, e);
+	free(entry);
+	if (logged < 0)
+		return -1;
+	/* Names are not used twice. */
+	char *next = store_get(x->p->store, x->p->session, "refine.next");
+	char num[32];
+	snprintf(num, sizeof(num), "%d", (next ? atoi(next) : 1) + 1);
+	free(next);
+	if (store_set(x->p->store, x->p->session, "refine.next", num, e) < 0)
+		return -1;
+	if (a == REFINE_REJECT) {
+		ex_event(x, "REJECTED", "%s: %s", r->cur.name, r->cur.input);
+		ex_lock(x);
+		r->rejected++;
+		proposal_release(&r->cur);
+		r->state = REFINE_IDLE;
+		ex_unlock(x);
+		return 0;
+	}
+	/* Approved: it joins the suite, and the ranking is computed again. */
+	if (store_append(x, "refine.commands", r->cur.cmd, e) < 0)
+		return -1;
+	char *line = xasprintf("%s %s", r->cur.name, r->cur.test);
+	int rc = store_append(x, "refine.approved", line, e);
+	free(line);
+	if (rc < 0)
+		return -1;
+	struct ranking before = {0};
+	before.n = x->ranking.n;
+	before.v = xcalloc(before.n + 1, sizeof(*before.v));
+	for (size_t i = 0; i < before.n; i++) {
+		before.v[i] = x->ranking.v[i];
+		before.v[i].s.file = xstrdup(x->ranking.v[i].s.file);
+	}
+	ex_event(x, "APPROVED", "%s: %s (%s)", r->cur.name, r->cur.input, r->cur.failing ? "failing" : "passing");
+	rc = ex_rank_suite(x, e);
+	if (rc < 0) {
+		rank_release(&before);
+		return -1;
+	}
+	/* An approved failing test that rates a core statement lower ends its boost. */
+	int changed = 0;
+	struct buf unboost = BUF_INIT;
+	for (size_t i = 0; i < before.n; i++) {
+		const struct rank_entry *now = rank_find(&x->ranking, before.v[i].s.file, before.v[i].s.line);
+		if (!now || now->raw != before.v[i].raw)
+			changed = 1;
+		if (r->cur.failing && now && before.v[i].boosted && now->raw < before.v[i].raw)
+			buf_addf(&unboost, "%s%s:%d", unboost.len ? "\n" : "", now->s.file, now->s.line);
+	}
+	if (unboost.len && store_append(x, "refine.unboosted", unboost.s, e) == 0) {
+		struct suite st;
+		if (ex_load_suite(x, &st, e) == 0) {
+			ex_rank_stored(x, &st, 1, e);
+			suite_release(&st);
+		}
+	}
+	buf_release(&unboost);
+	ex_lock(x);
+	moves_release(r);
+	r->moves = xcalloc(x->ranking.n + 1, sizeof(*r->moves));
+	for (size_t i = 0; i < x->ranking.n; i++) {
+		const struct rank_entry *now = &x->ranking.v[i];
+		const struct rank_entry *was = rank_find(&before, now->s.file, now->s.line);
+		r->moves[r->nmoves++] = (struct refine_move){xstrdup(now->s.file), now->s.line, was ? was->s.rank : 0,
+							     now->s.rank, was ? was->s.score : 0, now->s.score};
+	}
+	r->stale = !changed;
+	r->approved++;
+	proposal_release(&r->cur);
+	r->state = REFINE_IDLE;
+	ex_unlock(x);
+	rank_release(&before);
+	if (x->faulted && changed)
+		ex_faults(x, e);   /* the weights changed */
+	return 0;
+}
+
+char *explain_refine_rounds(const struct explain *x)
+{
+	char *v = store_get(x->p->store, x->p->session, "refine.rounds");
+	return v ? v : xstrdup("");
+}
+
+char *explain_refine_log(const struct explain *x)
+{
+	char *v = store_get(x->p->store, x->p->session, "refine.log");
+	return v ? v : xstrdup("");
+}
+
+char *explain_refine_suite(struct explain *x)
+{
+	char *v = store_get(x->p->store, x->p->session, "refine.approved");
+	if (!v || !v[0]) {
+		free(v);
+		return xstrdup("");
+	}
+	char *s = xasprintf("# tests generated by culprit and approved; each passes when the program prints\n"
+			    "# and exits as the good revision %.12s did\n%s", x->good, v);
+	free(v);
+	return s;
+}
+

@@ -1,0 +1,721 @@
+/* The explain module: bisection and the search of the changes (delta debugging). */
+#include "core/session/explain_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/isolate/dd.h"
+#include "core/json.h"
+#include "core/isolate/workspace.h"
+
+#define REFINE_MAX_ATOMS 32     /* token-level search budget, in pieces */
+
+struct bisect_ctx {
+	struct explain *x;
+	struct cerr *e;
+};
+
+static int bisect_test(void *priv, size_t k)
+{
+	struct bisect_ctx *c = priv;
+	struct explain *x = c->x;
+	struct change_set *s;
+	struct outcome o;
+	char h[13];
+
+	if (repo_diff(x->p->repo, x->good, x->commits[k], &s, c->e) < 0)
+		return -1;
+	struct bits *all = bits_new(s->natoms);
+	bits_fill(all);
+	ex_short_hex(x->commits[k], h);
+	char *label = xasprintf("commit %s (%zu of %zu)", h, k, x->ncommits - 1);
+	int rc = ex_test_config(x, s, all, label, x->signature, &o, c->e);
+	free(label);
+	bits_free(all);
+	change_set_free(s);
+	if (rc < 0)
+		return rc;
+	x->commits_tested++;
+	ex_lock(x);
+	x->commit_verdict[k] = (int)o.verdict;
+	ex_unlock(x);
+	rc = o.verdict == VERDICT_PASS ? 0 : o.verdict == VERDICT_FAIL ? 1 : 2;
+	outcome_release(&o);
+	return rc;
+}
+
+int ex_bisect(struct explain *x, struct cerr *e)
+{
+	char(*fp)[41] = NULL;
+	size_t nfp = 0;
+	int anc = repo_is_ancestor(x->p->repo, x->good, x->bad, e);
+	if (anc < 0)
+		return -1;
+	if (anc && repo_first_parents(x->p->repo, x->good, x->bad, &fp, &nfp, e) < 0)
+		return -1;
+	x->unrelated = !anc;
+	if (!anc)
+		ex_event(x, "NO_BISECTION", "good is not an ancestor of bad: searching the changes between the two trees");
+	if (!anc || nfp == 0) {
+		free(fp);
+		fp = xmalloc(sizeof(*fp));
+		memcpy(fp[0], x->bad, 41);
+		nfp = 1;
+	}
+	x->ncommits = nfp + 1;
+	x->commits = xmalloc(x->ncommits * sizeof(*x->commits));
+	memcpy(x->commits[0], x->good, 41);
+	memcpy(x->commits + 1, fp, nfp * sizeof(*fp));
+	free(fp);
+	x->commit_verdict = xmalloc(x->ncommits * sizeof(int));
+	for (size_t i = 0; i < x->ncommits; i++)
+		x->commit_verdict[i] = -1;
+	x->commit_verdict[0] = VERDICT_PASS;
+	x->commit_verdict[x->ncommits - 1] = VERDICT_FAIL;
+	x->lo = 0;
+	x->hi = x->ncommits - 1;
+	if (x->ncommits <= 2)
+		return 0;
+
+	ex_phase(x, PHASE_BISECT);
+	struct bisect_ctx c = {x, e};
+	int rc = dd_bisect(x->ncommits, bisect_test, &c, &x->lo, &x->hi);
+	if (rc < 0 && rc != DD_STOP)
+		return rc;
+	char h[13];
+	ex_short_hex(x->commits[x->hi], h);
+	if (rc == DD_STOP) {
+		char l[13];
+		ex_short_hex(x->commits[x->lo], l);
+		ex_event(x, "STOPPED", "stopped: the failure came in %s..%s", l, h);
+		return DD_STOP;
+	}
+	if (x->hi == x->lo + 1) {
+		char *subject = repo_commit_subject(x->p->repo, x->commits[x->hi]);
+		ex_event(x, "COMMIT_BLAMED", "commit %s broke the test: %s", h, subject ? subject : "");
+		free(subject);
+	} else {
+		char l[13];
+		ex_short_hex(x->commits[x->lo], l);
+		ex_event(x, "COMMIT_BLAMED", "the failure came in %s..%s (%zu commits that cannot be tested)", l, h,
+			 x->hi - x->lo - 1);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------ searching changes */
+
+static void units_add_atoms(const struct units *u, const size_t *units, size_t n, struct bits *b,
+			    int value)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t a = u->start[units[i]]; a < u->start[units[i]] + u->len[units[i]]; a++)
+			value ? bits_set(b, a) : bits_clear(b, a);
+}
+
+static void atom_name(const struct change_set *s, size_t atom, struct buf *b)
+{
+	const struct change_atom *a = &s->atoms[atom];
+	if (a->sub)
+		buf_addf(b, "%u.%u", s->changes[a->change].id, a->sub);
+	else
+		buf_addf(b, "%u", s->changes[a->change].id);
+}
+
+/* "3 5.2 8": the applied (or, with invert, the left out) changes and atoms. */
+static void describe_atoms(const struct change_set *s, const struct bits *b, int invert, struct buf *out)
+{
+	size_t shown = 0;
+	for (size_t c = 0; c < s->nchanges; c++) {
+		const struct change *ch = &s->changes[c];
+		size_t in = 0;
+		for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++)
+			in += (size_t)(bits_test(b, a) != invert);
+		if (in == 0)
+			continue;
+		if (shown++ == 12) {
+			buf_adds(out, " ...");
+			return;
+		}
+		if (shown > 1)
+			buf_addc(out, ' ');
+		if (in == ch->natoms) {
+			buf_addf(out, "%u", ch->id);
+			continue;
+		}
+		int first = 1;
+		for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++)
+			if (bits_test(b, a) != invert) {
+				if (!first)
+					buf_addc(out, ' ');
+				first = 0;
+				atom_name(s, a, out);
+			}
+	}
+	if (!shown)
+		buf_adds(out, "none");
+}
+
+static void show_marks(struct explain *x, const struct bits *applied)
+{
+	ex_lock(x);
+	for (size_t c = 0; c < x->set->nchanges; c++) {
+		const struct change *ch = &x->set->changes[c];
+		int any = 0;
+		for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++)
+			any |= bits_test(applied, a);
+		x->marks[c] = any ? MARK_APPLIED : MARK_REVERTED;
+	}
+	ex_unlock(x);
+}
+
+/* Test the set's configuration `applied`; the verdict, or <0. */
+static int test_atoms(struct search *sr, const struct bits *applied, int revert_view, enum unresolved_why *why)
+{
+	struct explain *x = sr->x;
+	struct buf label = BUF_INIT;
+	struct outcome o;
+
+	buf_adds(&label, revert_view ? "bad without " : "good with ");
+	describe_atoms(sr->s, applied, revert_view, &label);
+	show_marks(x, applied);
+	int rc = ex_test_config(x, sr->s, applied, label.s, x->signature, &o, &x->p->err);
+	buf_release(&label);
+	if (rc < 0)
+		return rc;
+	rc = (int)o.verdict;
+	if (why)
+		*why = o.why;
+	outcome_release(&o);
+	return rc;
+}
+
+static int pred_inducing(void *priv, const size_t *units, size_t n)
+{
+	struct search *sr = priv;
+	struct bits *b = bits_new(sr->s->natoms);
+	units_add_atoms(sr->u, units, n, b, 1);
+	int v = test_atoms(sr, b, 0, NULL);
+	bits_free(b);
+	return v < 0 ? v : v == VERDICT_FAIL ? 1 : v == VERDICT_UNRESOLVED ? 2 : 0;
+}
+
+static size_t *bits_list(const struct bits *b, size_t *n)
+{
+	size_t *v = xmalloc((bits_count(b) + 1) * sizeof(*v));
+	*n = 0;
+	for (size_t i = 0; i < b->n; i++)
+		if (bits_test(b, i))
+			v[(*n)++] = i;
+	return v;
+}
+
+/* Does reverting these units from the failing commit make the test pass? */
+static int pred_revert(void *priv, const size_t *units, size_t n)
+{
+	struct search *sr = priv;
+	struct bits *b = bits_new(sr->s->natoms);
+	bits_fill(b);
+	units_add_atoms(sr->u, units, n, b, 0);
+	int v = test_atoms(sr, b, 1, NULL);
+	bits_free(b);
+	return v < 0 ? v : v == VERDICT_PASS ? 1 : v == VERDICT_UNRESOLVED ? 2 : 0;
+}
+
+/* While searching auxiliary changes: does reverting sr->reverted (units)
+ * and these units still build? */
+static int pred_builds(void *priv, const size_t *units, size_t n)
+{
+	struct search *sr = priv;
+	struct bits *b = bits_new(sr->s->natoms);
+	bits_fill(b);
+	units_add_atoms(sr->u, sr->reverted, sr->nreverted, b, 0);
+	units_add_atoms(sr->u, units, n, b, 0);
+	enum unresolved_why why = WHY_NONE;
+	int v = test_atoms(sr, b, 1, &why);
+	bits_free(b);
+	return v < 0 ? v : why != WHY_BUILD && why != WHY_BUILD_TIMEOUT;
+}
+
+/* Split a minimal fix R (units of sr->u) into causes and auxiliary units: a
+ * unit is a cause when reverting R without it still fails; the auxiliary
+ * units are the fewest of the others that reverting the causes needs to
+ * build. 1 when split (causes and aux filled, as atoms), 0 when the units
+ * of R cannot be told apart at this level, <0 on abort. */
+static int split_fix(struct search *sr, const size_t *R, size_t nr, struct bits *causes, struct bits *aux)
+{
+	size_t *c = xmalloc((nr + 1) * sizeof(*c)), *rest = xmalloc((nr + 1) * sizeof(*rest));
+	size_t nc = 0, nrest = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < nr; i++) {
+		size_t k = 0;
+		for (size_t j = 0; j < nr; j++)
+			if (j != i)
+				rest[k++] = R[j];
+		rc = nr == 1 ? 0 : pred_revert(sr, rest, k);
+		if (rc < 0)
+			goto out;
+		if (rc == 0)
+			c[nc++] = R[i];   /* without it the test still fails: a cause */
+	}
+	if (nc == 0)
+		goto out;
+	for (size_t i = 0; i < nr; i++) {
+		int in = 0;
+		for (size_t j = 0; j < nc; j++)
+			in |= c[j] == R[i];
+		if (!in)
+			rest[nrest++] = R[i];
+	}
+	size_t *a = xmalloc((nrest + 1) * sizeof(*a)), na = 0;
+	rc = nrest ? pred_builds(&(struct search){.x = sr->x, .s = sr->s, .u = sr->u, .reverted = c, .nreverted = nc},
+				 NULL, 0)
+		   : 1;
+	if (rc == 0) {
+		struct search sub = *sr;
+		sub.reverted = c;
+		sub.nreverted = nc;
+		rc = dd_minimize(rest, nrest, pred_builds, &sub, a, &na);
+	} else if (rc == 1) {
+		rc = 0;
+	}
+	if (rc < 0) {
+		free(a);
+		goto out;
+	}
+	units_add_atoms(sr->u, c, nc, causes, 1);
+	units_add_atoms(sr->u, a, na, aux, 1);
+	free(a);
+	rc = 1;
+out:
+	free(c);
+	free(rest);
+	return rc;
+}
+
+static void to_items(const struct change_set *s, const struct bits *b, struct explain_list *l)
+{
+	ex_list_release(l);
+	l->v = xmalloc((s->natoms + 1) * sizeof(*l->v));
+	for (size_t c = 0; c < s->nchanges; c++) {
+		const struct change *ch = &s->changes[c];
+		size_t in = 0;
+		for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++)
+			in += (size_t)bits_test(b, a);
+		if (in == ch->natoms && in > 0) {
+			l->v[l->n++] = (struct explain_item){c, -1};
+			continue;
+		}
+		for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++)
+			if (bits_test(b, a))
+				l->v[l->n++] = (struct explain_item){c, (long)a};
+	}
+}
+
+/* How strong the border between two units is: for changes, 2 another
+ * file, 1 another function; for atoms, 2 another hunk, 1 another line. */
+static int border(void *priv, size_t a, size_t b)
+{
+	struct search *sr = priv;
+	const struct change_set *s = sr->s;
+	size_t atom_a = sr->u->start[a], atom_b = sr->u->start[b];
+	const struct change_atom *x = &s->atoms[atom_a], *y = &s->atoms[atom_b];
+	const struct change *cx = &s->changes[x->change], *cy = &s->changes[y->change];
+	if (sr->u->len[a] == 1 && sr->u->len[b] == 1 && s->natoms != s->nchanges && sr->u->n == s->natoms)
+		return cx != cy ? 2 : x->old_line != y->old_line;
+	struct explain *ex = sr->x;
+	if (sr->u->n == s->nchanges && ex->interacted && ex->interact.group[x->change] >= 0 &&
+	    ex->interact.group[x->change] == ex->interact.group[y->change])
+		return -1;   /* interacting changes: split them last */
+	if (cx->file != cy->file)
+		return 2;
+	return strcmp(cx->function ? cx->function : "", cy->function ? cy->function : "") != 0;
+}
+
+/* Minimize over units `cand` of table u with predicate p: the result as
+ * units (out, room for n) and as atoms (result). */
+static int minimize(struct search *sr, const struct units *u, const size_t *cand, size_t n, dd_pred p,
+		    size_t *out, size_t *nout, struct bits *result)
+{
+	sr->u = u;
+	int rc = dd_minimize_hier(cand, n, p, border, sr, out, nout);
+	if (rc == 0 || rc == DD_STOP)
+		units_add_atoms(u, out, *nout, result, 1);
+	return rc;
+}
+
+static void units_init(struct units *u, size_t n)
+{
+	u->n = n;
+	u->start = xmalloc((n + 1) * sizeof(*u->start));
+	u->len = xmalloc((n + 1) * sizeof(*u->len));
+}
+
+static void units_release(struct units *u)
+{
+	free(u->start);
+	free(u->len);
+}
+
+void ex_finish_marks(struct explain *x)
+{
+	ex_lock(x);
+	for (size_t c = 0; c < x->set->nchanges; c++)
+		x->marks[c] = MARK_APPLIED;   /* not a cause: it stays as the bad revision has it */
+	for (size_t i = 0; i < x->aux.n; i++)
+		x->marks[x->aux.v[i].change] = MARK_AUX;
+	for (size_t i = 0; i < x->fix.n; i++)
+		x->marks[x->fix.v[i].change] = MARK_FIX;
+	for (size_t i = 0; i < x->inducing.n; i++)
+		x->marks[x->inducing.v[i].change] = x->inducing.n > 1 ? MARK_INTERACTING : MARK_INDUCING;
+	ex_unlock(x);
+}
+
+/* The search at one level (changes or atoms) over candidate units cand. */
+struct level {
+	struct bits *inducing, *revert, *causes, *aux;
+	int split;      /* the fix could be split into causes and auxiliary units */
+};
+
+static void level_init(struct level *l, size_t natoms)
+{
+	l->inducing = bits_new(natoms);
+	l->revert = bits_new(natoms);
+	l->causes = bits_new(natoms);
+	l->aux = bits_new(natoms);
+	l->split = 0;
+}
+
+static void level_release(struct level *l)
+{
+	bits_free(l->inducing);
+	bits_free(l->revert);
+	bits_free(l->causes);
+	bits_free(l->aux);
+}
+
+static int search_level(struct explain *x, struct search *sr, const struct units *u, const size_t *ind_cand,
+			size_t nind, const size_t *rev_cand, size_t nrev, struct level *l, int *stopped)
+{
+	size_t n = nind > nrev ? nind : nrev;
+	size_t *out = xmalloc((n + 1) * sizeof(*out)), nout = 0;
+	struct buf d = BUF_INIT;
+	const char *lvl = u->n == sr->s->natoms && sr->s->natoms != sr->s->nchanges ? " (token level)" : "";
+	int rc;
+
+	ex_phase(x, lvl[0] ? PHASE_REFINE : PHASE_INDUCING);
+	rc = minimize(sr, u, ind_cand, nind, pred_inducing, out, &nout, l->inducing);
+	if (rc == DD_STOP)
+		*stopped = 1;
+	else if (rc < 0)
+		goto out;
+	describe_atoms(sr->s, l->inducing, 0, &d);
+	ex_event(x, "INDUCING_FOUND", "failure-inducing%s: %s%s", lvl, d.s, *stopped ? " (stopped, not minimal)" : "");
+	if (*stopped) {
+		rc = 0;
+		goto out;
+	}
+
+	ex_phase(x, lvl[0] ? PHASE_REFINE : PHASE_FIX);
+	/* Most often reverting the failure-inducing changes fixes the test:
+	 * then the fix lies among them, and the search stays that small. */
+	size_t *finducing = xmalloc((nout + 1) * sizeof(*finducing)), nfi = nout;
+	memcpy(finducing, out, nout * sizeof(*out));
+	rc = nfi < nrev ? pred_revert(sr, finducing, nfi) : 0;
+	if (rc == 1)
+		rc = minimize(sr, u, finducing, nfi, pred_revert, out, &nout, l->revert);
+	else if (rc >= 0 || rc == 2)
+		rc = minimize(sr, u, rev_cand, nrev, pred_revert, out, &nout, l->revert);
+	free(finducing);
+	if (rc == DD_STOP) {
+		*stopped = 1;
+		bits_free(l->causes);
+		l->causes = bits_dup(l->revert);
+		rc = 0;
+		goto out;
+	}
+	if (rc < 0)
+		goto out;
+	rc = split_fix(sr, out, nout, l->causes, l->aux);
+	if (rc == DD_STOP) {
+		*stopped = 1;
+		rc = 0;
+	}
+	if (rc < 0)
+		goto out;
+	l->split = rc == 1;
+	buf_reset(&d);
+	describe_atoms(sr->s, l->split ? l->causes : l->revert, 0, &d);
+	buf_adds(&d, " makes the test pass (auxiliary: ");
+	describe_atoms(sr->s, l->aux, 0, &d);
+	buf_adds(&d, l->split ? ")" : "; causes and build needs cannot be told apart here)");
+	ex_event(x, "FIX_FOUND", "fix%s: reverting %s", lvl, d.s);
+	rc = 0;
+out:
+	free(out);
+	buf_release(&d);
+	return rc;
+}
+
+/* Keep the changes being searched in the session, one JSON object each. */
+static int store_changes(struct explain *x, const struct change_set *s, struct cerr *e)
+{
+	static const char *const kinds[] = {"hunk", "file added", "file deleted", "file renamed",
+					    "mode changed", "binary file changed"};
+	char **ids = xcalloc(s->nchanges + 1, sizeof(*ids)), **json = xcalloc(s->nchanges + 1, sizeof(*json));
+	for (size_t i = 0; i < s->nchanges; i++) {
+		const struct change *c = &s->changes[i];
+		const struct change_file *f = &s->files[c->file];
+		struct buf b = BUF_INIT;
+		ids[i] = xasprintf("%u", c->id);
+		buf_addf(&b, "{\"id\": \"%u\", \"kind\": \"%s\", \"commit\": \"%s\", \"file\": ", c->id, kinds[c->kind],
+			 s->new_rev);
+		json_str(&b, f->new_path);
+		buf_adds(&b, ", \"old_file\": ");
+		json_str(&b, f->old_path);
+		buf_adds(&b, ", \"function\": ");
+		json_str(&b, c->function ? c->function : "");
+		buf_addf(&b, ", \"old_start\": %d, \"old_lines\": %d, \"new_start\": %d, \"new_lines\": %d, \"pieces\": %zu}",
+			 c->old_start, c->old_lines, c->new_start, c->new_lines, c->natoms);
+		json[i] = buf_detach(&b);
+	}
+	int rc = store_changes_put(x->p->store, x->p->session, (const char *const *)ids, (const char *const *)json,
+				   s->nchanges, e);
+	for (size_t i = 0; i < s->nchanges; i++) {
+		free(ids[i]);
+		free(json[i]);
+	}
+	free(ids);
+	free(json);
+	return rc;
+}
+
+int ex_search_changes(struct explain *x, struct cerr *e)
+{
+	struct change_set *s = x->p->full;
+	if (x->lo != 0 || x->hi != x->ncommits - 1) {
+		if (repo_diff(x->p->repo, x->commits[x->lo], x->commits[x->hi], &s, e) < 0)
+			return -1;
+	}
+	ex_lock(x);
+	x->set = s;
+	x->marks = xcalloc(s->nchanges + 1, sizeof(*x->marks));
+	ex_unlock(x);
+	if (!x->opts.replay && store_changes(x, s, e) < 0)
+		return -1;
+	if (s->nchanges == 0) {
+		x->note = xstrdup("the culprit commit changes no file");
+		return 1;
+	}
+	ex_interact(x);
+
+	struct units cu, au;
+	units_init(&cu, s->nchanges);
+	for (size_t c = 0; c < s->nchanges; c++) {
+		cu.start[c] = s->changes[c].atom0;
+		cu.len[c] = s->changes[c].natoms;
+	}
+	units_init(&au, s->natoms);
+	for (size_t a = 0; a < s->natoms; a++) {
+		au.start[a] = a;
+		au.len[a] = 1;
+	}
+	size_t *all = xmalloc((s->nchanges + 1) * sizeof(*all)), nall = 0;
+	/* Interacting changes next to each other, in one partition where it costs nothing (border). */
+	for (size_t c = 0; c < s->nchanges; c++) {
+		long g = x->interacted ? x->interact.group[c] : -1;
+		if (g >= 0 && (size_t)g != c)
+			continue;   /* placed with its group's first */
+		all[nall++] = c;
+		for (size_t k = c + 1; g >= 0 && k < s->nchanges; k++)
+			if (x->interact.group[k] == g)
+				all[nall++] = k;
+	}
+
+	struct search sr = {.x = x, .s = s};
+	struct level hl, tl;
+	struct bits *ind = NULL, *fix = NULL, *aux = bits_new(s->natoms);
+	int stopped = 0, rc;
+	level_init(&hl, s->natoms);
+	level_init(&tl, s->natoms);
+
+	rc = search_level(x, &sr, &cu, all, s->nchanges, all, s->nchanges, &hl, &stopped);
+	if (rc < 0)
+		goto out;
+	ind = bits_dup(hl.inducing);
+	fix = bits_dup(hl.split ? hl.causes : hl.revert);
+	if (hl.split)
+		bits_or(aux, hl.aux);
+
+	/* Hunks that cannot be told apart (the fix needs auxiliary changes, or
+	 * the failure needs more than the fix): go to token level inside them. */
+	int splittable = 0;
+	for (size_t c = 0; c < s->nchanges; c++)
+		if (s->changes[c].natoms > 1 &&
+		    (bits_test(hl.inducing, s->changes[c].atom0) || bits_test(hl.revert, s->changes[c].atom0)))
+			splittable = 1;
+	int entangled = !hl.split || bits_count(hl.aux) > 0 || !bits_equal(hl.inducing, hl.causes);
+	/* Token pieces of large rewrites mostly give configurations that do not
+	 * build: past a budget, the hunk-level answer is the answer. */
+	struct bits *both = bits_dup(hl.inducing);
+	bits_or(both, hl.revert);
+	size_t pieces = bits_count(both);
+	bits_free(both);
+	if (splittable && entangled && !stopped && pieces > REFINE_MAX_ATOMS) {
+		ex_event(x, "REFINE_SKIPPED", "not refined to tokens: %zu pieces is more than %d", pieces, REFINE_MAX_ATOMS);
+		splittable = 0;
+	}
+	if (splittable && entangled && !stopped) {
+		size_t ni, nr;
+		size_t *ic = bits_list(hl.inducing, &ni), *rc_ = bits_list(hl.revert, &nr);
+		rc = search_level(x, &sr, &au, ic, ni, rc_, nr, &tl, &stopped);
+		free(ic);
+		free(rc_);
+		if (rc < 0)
+			goto out;
+		bits_free(ind);
+		ind = bits_dup(tl.inducing);
+		if (tl.split) {
+			/* When the hunk-level fix only built as a whole, what it
+			 * carried beyond the token-level causes is what the build
+			 * needs with them: auxiliary. */
+			bits_free(fix);
+			fix = bits_dup(tl.causes);
+			bits_zero(aux);
+			if (!hl.split)
+				bits_or(aux, hl.revert);
+			bits_or(aux, hl.aux);
+			bits_or(aux, tl.aux);
+			for (size_t a = 0; a < s->natoms; a++)
+				if (bits_test(fix, a))
+					bits_clear(aux, a);
+		}
+		x->refined = 1;
+	}
+	/* Changes the failure needs only to build are auxiliary, not causes. */
+	struct bits *causes = bits_dup(ind);
+	for (size_t a = 0; a < s->natoms; a++)
+		if (bits_test(aux, a))
+			bits_clear(causes, a);
+	if (bits_count(causes) > 0) {
+		bits_free(ind);
+		ind = causes;
+	} else {
+		bits_free(causes);
+	}
+	ex_lock(x);
+	to_items(s, ind, &x->inducing);
+	to_items(s, fix, &x->fix);
+	to_items(s, aux, &x->aux);
+	x->explained = x->inducing.n > 0;
+	if (stopped) {
+		free(x->note);
+		x->note = xstrdup("the search was stopped: these sets are the best found so far, not minimal");
+	} else if (!hl.split && !tl.split) {
+		free(x->note);
+		x->note = xstrdup("the fix's changes only build together: culprit could not tell causes from build needs");
+	}
+	ex_unlock(x);
+	ex_finish_marks(x);
+	rc = 0;
+out:
+	if (rc < 0 && rc != ABORT_STOPPED && x->p->err.msg[0])
+		cerr_set(e, "%s", x->p->err.msg);
+	level_release(&hl);
+	level_release(&tl);
+	bits_free(ind);
+	bits_free(fix);
+	bits_free(aux);
+	free(all);
+	units_release(&cu);
+	units_release(&au);
+	return rc;
+}
+
+/* Does reverting units plus sr->reverted pass? (the dynamic round's property) */
+static int pred_revert_plus(void *priv, const size_t *units, size_t n)
+{
+	struct search *sr = priv;
+	struct bits *b = bits_new(sr->s->natoms);
+	bits_fill(b);
+	units_add_atoms(sr->u, sr->reverted, sr->nreverted, b, 0);
+	units_add_atoms(sr->u, units, n, b, 0);
+	int v = test_atoms(sr, b, 1, NULL);
+	bits_free(b);
+	return v < 0 ? v : v == VERDICT_PASS ? 1 : v == VERDICT_UNRESOLVED ? 2 : 0;
+}
+
+/* Alg. 2 of the explainer: the fewest of these changes whose reversion
+ * passes, with the auxiliary changes their reversion needs to build. */
+int ex_revert(void *priv, const size_t *ch, size_t n, size_t **root, size_t *nroot, size_t **aux,
+	      size_t *naux, struct cerr *e)
+{
+	struct explain *x = priv;
+	const struct change_set *s = x->set;
+	struct units cu;
+	units_init(&cu, s->nchanges);
+	for (size_t c = 0; c < s->nchanges; c++) {
+		cu.start[c] = s->changes[c].atom0;
+		cu.len[c] = s->changes[c].natoms;
+	}
+	struct search sr = {.x = x, .s = s, .u = &cu};
+	size_t *others = xmalloc((s->nchanges + 1) * sizeof(*others)), nothers = 0;
+	size_t *a = xmalloc((s->nchanges + 1) * sizeof(*a)), na = 0;
+	size_t *r = xmalloc((n + 1) * sizeof(*r)), nr = 0;
+	for (size_t c = 0; c < s->nchanges; c++) {
+		int in = 0;
+		for (size_t i = 0; i < n; i++)
+			in |= ch[i] == c;
+		if (!in)
+			others[nothers++] = c;
+	}
+	x->p->err.msg[0] = '\0';
+	int rc = pred_revert(&sr, ch, n);
+	if (rc == 2 && nothers) {
+		/* It does not build: the fewest other changes to revert with it. */
+		struct search sub = sr;
+		sub.reverted = ch;
+		sub.nreverted = n;
+		rc = pred_builds(&sub, others, nothers);
+		if (rc == 1)
+			rc = dd_minimize(others, nothers, pred_builds, &sub, a, &na);
+		else if (rc == 0)
+			rc = 2;
+		if (rc == 0) {
+			sr.reverted = a;
+			sr.nreverted = na;
+			rc = pred_revert_plus(&sr, ch, n);
+		}
+	}
+	if (rc == 1) {
+		/* Reverting them passes: the fewest of them that still does. */
+		sr.reverted = a;
+		sr.nreverted = na;
+		rc = n > 1 ? dd_minimize(ch, n, pred_revert_plus, &sr, r, &nr) : 0;
+		if (n == 1) {
+			r[0] = ch[0];
+			nr = 1;
+		}
+		if (rc == 0 || rc == DD_STOP) {
+			*root = r;
+			*nroot = nr;
+			*aux = a;
+			*naux = na;
+			r = a = NULL;
+			rc = 1;
+		}
+	} else if (rc == 2) {
+		rc = 0;
+	}
+	if (rc < 0 && x->p->err.msg[0])
+		cerr_set(e, "%s", x->p->err.msg);
+	else if (rc < 0)
+		cerr_set(e, "stopped");
+	free(r);
+	free(a);
+	free(others);
+	units_release(&cu);
+	return rc < 0 ? -1 : rc;
+}
+
