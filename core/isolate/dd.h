@@ -1,4 +1,7 @@
-/* dd — the search algorithms of delta debugging, independent of what is
+/* core/isolate/ owns change isolation: the repository, changes and their
+ * configurations, scratch worktrees, running commands, verdicts, the search.
+ *
+ * dd — the search algorithms of delta debugging, independent of what is
  * tested: commit bisection with skips, reduction of a set to a 1-minimal
  * subset that still has a property (failure-inducing changes, changes whose
  * reversion fixes, auxiliary changes a build needs), and plain ddmin for

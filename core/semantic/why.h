@@ -1,4 +1,7 @@
-/* why — the semantic explainer (Yi et al., Alg. 1). It instruments a
+/* core/semantic/ owns the explainer and test generation: instrumentation,
+ * the trace, the Z3 formula, causes, fault sets, interaction, new inputs.
+ *
+ * why — the semantic explainer (Yi et al., Alg. 1). It instruments a
  * scratch copy of the failing revision, traces the failing test, finds the
  * failure point, and alternates semantic rounds (the unsat core of the
  * trace formula with the expected outcome of one critical predicate: a

@@ -1,6 +1,6 @@
-/* The explain module: opening a session, testing one configuration, the
- * premise and the run; see explain_int.h for its other files. */
-#include "core/session/explain_int.h"
+/* The session: opening it, the premise, and the state machine that calls
+ * the stages in turn (see stage.h); refinement's rounds go through it too. */
+#include "core/session/stage.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +10,6 @@
 #include "core/isolate/config.h"
 #include "core/isolate/dd.h"
 #include "core/isolate/workspace.h"
-
-#define EXCERPT_MAX 4096
 
 const char *explain_phase_name(enum explain_phase p)
 {
@@ -26,55 +24,6 @@ const char *change_mark_name(enum change_mark m)
 	static const char *names[] = {"untested", "applied", "reverted", "failure-inducing",
 				      "fix", "auxiliary", "interacting"};
 	return names[m];
-}
-
-void ex_short_hex(const char *hex, char out[13])
-{
-	snprintf(out, 13, "%.12s", hex);
-}
-
-void ex_lock(struct explain *x)
-{
-	pthread_mutex_lock(&x->lock);
-}
-
-void ex_unlock(struct explain *x)
-{
-	pthread_mutex_unlock(&x->lock);
-}
-
-void ex_event(struct explain *x, const char *type, const char *fmt, ...)
-{
-	struct buf b = BUF_INIT;
-	va_list ap;
-	va_start(ap, fmt);
-	buf_vaddf(&b, fmt, ap);
-	va_end(ap);
-	if (!x->opts.replay)
-		store_event_add(x->p->store, x->p->session, type, b.s, NULL);
-	if (x->hooks.event)
-		x->hooks.event(x->hooks.priv, type, b.s);
-	buf_release(&b);
-}
-
-void ex_activity(struct explain *x, char *activity)
-{
-	ex_lock(x);
-	free(x->activity);
-	x->activity = activity;
-	ex_unlock(x);
-}
-
-void ex_phase(struct explain *x, enum explain_phase p)
-{
-	ex_lock(x);
-	x->phase = p;
-	ex_unlock(x);
-}
-
-static char *dupe_or_null(const char *s)
-{
-	return s ? xstrdup(s) : NULL;
 }
 
 /* ---------------------------------------------------------------- opening */
@@ -121,15 +70,15 @@ int explain_open(struct explain **out, const struct explain_opts *o, const struc
 	x->p = xcalloc(1, sizeof(*x->p));
 	pthread_mutex_init(&x->lock, NULL);
 	x->opts = *o;
-	x->opts.dir = dupe_or_null(o->dir);
+	x->opts.dir = ex_dup(o->dir);
 	x->opts.good = xstrdup(o->good);
 	x->opts.bad = xstrdup(o->bad);
-	x->opts.build = dupe_or_null(o->build);
+	x->opts.build = ex_dup(o->build);
 	x->opts.test = xstrdup(o->test);
-	x->opts.fail_pattern = dupe_or_null(o->fail_pattern);
-	x->opts.suite = dupe_or_null(o->suite);
-	x->opts.coverage_build = dupe_or_null(o->coverage_build);
-	x->opts.cflags = dupe_or_null(o->cflags);
+	x->opts.fail_pattern = ex_dup(o->fail_pattern);
+	x->opts.suite = ex_dup(o->suite);
+	x->opts.coverage_build = ex_dup(o->coverage_build);
+	x->opts.cflags = ex_dup(o->cflags);
 	if (x->opts.repeat < 1)
 		x->opts.repeat = 1;
 	if (h)
@@ -261,13 +210,6 @@ int explain_open_stored(struct explain **out, const char *dir, int o_formula, in
 	return rc;
 }
 
-void ex_list_release(struct explain_list *l)
-{
-	free(l->v);
-	l->v = NULL;
-	l->n = 0;
-}
-
 void explain_free(struct explain *x)
 {
 	if (!x)
@@ -328,203 +270,6 @@ void explain_free(struct explain *x)
 }
 
 /* ------------------------------------------------- testing a configuration */
-
-int ex_ensure_workspace(struct explain *x, const char *base, struct cerr *e)
-{
-	if (x->p->ws && !strcmp(x->p->ws_base, base))
-		return 0;
-	workspace_free(x->p->ws);
-	x->p->ws = NULL;
-	char *dir = xasprintf("%sculprit/wt-%.12s", x->gitdir, base);
-	int rc = workspace_open(&x->p->ws, x->p->repo, dir, base, e);
-	free(dir);
-	if (rc < 0)
-		return -1;
-	memcpy(x->p->ws_base, base, 41);
-	return 0;
-}
-
-void ex_on_output(void *priv, const char *data, size_t len)
-{
-	struct explain *x = priv;
-	if (x->hooks.output)
-		x->hooks.output(x->hooks.priv, data, len);
-}
-
-/* The last lines of an output, at most EXCERPT_MAX bytes. */
-static char *tail_excerpt(const struct buf *out)
-{
-	size_t from = out->len > EXCERPT_MAX ? out->len - EXCERPT_MAX : 0;
-	while (from > 0 && out->s[from - 1] != '\n')
-		from++;
-	return xstrndup(out->s ? out->s + from : "", out->len - from);
-}
-
-int ex_was_stopped(const struct explain *x)
-{
-	return x->hooks.cancel && *x->hooks.cancel;
-}
-
-/* Build and test the worktree as it is now. expected NULL: the bad revision,
- * whose failure becomes the signature. Fills o (not its key or label). */
-/* Run a build command in dir (counted, shown as the activity). */
-int ex_run_build(struct explain *x, const char *dir, const char *cmd, const char *what, const char *const *env,
-		 struct run_result *r, struct cerr *e)
-{
-	struct run_opts ro = {.cmd = cmd, .cwd = dir, .timeout = x->opts.build_timeout, .cancel = x->hooks.cancel,
-			      .on_output = ex_on_output, .priv = x, .env = env};
-	ex_activity(x, xasprintf("%s: %s", what, cmd));
-	if (run_command(&ro, r, e) < 0)
-		return -1;
-	x->builds++;
-	return 0;
-}
-
-/* What a failed build says: its first compiler error, or that it timed out. */
-char *ex_build_error(const struct explain *x, const struct run_result *r)
-{
-	return r->status == RUN_TIMEOUT ? run_describe(r, x->opts.build_timeout)
-					: oracle_build_error(r->out.s ? r->out.s : "");
-}
-
-static int build_and_test(struct explain *x, const char *expected, struct outcome *o, struct cerr *e)
-{
-	const char *dir = workspace_path(x->p->ws);
-	struct run_opts ro = {.cwd = dir, .cancel = x->hooks.cancel, .on_output = ex_on_output, .priv = x};
-	struct run_result r;
-
-	if (x->build[0]) {
-		if (ex_run_build(x, dir, x->build, "building", NULL, &r, e) < 0)
-			return -1;
-		o->build_seconds = r.seconds;
-		if (r.status == RUN_CANCELLED) {
-			run_result_release(&r);
-			return ABORT_STOPPED;
-		}
-		if (r.status != RUN_EXITED || r.code != 0) {
-			o->verdict = VERDICT_UNRESOLVED;
-			o->why = r.status == RUN_TIMEOUT ? WHY_BUILD_TIMEOUT : WHY_BUILD;
-			o->excerpt = ex_build_error(x, &r);
-			run_result_release(&r);
-			return 0;
-		}
-		run_result_release(&r);
-	}
-
-	ro.cmd = x->opts.test;
-	ro.timeout = x->opts.test_timeout;
-	ex_activity(x, xasprintf("testing: %s", x->opts.test));
-	for (int i = 0; i < x->opts.repeat; i++) {
-		if (run_command(&ro, &r, e) < 0)
-			return -1;
-		if (r.status == RUN_CANCELLED) {
-			run_result_release(&r);
-			return ABORT_STOPPED;
-		}
-		enum unresolved_why why = WHY_NONE;
-		char *sig = NULL;
-		enum verdict v = oracle_judge(x->p->oracle, expected, &r, &why, &sig);
-		if (!expected && sig) {
-			v = VERDICT_FAIL;   /* at the bad revision, any failure is the failure */
-			why = WHY_NONE;
-		}
-		o->test_seconds += r.seconds;
-		o->runs++;
-		if (i == 0) {
-			o->verdict = v;
-			o->why = why;
-			o->signature = sig;
-			free(o->excerpt);
-			o->excerpt = r.status == RUN_TIMEOUT ? run_describe(&r, ro.timeout) : tail_excerpt(&r.out);
-		} else {
-			if ((int)v != o->verdict || (sig && o->signature && strcmp(sig, o->signature)))
-				o->flaky = 1;
-			free(sig);
-		}
-		run_result_release(&r);
-	}
-	if (o->flaky) {
-		o->verdict = VERDICT_UNRESOLVED;
-		o->why = WHY_FLAKY;
-	}
-	return 0;
-}
-
-static void remember_config(struct explain *x, const struct outcome *o, int stored)
-{
-	ex_lock(x);
-	x->configs = xrealloc(x->configs, (x->nconfigs + 1) * sizeof(*x->configs));
-	struct explain_config *c = &x->configs[x->nconfigs++];
-	memcpy(c->key, o->key, 41);
-	c->label = xstrdup(o->label ? o->label : "");
-	c->verdict = o->verdict;
-	c->why = o->why;
-	c->signature = dupe_or_null(o->signature);
-	c->excerpt = dupe_or_null(o->excerpt);
-	c->build_seconds = o->build_seconds;
-	c->test_seconds = o->test_seconds;
-	c->stored = stored;
-	if (o->why == WHY_FLAKY)
-		x->flaky++;
-	ex_unlock(x);
-}
-
-/* Test the configuration `applied` of set s (relative to s->old_rev): from
- * the session when it was tested before, else built and tested now. */
-int ex_test_config(struct explain *x, const struct change_set *s, const struct bits *applied,
-		   const char *label, const char *expected, struct outcome *o, struct cerr *e)
-{
-	memset(o, 0, sizeof(*o));
-	config_key(s, applied, o->key);
-	for (size_t i = 0; i < x->nconfigs; i++)
-		if (!strcmp(x->configs[i].key, o->key)) {
-			const struct explain_config *c = &x->configs[i];
-			o->label = xstrdup(c->label);
-			o->verdict = c->verdict;
-			o->why = c->why;
-			o->signature = dupe_or_null(c->signature);
-			o->excerpt = dupe_or_null(c->excerpt);
-			return 0;
-		}
-	int found = store_outcome_get(x->p->store, x->p->session, o->key, o, e);
-	if (found < 0)
-		return -1;
-	if (found) {
-		x->stored_hits++;
-		remember_config(x, o, 1);
-		return 0;
-	}
-	if (x->opts.replay)
-		return cerr_set(e, "the stored session is not finished (%s was not tested yet); run culprit again to finish it",
-				label);
-	if (ex_was_stopped(x))
-		return ABORT_STOPPED;
-	if (x->p->stopping)
-		return DD_STOP;
-	int g = x->hooks.gate ? x->hooks.gate(x->hooks.priv, label) : 0;
-	if (g < 0)
-		return ABORT_STOPPED;
-	if (g > 0) {
-		x->p->stopping = 1;   /* unwind every search with its best answer */
-		return DD_STOP;
-	}
-
-	o->label = xstrdup(label);
-	size_t written = 0;
-	if (ex_ensure_workspace(x, s->old_rev, e) < 0 || workspace_apply(x->p->ws, s, applied, &written, e) < 0)
-		return -1;
-	double t0 = now_seconds();
-	int rc = build_and_test(x, expected, o, e);
-	ex_activity(x, NULL);
-	if (rc < 0)
-		return rc;
-	if (store_outcome_put(x->p->store, x->p->session, o, e) < 0)
-		return -1;
-	remember_config(x, o, 0);
-	ex_event(x, "CONFIG_TESTED", "%s: %s%s%s (%.1fs, %zu file%s written)", label, verdict_name(o->verdict),
-		 o->why ? ", " : "", why_name(o->why), now_seconds() - t0, written, written == 1 ? "" : "s");
-	return 0;
-}
 
 /* ------------------------------------------------------------------ premise */
 
@@ -611,13 +356,6 @@ const char *explain_dir(const struct explain *x)
 
 /* --------------------------------------------------------------- the run */
 
-const char *explain_culprit_commit(const struct explain *x)
-{
-	if (!x->commits || x->hi != x->lo + 1 || x->unrelated)
-		return NULL;
-	return x->commits[x->hi];
-}
-
 /* Forget the previous run's model (the configurations tested stay: they are the cache). */
 
 static void reset_model(struct explain *x)
@@ -659,9 +397,13 @@ int explain_run(struct explain *x, struct cerr *e)
 	if (rc == 0)
 		rc = ex_bisect(x, e);
 	if (rc == 0)
+		rc = ex_search_begin(x, e);
+	if (rc == 0) {
+		ex_interact(x, ex_revert);
 		rc = ex_search_changes(x, e);
+	}
 	if (rc == 0 && x->explained && x->opts.semantic) {
-		int wr = ex_why(x, e);
+		int wr = ex_why(x, ex_revert, e);
 		if (wr < 0)
 			rc = wr;
 	}
@@ -698,4 +440,40 @@ int explain_run(struct explain *x, struct cerr *e)
 		x->note = xstrdup("no set of changes reproduces the failure (every smaller configuration was unresolved)");
 	ex_event(x, "ANALYSIS_DONE", "%s", x->explained ? "explained" : x->note);
 	return x->explained ? 0 : 1;
+}
+
+/* ------------------------------------------------------------ refinement */
+
+int explain_refine_propose(struct explain *x, struct cerr *e)
+{
+	/* The failing test alone is ranked first, when there is no suite. */
+	if (x->trace && !x->ranked && !x->opts.replay && ex_rank_suite(x, e) < 0)
+		return -1;
+	return ex_refine_propose(x, e);
+}
+
+int explain_refine_answer(struct explain *x, enum refine_answer a, struct cerr *e)
+{
+	struct ranking before = {0};
+	int rc = ex_refine_record(x, a, &before, e);
+	if (rc <= 0)
+		return rc;
+	/* Approved: the ranking again, with the new test. */
+	int changed = 0;
+	rc = ex_rank_suite(x, e);
+	if (rc >= 0 && ex_refine_moves(x, &before, &changed, e) > 0) {
+		struct suite st;
+		if (ex_load_suite(x, &st, e) == 0) {   /* a boost was lost */
+			ex_rank_stored(x, &st, 1, e);
+			suite_release(&st);
+		}
+	}
+	if (rc >= 0)
+		ex_refine_done(x, &before, changed);
+	rank_release(&before);
+	if (rc < 0)
+		return -1;
+	if (x->faulted && changed)
+		ex_faults(x, e);   /* the weights changed */
+	return 0;
 }

@@ -1,4 +1,7 @@
-/* explain — the session's state machine: it checks the premise, bisects the
+/* core/session/ runs the analyses and keeps them: the state machine and its
+ * stages (stage.h), the SQLite store, the reports.
+ *
+ * explain — the session's state machine: it checks the premise, bisects the
  * commits, minimizes the failure-inducing changes, searches the fix and its
  * auxiliary changes, and refines to token level where hunks cannot be told
  * apart. It owns the model the report and the views read. Drivers (--batch,

@@ -1,5 +1,5 @@
 /* The explain module: ranking from the suite's coverage, the core boost, the fault sets. */
-#include "core/session/explain_int.h"
+#include "core/session/stage.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,28 +8,6 @@
 
 #include "core/isolate/workspace.h"
 
-#define DEFAULT_COVERAGE_BUILD "make CFLAGS=\"-O0 -g --coverage -include $CULPRIT_GCOV_FLUSH\" LDFLAGS=--coverage"
-
-/* Included in every file of the coverage build (through $CULPRIT_GCOV_FLUSH):
- * a test that crashes or fails an assert still leaves its coverage, since
- * gcov only writes its counts at exit. */
-static const char gcov_flush_header[] =
-	"/* written by culprit: dump coverage counts when a test dies by a signal */\n"
-	"#include <signal.h>\n"
-	"extern void __gcov_dump(void);\n"
-	"static void culprit_gcov_on_signal(int sig)\n"
-	"{\n"
-	"\t__gcov_dump();\n"
-	"\tsignal(sig, SIG_DFL);\n"
-	"\traise(sig);\n"
-	"}\n"
-	"__attribute__((constructor)) static void culprit_gcov_catch(void)\n"
-	"{\n"
-	"\tstatic const int sigs[] = {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTERM};\n"
-	"\tfor (unsigned i = 0; i < sizeof(sigs) / sizeof(*sigs); i++)\n"
-	"\t\tsignal(sigs[i], culprit_gcov_on_signal);\n"
-	"}\n";
-#define FAILING_TEST_NAME "(the failing test)"
 
 /* Where a test's result at a revision is kept: by kind, revision, name and command. */
 static char *run_key(const char *kind, const char *rev, const struct suite_test *t)
@@ -37,45 +15,6 @@ static char *run_key(const char *kind, const char *rev, const struct suite_test 
 	char h[41];
 	repo_hash(t->cmd, strlen(t->cmd), h);
 	return xasprintf("run.%s.%.12s.%s.%.12s", kind, rev, t->name, h);
-}
-
-/* Build dir's tree with cmd; 0, or an error naming the command. */
-int ex_build_for_suite(struct explain *x, const char *dir, const char *cmd, const char *what, struct cerr *e)
-{
-	if (!cmd[0])
-		return 0;
-	char *header = xasprintf("%sgcov-flush.h", x->p->sessdir);
-	char *env0 = xasprintf("CULPRIT_GCOV_FLUSH=%s", header);
-	const char *env[] = {env0, NULL};
-	/* Written once: a newer header would make gcov warn about every object. */
-	struct buf have = BUF_INIT;
-	int same = file_read(header, &have, 1 << 16, NULL) == 0 && have.len == sizeof(gcov_flush_header) - 1 &&
-		   !memcmp(have.s, gcov_flush_header, have.len);
-	buf_release(&have);
-	int wrote = same ? 0 : file_write_atomic(header, gcov_flush_header, sizeof(gcov_flush_header) - 1, 0644, e);
-	free(header);
-	if (wrote < 0) {
-		free(env0);
-		return -1;
-	}
-	struct run_result r;
-	char *label = xasprintf("building %s", what);
-	int ran = ex_run_build(x, dir, cmd, label, env, &r, e);
-	free(label);
-	free(env0);
-	if (ran < 0)
-		return -1;
-	ex_activity(x, NULL);
-	int rc = 0;
-	if (r.status == RUN_CANCELLED)
-		rc = ABORT_STOPPED;
-	else if (r.status != RUN_EXITED || r.code != 0) {
-		char *err = ex_build_error(x, &r);
-		rc = cerr_set(e, "the %s build failed (%s): %s", what, cmd, err ? err : "no output");
-		free(err);
-	}
-	run_result_release(&r);
-	return rc;
 }
 
 /* Run the tests of s whose results at rev are not stored yet, in dir, and
@@ -195,48 +134,6 @@ static void attach_sources(struct explain *x)
 			r->text_len = (size_t)((nl ? nl : end) - p);
 		}
 	}
-}
-
-/* The suite file, with the failing test added when the suite lacks it: it
- * counts as failing even if the suite has no failing test. */
-int ex_load_suite(struct explain *x, struct suite *s, struct cerr *e)
-{
-	if (x->opts.suite && suite_load(s, x->opts.suite, e) < 0)
-		return -1;
-	if (!x->opts.suite)
-		memset(s, 0, sizeof(*s));
-	/* The tests approved in refinement join it. */
-	char *approved = store_get(x->p->store, x->p->session, "refine.approved");
-	if (approved && approved[0]) {
-		struct suite more;
-		if (suite_parse(&more, approved, "the approved tests", e) < 0) {
-			free(approved);
-			suite_release(s);
-			return -1;
-		}
-		s->v = xrealloc(s->v, (s->n + more.n + 1) * sizeof(*s->v));
-		memcpy(s->v + s->n, more.v, more.n * sizeof(*s->v));
-		s->n += more.n;
-		free(more.v);
-	}
-	free(approved);
-	int has_failing = 0;
-	for (size_t i = 0; i < s->n; i++)
-		has_failing |= !strcmp(s->v[i].cmd, x->opts.test);
-	if (!has_failing) {
-		s->v = xrealloc(s->v, (s->n + 1) * sizeof(*s->v));
-		s->v[s->n++] = (struct suite_test){xstrdup(FAILING_TEST_NAME), xstrdup(x->opts.test), 0};
-	}
-	return 0;
-}
-
-/* Coverage results and worktrees go by coverage build command too: another
- * command, other objects and other counts. */
-const char *ex_coverage_build_of(const struct explain *x, char hash[41])
-{
-	const char *cbuild = x->opts.coverage_build ? x->opts.coverage_build : DEFAULT_COVERAGE_BUILD;
-	repo_hash(cbuild, strlen(cbuild), hash);
-	return cbuild;
 }
 
 /* Whether a list of lines holds line. */

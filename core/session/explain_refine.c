@@ -1,5 +1,5 @@
 /* The explain module: refinement, generated tests the user approves or rejects. */
-#include "core/session/explain_int.h"
+#include "core/session/stage.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -212,7 +212,9 @@ static int is_suspect(const struct explain *x, const char *file, int line)
 	return r && r->s.ef > 0;
 }
 
-int explain_refine_propose(struct explain *x, struct cerr *e)
+/* One proposal; the state machine has ranked the failing test already when
+ * there is no suite. */
+int ex_refine_propose(struct explain *x, struct cerr *e)
 {
 	const struct trace *t = x->trace;
 	ex_lock(x);
@@ -226,11 +228,6 @@ int explain_refine_propose(struct explain *x, struct cerr *e)
 	if (!t)
 		note = xstrdup(x->opts.semantic ? "refinement needs the failing run's trace, and the explainer left none"
 						: "refinement needs the failing run's trace: run without --no-semantic");
-	if (!note && !x->ranked && !x->opts.replay) {
-		rc = ex_rank_suite(x, e);   /* the failing test alone, when there is no suite */
-		if (rc < 0)
-			return -1;
-	}
 	const char *culprit = explain_culprit_commit(x) ? explain_culprit_commit(x) : x->commits[x->hi];
 	char *root = xasprintf("%str-%.12s", x->p->sessdir, culprit);
 	struct gen_input own = {0};
@@ -537,7 +534,10 @@ int explain_refine_propose(struct explain *x, struct cerr *e)
 	return rc < 0 ? -1 : best >= 0;
 }
 
-int explain_refine_answer(struct explain *x, enum refine_answer a, struct cerr *e)
+/* An answer to the proposal, stored. 1 when it was approved: the state
+ * machine ranks again, then calls ex_refine_moves with the ranking before
+ * (a copy, filled here). */
+int ex_refine_record(struct explain *x, enum refine_answer a, struct ranking *before, struct cerr *e)
 {
 	struct explain_refine *r = &x->refine;
 	if (a == REFINE_STOP) {
@@ -587,43 +587,48 @@ int explain_refine_answer(struct explain *x, enum refine_answer a, struct cerr *
 	free(line);
 	if (rc < 0)
 		return -1;
-	struct ranking before = {0};
-	before.n = x->ranking.n;
-	before.v = xcalloc(before.n + 1, sizeof(*before.v));
-	for (size_t i = 0; i < before.n; i++) {
-		before.v[i] = x->ranking.v[i];
-		before.v[i].s.file = xstrdup(x->ranking.v[i].s.file);
+	before->n = x->ranking.n;
+	before->v = xcalloc(before->n + 1, sizeof(*before->v));
+	for (size_t i = 0; i < before->n; i++) {
+		before->v[i] = x->ranking.v[i];
+		before->v[i].s.file = xstrdup(x->ranking.v[i].s.file);
 	}
 	ex_event(x, "APPROVED", "%s: %s (%s)", r->cur.name, r->cur.input, r->cur.failing ? "failing" : "passing");
-	rc = ex_rank_suite(x, e);
-	if (rc < 0) {
-		rank_release(&before);
-		return -1;
-	}
-	/* An approved failing test that rates a core statement lower ends its boost. */
-	int changed = 0;
+	return 1;
+}
+
+/* After the ranking with an approved test: how each line moved. *changed
+ * says whether any score changed. 1 when a core statement lost its boost
+ * (an approved failing test rates it lower): the state machine ranks again. */
+int ex_refine_moves(struct explain *x, const struct ranking *before, int *changed, struct cerr *e)
+{
+	struct explain_refine *r = &x->refine;
+	int unboosted = 0;
+	*changed = 0;
 	struct buf unboost = BUF_INIT;
-	for (size_t i = 0; i < before.n; i++) {
-		const struct rank_entry *now = rank_find(&x->ranking, before.v[i].s.file, before.v[i].s.line);
-		if (!now || now->raw != before.v[i].raw)
-			changed = 1;
-		if (r->cur.failing && now && before.v[i].boosted && now->raw < before.v[i].raw)
+	for (size_t i = 0; i < before->n; i++) {
+		const struct rank_entry *now = rank_find(&x->ranking, before->v[i].s.file, before->v[i].s.line);
+		if (!now || now->raw != before->v[i].raw)
+			*changed = 1;
+		if (r->cur.failing && now && before->v[i].boosted && now->raw < before->v[i].raw)
 			buf_addf(&unboost, "%s%s:%d", unboost.len ? "\n" : "", now->s.file, now->s.line);
 	}
-	if (unboost.len && store_append(x, "refine.unboosted", unboost.s, e) == 0) {
-		struct suite st;
-		if (ex_load_suite(x, &st, e) == 0) {
-			ex_rank_stored(x, &st, 1, e);
-			suite_release(&st);
-		}
-	}
+	if (unboost.len && store_append(x, "refine.unboosted", unboost.s, e) == 0)
+		unboosted = 1;
 	buf_release(&unboost);
+	return unboosted;
+}
+
+/* The moves shown, and the proposal done with. */
+void ex_refine_done(struct explain *x, const struct ranking *before, int changed)
+{
+	struct explain_refine *r = &x->refine;
 	ex_lock(x);
 	moves_release(r);
 	r->moves = xcalloc(x->ranking.n + 1, sizeof(*r->moves));
 	for (size_t i = 0; i < x->ranking.n; i++) {
 		const struct rank_entry *now = &x->ranking.v[i];
-		const struct rank_entry *was = rank_find(&before, now->s.file, now->s.line);
+		const struct rank_entry *was = rank_find(before, now->s.file, now->s.line);
 		r->moves[r->nmoves++] = (struct refine_move){xstrdup(now->s.file), now->s.line, was ? was->s.rank : 0,
 							     now->s.rank, was ? was->s.score : 0, now->s.score};
 	}
@@ -632,10 +637,6 @@ int explain_refine_answer(struct explain *x, enum refine_answer a, struct cerr *
 	proposal_release(&r->cur);
 	r->state = REFINE_IDLE;
 	ex_unlock(x);
-	rank_release(&before);
-	if (x->faulted && changed)
-		ex_faults(x, e);   /* the weights changed */
-	return 0;
 }
 
 char *explain_refine_rounds(const struct explain *x)

@@ -1,5 +1,5 @@
 /* The explain module: bisection and the search of the changes (delta debugging). */
-#include "core/session/explain_int.h"
+#include "core/session/stage.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -358,20 +358,6 @@ static void units_release(struct units *u)
 	free(u->len);
 }
 
-void ex_finish_marks(struct explain *x)
-{
-	ex_lock(x);
-	for (size_t c = 0; c < x->set->nchanges; c++)
-		x->marks[c] = MARK_APPLIED;   /* not a cause: it stays as the bad revision has it */
-	for (size_t i = 0; i < x->aux.n; i++)
-		x->marks[x->aux.v[i].change] = MARK_AUX;
-	for (size_t i = 0; i < x->fix.n; i++)
-		x->marks[x->fix.v[i].change] = MARK_FIX;
-	for (size_t i = 0; i < x->inducing.n; i++)
-		x->marks[x->inducing.v[i].change] = x->inducing.n > 1 ? MARK_INTERACTING : MARK_INDUCING;
-	ex_unlock(x);
-}
-
 /* The search at one level (changes or atoms) over candidate units cand. */
 struct level {
 	struct bits *inducing, *revert, *causes, *aux;
@@ -491,7 +477,8 @@ static int store_changes(struct explain *x, const struct change_set *s, struct c
 	return rc;
 }
 
-int ex_search_changes(struct explain *x, struct cerr *e)
+/* The culprit commit's changes become the model's; 1 when there are none. */
+int ex_search_begin(struct explain *x, struct cerr *e)
 {
 	struct change_set *s = x->p->full;
 	if (x->lo != 0 || x->hi != x->ncommits - 1) {
@@ -508,8 +495,14 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 		x->note = xstrdup("the culprit commit changes no file");
 		return 1;
 	}
-	ex_interact(x);
+	return 0;
+}
 
+/* The change search over the model's changes (after change interaction,
+ * whose groups it keeps together). */
+int ex_search_changes(struct explain *x, struct cerr *e)
+{
+	const struct change_set *s = x->set;
 	struct units cu, au;
 	units_init(&cu, s->nchanges);
 	for (size_t c = 0; c < s->nchanges; c++) {

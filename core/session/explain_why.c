@@ -1,5 +1,5 @@
 /* The explain module: the semantic explainer's hooks and the change interaction. */
-#include "core/session/explain_int.h"
+#include "core/session/stage.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,7 +72,7 @@ static unsigned *change_ids(const struct change_set *s)
 /* Change interaction, before the change search: the culprit commit
  * instrumented (its metadata, the explainer's too), the dependences of its
  * changes, where they meet. Stored; on failure the search goes on without. */
-void ex_interact(struct explain *x)
+void ex_interact(struct explain *x, ex_revert_fn *revert)
 {
 	unsigned *ids = change_ids(x->set);
 	char *stored = store_get(x->p->store, x->p->session, "interact");
@@ -86,7 +86,7 @@ void ex_interact(struct explain *x)
 		struct why_opts wo = {.good = x->commits[x->lo], .bad = x->commits[x->hi], .build = x->build,
 				      .test = x->opts.test, .cflags = x->opts.cflags, .workdir = x->p->sessdir,
 				      .test_timeout = x->opts.test_timeout, .max_rounds = x->opts.rounds};
-		struct why_env env = {.priv = x, .worktree = why_worktree, .run = why_run_cmd, .revert = ex_revert,
+		struct why_env env = {.priv = x, .worktree = why_worktree, .run = why_run_cmd, .revert = revert,
 				      .gate = why_gate, .event = why_event, .lock = why_lock};
 		why_free(x->p->why);
 		x->p->why = why_new(&wo, x->set, &env);
@@ -128,7 +128,7 @@ void ex_interact(struct explain *x)
 	free(ids);
 }
 
-int ex_why(struct explain *x, struct cerr *e)
+int ex_why(struct explain *x, ex_revert_fn *revert, struct cerr *e)
 {
 	unsigned *ids = change_ids(x->set);
 	/* Stored by the flags it was instrumented with: other flags, another try. */
@@ -143,7 +143,7 @@ int ex_why(struct explain *x, struct cerr *e)
 	struct why_opts wo = {.good = x->commits[x->lo], .bad = x->commits[x->hi], .build = x->build,
 			      .test = x->opts.test, .cflags = x->opts.cflags, .workdir = x->p->sessdir,
 			      .test_timeout = x->opts.test_timeout, .max_rounds = x->opts.rounds};
-	struct why_env env = {.priv = x, .worktree = why_worktree, .run = why_run_cmd, .revert = ex_revert,
+	struct why_env env = {.priv = x, .worktree = why_worktree, .run = why_run_cmd, .revert = revert,
 			      .gate = why_gate, .event = why_event, .lock = why_lock};
 	if (stored) {
 		struct ctree t;

@@ -1,4 +1,7 @@
-/* rank — the suspiciousness ranking of a session: spectra over the coverage
+/* core/spectrum/ owns suspiciousness: the suite, per-test coverage, the
+ * formulas and the ranking; it uses isolate's changes and run, nothing else.
+ *
+ * rank — the suspiciousness ranking of a session: spectra over the coverage
  * of the suite's tests, each line tied to the change (of good..bad) that
  * added or modified it, a change's score being the highest of its lines. */
 #ifndef CULPRIT_RANK_H

@@ -1,11 +1,14 @@
-/* The explain module's insides, shared by its files: explain.c (opening,
- * testing a configuration, the premise, the run), explain_search.c
- * (bisection, the change search), explain_rank.c (ranking, the core boost,
- * fault sets), explain_refine.c (refinement) and explain_why.c (the
- * semantic explainer's hooks, change interaction). Nothing outside core/session/explain*.c
- * includes it. */
-#ifndef CULPRIT_EXPLAIN_INT_H
-#define CULPRIT_EXPLAIN_INT_H
+/* The session's insides. explain.c is the state machine: it opens the
+ * session and calls the stages in turn, explain_search.c (bisection, the
+ * change search), explain_why.c (change interaction, the semantic
+ * explainer), explain_rank.c (ranking, the core boost, fault sets) and
+ * explain_refine.c (refinement). The stages use the helpers of stage.c
+ * (lock, events, activity, phase, builds, testing a configuration, the
+ * suite) and never call explain.c or one another: what one stage needs of
+ * another, the state machine hands it. Nothing outside core/session/
+ * includes this header. */
+#ifndef CULPRIT_STAGE_H
+#define CULPRIT_STAGE_H
 
 #include <stdint.h>
 
@@ -56,13 +59,14 @@ struct search {
 	size_t nreverted;
 };
 
-/* explain.c */
+/* stage.c: the helpers every stage uses */
 void ex_lock(struct explain *x);
 void ex_unlock(struct explain *x);
 void ex_event(struct explain *x, const char *type, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void ex_activity(struct explain *x, char *activity);
 void ex_phase(struct explain *x, enum explain_phase p);
 void ex_short_hex(const char *hex, char out[13]);
+char *ex_dup(const char *s);
 void ex_list_release(struct explain_list *l);
 int ex_ensure_workspace(struct explain *x, const char *base, struct cerr *e);
 void ex_on_output(void *priv, const char *data, size_t len);
@@ -72,18 +76,29 @@ int ex_run_build(struct explain *x, const char *dir, const char *cmd, const char
 char *ex_build_error(const struct explain *x, const struct run_result *r);
 int ex_test_config(struct explain *x, const struct change_set *s, const struct bits *applied,
 		   const char *label, const char *expected, struct outcome *o, struct cerr *e);
-
-/* explain_search.c */
-int ex_bisect(struct explain *x, struct cerr *e);
-int ex_search_changes(struct explain *x, struct cerr *e);
 void ex_finish_marks(struct explain *x);
-int ex_revert(void *priv, const size_t *ch, size_t n, size_t **root, size_t *nroot, size_t **aux,
-	      size_t *naux, struct cerr *e);
-
-/* explain_rank.c */
 int ex_build_for_suite(struct explain *x, const char *dir, const char *cmd, const char *what, struct cerr *e);
 int ex_load_suite(struct explain *x, struct suite *s, struct cerr *e);
 const char *ex_coverage_build_of(const struct explain *x, char hash[41]);
+
+/* The revert search over some changes of the culprit commit (explain_search.c),
+ * handed by the state machine to the explainer (explain_why.c). */
+typedef int ex_revert_fn(void *priv, const size_t *ch, size_t n, size_t **root, size_t *nroot, size_t **aux,
+			 size_t *naux, struct cerr *e);
+
+/* The stages, called by explain.c only. */
+
+/* explain_search.c */
+int ex_bisect(struct explain *x, struct cerr *e);
+int ex_search_begin(struct explain *x, struct cerr *e);
+int ex_search_changes(struct explain *x, struct cerr *e);
+ex_revert_fn ex_revert;
+
+/* explain_why.c */
+void ex_interact(struct explain *x, ex_revert_fn *revert);
+int ex_why(struct explain *x, ex_revert_fn *revert, struct cerr *e);
+
+/* explain_rank.c */
 void ex_boost(struct explain *x);
 int ex_rank_stored(struct explain *x, const struct suite *s, int quiet, struct cerr *e);
 int ex_rank_suite(struct explain *x, struct cerr *e);
@@ -93,9 +108,9 @@ int ex_faults(struct explain *x, struct cerr *e);
 int ex_refine_has_tests(struct explain *x);
 void ex_refine_release(struct explain_refine *r);
 void ex_traces_release(struct explain_priv *p);
-
-/* explain_why.c */
-void ex_interact(struct explain *x);
-int ex_why(struct explain *x, struct cerr *e);
+int ex_refine_propose(struct explain *x, struct cerr *e);
+int ex_refine_record(struct explain *x, enum refine_answer a, struct ranking *before, struct cerr *e);
+int ex_refine_moves(struct explain *x, const struct ranking *before, int *changed, struct cerr *e);
+void ex_refine_done(struct explain *x, const struct ranking *before, int changed);
 
 #endif

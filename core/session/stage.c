@@ -1,0 +1,395 @@
+/* The session's shared helpers, used by every stage (explain_search.c,
+ * explain_rank.c, explain_refine.c, explain_why.c) and by the state machine
+ * in explain.c: the model's lock, events, activity and phase; running a
+ * build; testing one configuration (from the store or built and tested now);
+ * the suite and the coverage build. It calls no stage. */
+#include "core/session/stage.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/isolate/config.h"
+#include "core/isolate/dd.h"
+#include "core/isolate/workspace.h"
+
+#define EXCERPT_MAX 4096
+#define FAILING_TEST_NAME "(the failing test)"
+#define DEFAULT_COVERAGE_BUILD "make CFLAGS=\"-O0 -g --coverage -include $CULPRIT_GCOV_FLUSH\" LDFLAGS=--coverage"
+
+/* Included in every file of the coverage build (through $CULPRIT_GCOV_FLUSH):
+ * a test that crashes or fails an assert still leaves its coverage, since
+ * gcov only writes its counts at exit. */
+static const char gcov_flush_header[] =
+	"/* written by culprit: dump coverage counts when a test dies by a signal */\n"
+	"#include <signal.h>\n"
+	"extern void __gcov_dump(void);\n"
+	"static void culprit_gcov_on_signal(int sig)\n"
+	"{\n"
+	"\t__gcov_dump();\n"
+	"\tsignal(sig, SIG_DFL);\n"
+	"\traise(sig);\n"
+	"}\n"
+	"__attribute__((constructor)) static void culprit_gcov_catch(void)\n"
+	"{\n"
+	"\tstatic const int sigs[] = {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTERM};\n"
+	"\tfor (unsigned i = 0; i < sizeof(sigs) / sizeof(*sigs); i++)\n"
+	"\t\tsignal(sigs[i], culprit_gcov_on_signal);\n"
+	"}\n";
+
+/* The commit bisection named, when it named one. */
+const char *explain_culprit_commit(const struct explain *x)
+{
+	if (!x->commits || x->hi != x->lo + 1 || x->unrelated)
+		return NULL;
+	return x->commits[x->hi];
+}
+
+void ex_short_hex(const char *hex, char out[13])
+{
+	snprintf(out, 13, "%.12s", hex);
+}
+
+void ex_lock(struct explain *x)
+{
+	pthread_mutex_lock(&x->lock);
+}
+
+void ex_unlock(struct explain *x)
+{
+	pthread_mutex_unlock(&x->lock);
+}
+
+void ex_event(struct explain *x, const char *type, const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	if (!x->opts.replay)
+		store_event_add(x->p->store, x->p->session, type, b.s, NULL);
+	if (x->hooks.event)
+		x->hooks.event(x->hooks.priv, type, b.s);
+	buf_release(&b);
+}
+
+void ex_activity(struct explain *x, char *activity)
+{
+	ex_lock(x);
+	free(x->activity);
+	x->activity = activity;
+	ex_unlock(x);
+}
+
+void ex_phase(struct explain *x, enum explain_phase p)
+{
+	ex_lock(x);
+	x->phase = p;
+	ex_unlock(x);
+}
+
+char *ex_dup(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+void ex_list_release(struct explain_list *l)
+{
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+int ex_ensure_workspace(struct explain *x, const char *base, struct cerr *e)
+{
+	if (x->p->ws && !strcmp(x->p->ws_base, base))
+		return 0;
+	workspace_free(x->p->ws);
+	x->p->ws = NULL;
+	char *dir = xasprintf("%sculprit/wt-%.12s", x->gitdir, base);
+	int rc = workspace_open(&x->p->ws, x->p->repo, dir, base, e);
+	free(dir);
+	if (rc < 0)
+		return -1;
+	memcpy(x->p->ws_base, base, 41);
+	return 0;
+}
+
+void ex_on_output(void *priv, const char *data, size_t len)
+{
+	struct explain *x = priv;
+	if (x->hooks.output)
+		x->hooks.output(x->hooks.priv, data, len);
+}
+
+/* The last lines of an output, at most EXCERPT_MAX bytes. */
+static char *tail_excerpt(const struct buf *out)
+{
+	size_t from = out->len > EXCERPT_MAX ? out->len - EXCERPT_MAX : 0;
+	while (from > 0 && out->s[from - 1] != '\n')
+		from++;
+	return xstrndup(out->s ? out->s + from : "", out->len - from);
+}
+
+int ex_was_stopped(const struct explain *x)
+{
+	return x->hooks.cancel && *x->hooks.cancel;
+}
+
+/* Build and test the worktree as it is now. expected NULL: the bad revision,
+ * whose failure becomes the signature. Fills o (not its key or label). */
+/* Run a build command in dir (counted, shown as the activity). */
+int ex_run_build(struct explain *x, const char *dir, const char *cmd, const char *what, const char *const *env,
+		 struct run_result *r, struct cerr *e)
+{
+	struct run_opts ro = {.cmd = cmd, .cwd = dir, .timeout = x->opts.build_timeout, .cancel = x->hooks.cancel,
+			      .on_output = ex_on_output, .priv = x, .env = env};
+	ex_activity(x, xasprintf("%s: %s", what, cmd));
+	if (run_command(&ro, r, e) < 0)
+		return -1;
+	x->builds++;
+	return 0;
+}
+
+/* What a failed build says: its first compiler error, or that it timed out. */
+char *ex_build_error(const struct explain *x, const struct run_result *r)
+{
+	return r->status == RUN_TIMEOUT ? run_describe(r, x->opts.build_timeout)
+					: oracle_build_error(r->out.s ? r->out.s : "");
+}
+
+static int build_and_test(struct explain *x, const char *expected, struct outcome *o, struct cerr *e)
+{
+	const char *dir = workspace_path(x->p->ws);
+	struct run_opts ro = {.cwd = dir, .cancel = x->hooks.cancel, .on_output = ex_on_output, .priv = x};
+	struct run_result r;
+
+	if (x->build[0]) {
+		if (ex_run_build(x, dir, x->build, "building", NULL, &r, e) < 0)
+			return -1;
+		o->build_seconds = r.seconds;
+		if (r.status == RUN_CANCELLED) {
+			run_result_release(&r);
+			return ABORT_STOPPED;
+		}
+		if (r.status != RUN_EXITED || r.code != 0) {
+			o->verdict = VERDICT_UNRESOLVED;
+			o->why = r.status == RUN_TIMEOUT ? WHY_BUILD_TIMEOUT : WHY_BUILD;
+			o->excerpt = ex_build_error(x, &r);
+			run_result_release(&r);
+			return 0;
+		}
+		run_result_release(&r);
+	}
+
+	ro.cmd = x->opts.test;
+	ro.timeout = x->opts.test_timeout;
+	ex_activity(x, xasprintf("testing: %s", x->opts.test));
+	for (int i = 0; i < x->opts.repeat; i++) {
+		if (run_command(&ro, &r, e) < 0)
+			return -1;
+		if (r.status == RUN_CANCELLED) {
+			run_result_release(&r);
+			return ABORT_STOPPED;
+		}
+		enum unresolved_why why = WHY_NONE;
+		char *sig = NULL;
+		enum verdict v = oracle_judge(x->p->oracle, expected, &r, &why, &sig);
+		if (!expected && sig) {
+			v = VERDICT_FAIL;   /* at the bad revision, any failure is the failure */
+			why = WHY_NONE;
+		}
+		o->test_seconds += r.seconds;
+		o->runs++;
+		if (i == 0) {
+			o->verdict = v;
+			o->why = why;
+			o->signature = sig;
+			free(o->excerpt);
+			o->excerpt = r.status == RUN_TIMEOUT ? run_describe(&r, ro.timeout) : tail_excerpt(&r.out);
+		} else {
+			if ((int)v != o->verdict || (sig && o->signature && strcmp(sig, o->signature)))
+				o->flaky = 1;
+			free(sig);
+		}
+		run_result_release(&r);
+	}
+	if (o->flaky) {
+		o->verdict = VERDICT_UNRESOLVED;
+		o->why = WHY_FLAKY;
+	}
+	return 0;
+}
+
+static void remember_config(struct explain *x, const struct outcome *o, int stored)
+{
+	ex_lock(x);
+	x->configs = xrealloc(x->configs, (x->nconfigs + 1) * sizeof(*x->configs));
+	struct explain_config *c = &x->configs[x->nconfigs++];
+	memcpy(c->key, o->key, 41);
+	c->label = xstrdup(o->label ? o->label : "");
+	c->verdict = o->verdict;
+	c->why = o->why;
+	c->signature = ex_dup(o->signature);
+	c->excerpt = ex_dup(o->excerpt);
+	c->build_seconds = o->build_seconds;
+	c->test_seconds = o->test_seconds;
+	c->stored = stored;
+	if (o->why == WHY_FLAKY)
+		x->flaky++;
+	ex_unlock(x);
+}
+
+/* Test the configuration `applied` of set s (relative to s->old_rev): from
+ * the session when it was tested before, else built and tested now. */
+int ex_test_config(struct explain *x, const struct change_set *s, const struct bits *applied,
+		   const char *label, const char *expected, struct outcome *o, struct cerr *e)
+{
+	memset(o, 0, sizeof(*o));
+	config_key(s, applied, o->key);
+	for (size_t i = 0; i < x->nconfigs; i++)
+		if (!strcmp(x->configs[i].key, o->key)) {
+			const struct explain_config *c = &x->configs[i];
+			o->label = xstrdup(c->label);
+			o->verdict = c->verdict;
+			o->why = c->why;
+			o->signature = ex_dup(c->signature);
+			o->excerpt = ex_dup(c->excerpt);
+			return 0;
+		}
+	int found = store_outcome_get(x->p->store, x->p->session, o->key, o, e);
+	if (found < 0)
+		return -1;
+	if (found) {
+		x->stored_hits++;
+		remember_config(x, o, 1);
+		return 0;
+	}
+	if (x->opts.replay)
+		return cerr_set(e, "the stored session is not finished (%s was not tested yet); run culprit again to finish it",
+				label);
+	if (ex_was_stopped(x))
+		return ABORT_STOPPED;
+	if (x->p->stopping)
+		return DD_STOP;
+	int g = x->hooks.gate ? x->hooks.gate(x->hooks.priv, label) : 0;
+	if (g < 0)
+		return ABORT_STOPPED;
+	if (g > 0) {
+		x->p->stopping = 1;   /* unwind every search with its best answer */
+		return DD_STOP;
+	}
+
+	o->label = xstrdup(label);
+	size_t written = 0;
+	if (ex_ensure_workspace(x, s->old_rev, e) < 0 || workspace_apply(x->p->ws, s, applied, &written, e) < 0)
+		return -1;
+	double t0 = now_seconds();
+	int rc = build_and_test(x, expected, o, e);
+	ex_activity(x, NULL);
+	if (rc < 0)
+		return rc;
+	if (store_outcome_put(x->p->store, x->p->session, o, e) < 0)
+		return -1;
+	remember_config(x, o, 0);
+	ex_event(x, "CONFIG_TESTED", "%s: %s%s%s (%.1fs, %zu file%s written)", label, verdict_name(o->verdict),
+		 o->why ? ", " : "", why_name(o->why), now_seconds() - t0, written, written == 1 ? "" : "s");
+	return 0;
+}
+
+void ex_finish_marks(struct explain *x)
+{
+	ex_lock(x);
+	for (size_t c = 0; c < x->set->nchanges; c++)
+		x->marks[c] = MARK_APPLIED;   /* not a cause: it stays as the bad revision has it */
+	for (size_t i = 0; i < x->aux.n; i++)
+		x->marks[x->aux.v[i].change] = MARK_AUX;
+	for (size_t i = 0; i < x->fix.n; i++)
+		x->marks[x->fix.v[i].change] = MARK_FIX;
+	for (size_t i = 0; i < x->inducing.n; i++)
+		x->marks[x->inducing.v[i].change] = x->inducing.n > 1 ? MARK_INTERACTING : MARK_INDUCING;
+	ex_unlock(x);
+}
+
+/* Build dir's tree with cmd; 0, or an error naming the command. */
+int ex_build_for_suite(struct explain *x, const char *dir, const char *cmd, const char *what, struct cerr *e)
+{
+	if (!cmd[0])
+		return 0;
+	char *header = xasprintf("%sgcov-flush.h", x->p->sessdir);
+	char *env0 = xasprintf("CULPRIT_GCOV_FLUSH=%s", header);
+	const char *env[] = {env0, NULL};
+	/* Written once: a newer header would make gcov warn about every object. */
+	struct buf have = BUF_INIT;
+	int same = file_read(header, &have, 1 << 16, NULL) == 0 && have.len == sizeof(gcov_flush_header) - 1 &&
+		   !memcmp(have.s, gcov_flush_header, have.len);
+	buf_release(&have);
+	int wrote = same ? 0 : file_write_atomic(header, gcov_flush_header, sizeof(gcov_flush_header) - 1, 0644, e);
+	free(header);
+	if (wrote < 0) {
+		free(env0);
+		return -1;
+	}
+	struct run_result r;
+	char *label = xasprintf("building %s", what);
+	int ran = ex_run_build(x, dir, cmd, label, env, &r, e);
+	free(label);
+	free(env0);
+	if (ran < 0)
+		return -1;
+	ex_activity(x, NULL);
+	int rc = 0;
+	if (r.status == RUN_CANCELLED)
+		rc = ABORT_STOPPED;
+	else if (r.status != RUN_EXITED || r.code != 0) {
+		char *err = ex_build_error(x, &r);
+		rc = cerr_set(e, "the %s build failed (%s): %s", what, cmd, err ? err : "no output");
+		free(err);
+	}
+	run_result_release(&r);
+	return rc;
+}
+
+/* The suite file, with the failing test added when the suite lacks it: it
+ * counts as failing even if the suite has no failing test. */
+int ex_load_suite(struct explain *x, struct suite *s, struct cerr *e)
+{
+	if (x->opts.suite && suite_load(s, x->opts.suite, e) < 0)
+		return -1;
+	if (!x->opts.suite)
+		memset(s, 0, sizeof(*s));
+	/* The tests approved in refinement join it. */
+	char *approved = store_get(x->p->store, x->p->session, "refine.approved");
+	if (approved && approved[0]) {
+		struct suite more;
+		if (suite_parse(&more, approved, "the approved tests", e) < 0) {
+			free(approved);
+			suite_release(s);
+			return -1;
+		}
+		s->v = xrealloc(s->v, (s->n + more.n + 1) * sizeof(*s->v));
+		memcpy(s->v + s->n, more.v, more.n * sizeof(*s->v));
+		s->n += more.n;
+		free(more.v);
+	}
+	free(approved);
+	int has_failing = 0;
+	for (size_t i = 0; i < s->n; i++)
+		has_failing |= !strcmp(s->v[i].cmd, x->opts.test);
+	if (!has_failing) {
+		s->v = xrealloc(s->v, (s->n + 1) * sizeof(*s->v));
+		s->v[s->n++] = (struct suite_test){xstrdup(FAILING_TEST_NAME), xstrdup(x->opts.test), 0};
+	}
+	return 0;
+}
+
+/* Coverage results and worktrees go by coverage build command too: another
+ * command, other objects and other counts. */
+const char *ex_coverage_build_of(const struct explain *x, char hash[41])
+{
+	const char *cbuild = x->opts.coverage_build ? x->opts.coverage_build : DEFAULT_COVERAGE_BUILD;
+	repo_hash(cbuild, strlen(cbuild), hash);
+	return cbuild;
+}
+
