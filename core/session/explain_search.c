@@ -44,7 +44,8 @@ static int bisect_test(void *priv, size_t k)
 	return rc;
 }
 
-int ex_bisect(struct explain *x, struct cerr *e)
+/* Bisection over the first-parent chain (--first-parent). */
+static int bisect_first_parent(struct explain *x, struct cerr *e)
 {
 	char(*fp)[41] = NULL;
 	size_t nfp = 0;
@@ -101,6 +102,131 @@ int ex_bisect(struct explain *x, struct cerr *e)
 			 x->hi - x->lo - 1);
 	}
 	return 0;
+}
+
+/* The graph bisection's test of commit k of the range (commits[k + 1]). */
+static int graph_test(void *priv, size_t k)
+{
+	return bisect_test(priv, k + 1);
+}
+
+/* Reorder x->commits (and their verdicts) so that the base (the culprit's
+ * parent, or the range's) and the candidates end the list: commits[lo] the
+ * base, commits[hi] the first failing commit, the untestable candidates
+ * between them. base_k is the base's index in commits, or -1 when it lies
+ * outside the range (it then takes good's place: both pass). */
+static void lay_out(struct explain *x, const char *cand, size_t bad, long base_k, const char *base_hex)
+{
+	size_t n = x->ncommits, m = 0;
+	char(*c)[41] = xmalloc(n * sizeof(*c));
+	int *v = xmalloc(n * sizeof(*v));
+	/* The others first (good dropped when the base stands in for it). */
+	for (size_t k = 0; k < n; k++) {
+		int in = k > 0 && cand[k - 1];
+		if (in || (long)k == base_k || (k == 0 && base_k < 0))
+			continue;
+		memcpy(c[m], x->commits[k], 41);
+		v[m++] = x->commit_verdict[k];
+	}
+	x->lo = m;
+	memcpy(c[m], base_k >= 0 ? x->commits[base_k] : base_hex, 41);
+	v[m++] = base_k >= 0 ? x->commit_verdict[base_k] : VERDICT_PASS;
+	for (size_t k = 1; k < n; k++)
+		if (cand[k - 1] && k - 1 != bad) {
+			memcpy(c[m], x->commits[k], 41);
+			v[m++] = x->commit_verdict[k];
+		}
+	x->hi = m;
+	memcpy(c[m], x->commits[bad + 1], 41);
+	v[m++] = x->commit_verdict[bad + 1];
+	ex_lock(x);
+	free(x->commits);
+	free(x->commit_verdict);
+	x->commits = c;
+	x->commit_verdict = v;
+	ex_unlock(x);
+}
+
+/* Bisection over the commit graph, as git bisect: the first failing
+ * commit whose parents all pass; a range when skips leave several. */
+static int bisect_graph(struct explain *x, struct cerr *e)
+{
+	struct repo_graph g;
+	if (repo_graph(x->p->repo, x->good, x->bad, &g, e) < 0)
+		return -1;
+	x->ncommits = g.n + 1;
+	x->commits = xmalloc(x->ncommits * sizeof(*x->commits));
+	memcpy(x->commits[0], x->good, 41);
+	memcpy(x->commits + 1, g.id, g.n * sizeof(*g.id));
+	x->commit_verdict = xmalloc(x->ncommits * sizeof(int));
+	for (size_t i = 0; i < x->ncommits; i++)
+		x->commit_verdict[i] = -1;
+	x->commit_verdict[0] = VERDICT_PASS;
+	x->commit_verdict[x->ncommits - 1] = VERDICT_FAIL;
+
+	char *cand = xcalloc(g.n + 1, 1);
+	size_t bad = g.n - 1;
+	int rc = 0;
+	if (g.n > 1) {
+		ex_phase(x, PHASE_BISECT);
+		struct bisect_ctx c = {x, e};
+		rc = dd_bisect_graph(g.n, (const size_t *const *)g.parents, g.nparents, graph_test, &c, &bad, cand);
+	} else {
+		cand[0] = 1;
+	}
+	if (rc < 0 && rc != DD_STOP) {
+		free(cand);
+		repo_graph_release(&g);
+		return rc;
+	}
+	/* The base: the culprit's first parent; for a range, the first parent
+	 * outside the candidates of its oldest candidate. */
+	size_t ncand = 0, oldest = bad;
+	for (size_t k = 0; k < g.n; k++)
+		if (cand[k]) {
+			if (!ncand)
+				oldest = k;
+			ncand++;
+		}
+	const char *base = g.first_parent[oldest];
+	long base_k = -1;
+	for (size_t k = 0; k < g.n; k++)
+		if (!cand[k] && !strcmp(g.id[k], base))
+			base_k = (long)k + 1;
+	if (!base[0] || !strcmp(base, x->good))
+		base_k = 0;   /* a root commit of another history is searched against good */
+	int merge = g.arity[bad] > 1;
+	lay_out(x, cand, bad, base_k, base);
+	free(cand);
+	repo_graph_release(&g);
+
+	char h[13], l[13];
+	ex_short_hex(x->commits[x->hi], h);
+	ex_short_hex(x->commits[x->lo], l);
+	if (rc == DD_STOP) {
+		ex_event(x, "STOPPED", "stopped: the failure came in %s..%s", l, h);
+		return DD_STOP;
+	}
+	if (ncand == 1) {
+		char *subject = repo_commit_subject(x->p->repo, x->commits[x->hi]);
+		ex_event(x, "COMMIT_BLAMED", "%s %s broke the test%s: %s", merge ? "merge" : "commit", h,
+			 merge ? " (all its parents pass)" : "", subject ? subject : "");
+		free(subject);
+	} else {
+		ex_event(x, "COMMIT_BLAMED", "the failure came in %s..%s (%zu commits that cannot be tested)", l, h,
+			 ncand - 1);
+	}
+	return 0;
+}
+
+int ex_bisect(struct explain *x, struct cerr *e)
+{
+	int anc = repo_is_ancestor(x->p->repo, x->good, x->bad, e);
+	if (anc < 0)
+		return -1;
+	if (anc && !x->opts.first_parent)
+		return bisect_graph(x, e);
+	return bisect_first_parent(x, e);
 }
 
 /* ------------------------------------------------------ searching changes */
@@ -455,8 +581,9 @@ static int store_changes(struct explain *x, const struct change_set *s, struct c
 		const struct change_file *f = &s->files[c->file];
 		struct buf b = BUF_INIT;
 		ids[i] = xasprintf("%u", c->id);
+		const char *from = x->change_commit && x->change_commit[i][0] ? x->change_commit[i] : s->new_rev;
 		buf_addf(&b, "{\"id\": \"%u\", \"kind\": \"%s\", \"commit\": \"%s\", \"file\": ", c->id, kinds[c->kind],
-			 s->new_rev);
+			 from);
 		json_str(&b, f->new_path);
 		buf_adds(&b, ", \"old_file\": ");
 		json_str(&b, f->old_path);
@@ -477,11 +604,50 @@ static int store_changes(struct explain *x, const struct change_set *s, struct c
 	return rc;
 }
 
+/* In a range that bisection could not narrow (untestable commits), each
+ * change is the commit's that introduced its lines: blame over the range. */
+static void attribute_changes(struct explain *x, const struct change_set *s)
+{
+	size_t n = x->hi - x->lo;   /* the candidates commits[lo+1 .. hi] */
+	char(*cc)[41] = xcalloc(s->nchanges + 1, sizeof(*cc));
+	for (size_t c = 0; c < s->nchanges; c++) {
+		const struct change *ch = &s->changes[c];
+		const struct change_file *f = &s->files[ch->file];
+		const char *removed = "";
+		size_t rlen = 0;
+		if (ch->kind == CHANGE_HUNK && ch->new_lines == 0 && f->old_data) {
+			const struct change_atom *a0 = &s->atoms[ch->atom0], *a1 = &s->atoms[ch->atom0 + ch->natoms - 1];
+			removed = f->old_data + a0->old_off;
+			rlen = a1->old_end - a0->old_off;
+		}
+		long k = ch->kind == CHANGE_HUNK || ch->kind == CHANGE_FILE_ADD
+				 ? repo_introduced(x->p->repo, (const char(*)[41])(x->commits + x->lo + 1), n,
+						   x->commits[x->hi], f->new_path,
+						   ch->kind == CHANGE_HUNK ? ch->new_start : 1,
+						   ch->kind == CHANGE_HUNK ? ch->new_lines : 1, removed, rlen)
+				 : -1;
+		if (k >= 0)
+			memcpy(cc[c], x->commits[x->lo + 1 + (size_t)k], 41);
+	}
+	ex_lock(x);
+	free(x->change_commit);
+	x->change_commit = cc;
+	ex_unlock(x);
+}
+
+const char *explain_change_commit(const struct explain *x, size_t change)
+{
+	const char *culprit = explain_culprit_commit(x);
+	if (culprit || !x->change_commit || !x->change_commit[change][0])
+		return culprit;
+	return x->change_commit[change];
+}
+
 /* The culprit commit's changes become the model's; 1 when there are none. */
 int ex_search_begin(struct explain *x, struct cerr *e)
 {
 	struct change_set *s = x->p->full;
-	if (x->lo != 0 || x->hi != x->ncommits - 1) {
+	if (strcmp(x->commits[x->lo], x->good) || strcmp(x->commits[x->hi], x->bad)) {
 		if (repo_diff(x->p->repo, x->commits[x->lo], x->commits[x->hi], &s, e) < 0)
 			return -1;
 	}
@@ -489,6 +655,8 @@ int ex_search_begin(struct explain *x, struct cerr *e)
 	x->set = s;
 	x->marks = xcalloc(s->nchanges + 1, sizeof(*x->marks));
 	ex_unlock(x);
+	if (!x->unrelated && x->hi > x->lo + 1)
+		attribute_changes(x, s);
 	if (!x->opts.replay && store_changes(x, s, e) < 0)
 		return -1;
 	if (s->nchanges == 0) {

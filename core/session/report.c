@@ -91,7 +91,10 @@ static void text_items(const struct explain *x, const struct explain_list *l, in
 		report_item_id(x, it, b);
 		buf_adds(b, md ? "** " : "  ");
 		item_where(x, it, b);
-		buf_addf(b, " [%s]\n", item_kind(x, it));
+		buf_addf(b, " [%s]", item_kind(x, it));
+		if (!explain_culprit_commit(x) && explain_change_commit(x, it->change))
+			buf_addf(b, " from commit %.12s", explain_change_commit(x, it->change));
+		buf_addc(b, '\n');
 		item_lines(x, it, &cl);
 		if (cl.nremoved + cl.nadded > 0) {
 			buf_adds(b, md ? "\n  ```diff\n" : "");
@@ -236,7 +239,6 @@ static void render_text(const struct explain *x, int md, struct buf *b)
 
 static void json_items(const struct explain *x, const struct explain_list *l, struct buf *b)
 {
-	const char *culprit = explain_culprit_commit(x);
 	buf_addc(b, '[');
 	for (size_t i = 0; i < l->n; i++) {
 		const struct explain_item *it = &l->v[i];
@@ -252,7 +254,7 @@ static void json_items(const struct explain *x, const struct explain_list *l, st
 		buf_adds(b, ", \"kind\": ");
 		json_str(b, item_kind(x, it));
 		buf_adds(b, ", \"commit\": ");
-		json_str_or_null(b, culprit);
+		json_str_or_null(b, explain_change_commit(x, it->change));
 		buf_adds(b, ", \"file\": ");
 		json_str(b, f->new_path);
 		buf_adds(b, ", \"old_file\": ");
