@@ -5,10 +5,12 @@
 #include <string.h>
 
 #include "core/isolate/dd.h"
+#include "core/isolate/repair.h"
 #include "core/json.h"
 #include "core/isolate/workspace.h"
 
 #define REFINE_MAX_ATOMS 32     /* token-level search budget, in pieces */
+#define REPAIR_ROUNDS 3         /* compiler-error repairs of one configuration at most */
 
 struct bisect_ctx {
 	struct explain *x;
@@ -231,12 +233,24 @@ int ex_bisect(struct explain *x, struct cerr *e)
 
 /* ------------------------------------------------------ searching changes */
 
+static void set_range(struct bits *b, size_t from, size_t len, int value)
+{
+	for (size_t a = from; a < from + len; a++)
+		value ? bits_set(b, a) : bits_clear(b, a);
+}
+
 static void units_add_atoms(const struct units *u, const size_t *units, size_t n, struct bits *b,
 			    int value)
 {
-	for (size_t i = 0; i < n; i++)
-		for (size_t a = u->start[units[i]]; a < u->start[units[i]] + u->len[units[i]]; a++)
-			value ? bits_set(b, a) : bits_clear(b, a);
+	for (size_t i = 0; i < n; i++) {
+		if (!u->member) {
+			set_range(b, u->start[units[i]], u->len[units[i]], value);
+			continue;
+		}
+		/* A group of changes: all their atom ranges. */
+		for (size_t k = 0; k < u->nmember[units[i]]; k++)
+			set_range(b, u->member[units[i]][2 * k], u->member[units[i]][2 * k + 1], value);
+	}
 }
 
 static void atom_name(const struct change_set *s, size_t atom, struct buf *b)
@@ -296,7 +310,8 @@ static void show_marks(struct explain *x, const struct bits *applied)
 }
 
 /* Test the set's configuration `applied`; the verdict, or <0. */
-static int test_atoms(struct search *sr, const struct bits *applied, int revert_view, enum unresolved_why *why)
+static int test_atoms_ex(struct search *sr, const struct bits *applied, int revert_view, enum unresolved_why *why,
+			 char **excerpt)
 {
 	struct explain *x = sr->x;
 	struct buf label = BUF_INIT;
@@ -312,8 +327,54 @@ static int test_atoms(struct search *sr, const struct bits *applied, int revert_
 	rc = (int)o.verdict;
 	if (why)
 		*why = o.why;
+	if (excerpt) {
+		*excerpt = o.excerpt;
+		o.excerpt = NULL;
+	}
 	outcome_release(&o);
 	return rc;
+}
+
+static int test_atoms(struct search *sr, const struct bits *applied, int revert_view, enum unresolved_why *why)
+{
+	return test_atoms_ex(sr, applied, revert_view, why, NULL);
+}
+
+/* Test `applied` (applied to the good side); when it does not build, add
+ * the changes of the search that declare what the compiler says is missing
+ * or wrong, and test that repaired configuration instead, a few rounds at
+ * most. applied grows by what was added. The verdict, or <0. */
+static int test_repaired(struct search *sr, struct bits *applied)
+{
+	for (int round = 0;; round++) {
+		enum unresolved_why why = WHY_NONE;
+		char *excerpt = NULL;
+		int v = test_atoms_ex(sr, applied, 0, &why, &excerpt);
+		if (v != VERDICT_UNRESOLVED || why != WHY_BUILD || !sr->deps || !sr->pool || round == REPAIR_ROUNDS ||
+		    !excerpt) {
+			free(excerpt);
+			return v;
+		}
+		char **names;
+		size_t nn = repair_names(excerpt, &names), added = 0;
+		free(excerpt);
+		size_t *decl = xmalloc((sr->s->nchanges + 1) * sizeof(*decl));
+		for (size_t i = 0; i < nn; i++) {
+			size_t nd = deps_declaring(sr->deps, names[i], decl);
+			for (size_t k = 0; k < nd; k++) {
+				const struct change *ch = &sr->s->changes[decl[k]];
+				for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++)
+					if (bits_test(sr->pool, a) && !bits_test(applied, a)) {
+						bits_set(applied, a);
+						added++;
+					}
+			}
+		}
+		free(decl);
+		repair_names_free(names);
+		if (!added)
+			return v;
+	}
 }
 
 static int pred_inducing(void *priv, const size_t *units, size_t n)
@@ -321,7 +382,7 @@ static int pred_inducing(void *priv, const size_t *units, size_t n)
 	struct search *sr = priv;
 	struct bits *b = bits_new(sr->s->natoms);
 	units_add_atoms(sr->u, units, n, b, 1);
-	int v = test_atoms(sr, b, 0, NULL);
+	int v = test_repaired(sr, b);
 	bits_free(b);
 	return v < 0 ? v : v == VERDICT_FAIL ? 1 : v == VERDICT_UNRESOLVED ? 2 : 0;
 }
@@ -448,7 +509,7 @@ static int border(void *priv, size_t a, size_t b)
 	size_t atom_a = sr->u->start[a], atom_b = sr->u->start[b];
 	const struct change_atom *x = &s->atoms[atom_a], *y = &s->atoms[atom_b];
 	const struct change *cx = &s->changes[x->change], *cy = &s->changes[y->change];
-	if (sr->u->len[a] == 1 && sr->u->len[b] == 1 && s->natoms != s->nchanges && sr->u->n == s->natoms)
+	if (sr->u->tokens)
 		return cx != cy ? 2 : x->old_line != y->old_line;
 	struct explain *ex = sr->x;
 	if (sr->u->n == s->nchanges && ex->interacted && ex->interact.group[x->change] >= 0 &&
@@ -473,6 +534,7 @@ static int minimize(struct search *sr, const struct units *u, const size_t *cand
 
 static void units_init(struct units *u, size_t n)
 {
+	memset(u, 0, sizeof(*u));
 	u->n = n;
 	u->start = xmalloc((n + 1) * sizeof(*u->start));
 	u->len = xmalloc((n + 1) * sizeof(*u->len));
@@ -480,6 +542,10 @@ static void units_init(struct units *u, size_t n)
 
 static void units_release(struct units *u)
 {
+	for (size_t i = 0; u->member && i < u->n; i++)
+		free(u->member[i]);
+	free(u->member);
+	free(u->nmember);
 	free(u->start);
 	free(u->len);
 }
@@ -487,6 +553,7 @@ static void units_release(struct units *u)
 /* The search at one level (changes or atoms) over candidate units cand. */
 struct level {
 	struct bits *inducing, *revert, *causes, *aux;
+	struct bits *repair;   /* what compiler-error repair added to the failure-inducing configuration */
 	int split;      /* the fix could be split into causes and auxiliary units */
 };
 
@@ -496,6 +563,7 @@ static void level_init(struct level *l, size_t natoms)
 	l->revert = bits_new(natoms);
 	l->causes = bits_new(natoms);
 	l->aux = bits_new(natoms);
+	l->repair = bits_new(natoms);
 	l->split = 0;
 }
 
@@ -505,6 +573,7 @@ static void level_release(struct level *l)
 	bits_free(l->revert);
 	bits_free(l->causes);
 	bits_free(l->aux);
+	bits_free(l->repair);
 }
 
 static int search_level(struct explain *x, struct search *sr, const struct units *u, const size_t *ind_cand,
@@ -513,14 +582,28 @@ static int search_level(struct explain *x, struct search *sr, const struct units
 	size_t n = nind > nrev ? nind : nrev;
 	size_t *out = xmalloc((n + 1) * sizeof(*out)), nout = 0;
 	struct buf d = BUF_INIT;
-	const char *lvl = u->n == sr->s->natoms && sr->s->natoms != sr->s->nchanges ? " (token level)" : "";
+	const char *lvl = u->tokens ? " (token level)" : "";
 	int rc;
 
 	ex_phase(x, lvl[0] ? PHASE_REFINE : PHASE_INDUCING);
+	struct bits *pool = bits_new(sr->s->natoms);
+	units_add_atoms(u, ind_cand, nind, pool, 1);
+	sr->pool = pool;
 	rc = minimize(sr, u, ind_cand, nind, pred_inducing, out, &nout, l->inducing);
 	if (rc == DD_STOP)
 		*stopped = 1;
-	else if (rc < 0)
+	if (rc == 0) {
+		/* The configuration that proves it: with what repair added (tested, stored). */
+		struct bits *proof = bits_dup(l->inducing);
+		if (test_repaired(sr, proof) >= 0)
+			for (size_t a = 0; a < sr->s->natoms; a++)
+				if (bits_test(proof, a) && !bits_test(l->inducing, a))
+					bits_set(l->repair, a);
+		bits_free(proof);
+	}
+	sr->pool = NULL;
+	bits_free(pool);
+	if (rc < 0 && rc != DD_STOP)
 		goto out;
 	describe_atoms(sr->s, l->inducing, 0, &d);
 	ex_event(x, "INDUCING_FOUND", "failure-inducing%s: %s%s", lvl, d.s, *stopped ? " (stopped, not minimal)" : "");
@@ -672,42 +755,69 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 {
 	const struct change_set *s = x->set;
 	struct units cu, au;
-	units_init(&cu, s->nchanges);
+	/* Hunks that only build together (a declaration and its uses) are one unit. */
+	struct deps dp;
+	deps_compute(s, &dp);
+	if (dp.ngroups)
+		ex_event(x, "DEPENDENCES", "%zu of %zu changes in %zu group%s that only build together "
+			 "(declarations and their uses)", dp.linked, s->nchanges, dp.ngroups, dp.ngroups == 1 ? "" : "s");
+	size_t nu = 0, *first = xmalloc((s->nchanges + 1) * sizeof(*first));
+	units_init(&cu, s->nchanges - dp.linked + dp.ngroups);
+	cu.member = xcalloc(cu.n + 1, sizeof(*cu.member));
+	cu.nmember = xcalloc(cu.n + 1, sizeof(*cu.nmember));
 	for (size_t c = 0; c < s->nchanges; c++) {
-		cu.start[c] = s->changes[c].atom0;
-		cu.len[c] = s->changes[c].natoms;
+		if (dp.group[c] >= 0 && (size_t)dp.group[c] != c)
+			continue;   /* in its group's unit */
+		first[nu] = c;
+		cu.start[nu] = s->changes[c].atom0;
+		cu.len[nu] = s->changes[c].natoms;
+		cu.member[nu] = xmalloc(2 * (s->nchanges + 1) * sizeof(**cu.member));
+		for (size_t k = c; k < s->nchanges; k++)
+			if (k == c || (dp.group[c] >= 0 && dp.group[k] == dp.group[c])) {
+				cu.member[nu][2 * cu.nmember[nu]] = s->changes[k].atom0;
+				cu.member[nu][2 * cu.nmember[nu]++ + 1] = s->changes[k].natoms;
+			}
+		nu++;
 	}
 	units_init(&au, s->natoms);
+	au.tokens = 1;
 	for (size_t a = 0; a < s->natoms; a++) {
 		au.start[a] = a;
 		au.len[a] = 1;
 	}
-	size_t *all = xmalloc((s->nchanges + 1) * sizeof(*all)), nall = 0;
+	size_t *all = xmalloc((nu + 1) * sizeof(*all)), nall = 0;
+	char *placed = xcalloc(nu + 1, 1);
 	/* Interacting changes next to each other, in one partition where it costs nothing (border). */
-	for (size_t c = 0; c < s->nchanges; c++) {
-		long g = x->interacted ? x->interact.group[c] : -1;
-		if (g >= 0 && (size_t)g != c)
-			continue;   /* placed with its group's first */
-		all[nall++] = c;
-		for (size_t k = c + 1; g >= 0 && k < s->nchanges; k++)
-			if (x->interact.group[k] == g)
+	for (size_t u = 0; u < nu; u++) {
+		if (placed[u])
+			continue;
+		long g = x->interacted ? x->interact.group[first[u]] : -1;
+		all[nall++] = u;
+		placed[u] = 1;
+		for (size_t k = u + 1; g >= 0 && k < nu; k++)
+			if (!placed[k] && x->interact.group[first[k]] == g) {
 				all[nall++] = k;
+				placed[k] = 1;
+			}
 	}
+	free(placed);
+	free(first);
 
-	struct search sr = {.x = x, .s = s};
+	struct search sr = {.x = x, .s = s, .deps = &dp};
 	struct level hl, tl;
 	struct bits *ind = NULL, *fix = NULL, *aux = bits_new(s->natoms);
 	int stopped = 0, rc;
 	level_init(&hl, s->natoms);
 	level_init(&tl, s->natoms);
 
-	rc = search_level(x, &sr, &cu, all, s->nchanges, all, s->nchanges, &hl, &stopped);
+	rc = search_level(x, &sr, &cu, all, nall, all, nall, &hl, &stopped);
 	if (rc < 0)
 		goto out;
 	ind = bits_dup(hl.inducing);
 	fix = bits_dup(hl.split ? hl.causes : hl.revert);
 	if (hl.split)
 		bits_or(aux, hl.aux);
+	bits_or(aux, hl.repair);
 
 	/* Hunks that cannot be told apart (the fix needs auxiliary changes, or
 	 * the failure needs more than the fix): go to token level inside them. */
@@ -791,6 +901,7 @@ out:
 	free(all);
 	units_release(&cu);
 	units_release(&au);
+	deps_release(&dp);
 	return rc;
 }
 

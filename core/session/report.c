@@ -117,6 +117,14 @@ static size_t configs_built(const struct explain *x)
 	return n;
 }
 
+static size_t configs_unbuilt(const struct explain *x)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < x->nconfigs; i++)
+		n += (size_t)(x->configs[i].why == WHY_BUILD || x->configs[i].why == WHY_BUILD_TIMEOUT);
+	return n;
+}
+
 static size_t configs_unresolved(const struct explain *x)
 {
 	size_t n = 0;
@@ -223,8 +231,8 @@ static void render_text(const struct explain *x, int md, struct buf *b)
 		faults_text(x, md, b);
 	if (x->interacted && x->set)
 		interact_text(x, md, b);
-	buf_addf(b, "%s%zu configurations tested (%d commits, %zu unresolved", md ? "\n" : "\n",
-		 x->nconfigs, x->commits_tested, configs_unresolved(x));
+	buf_addf(b, "%s%zu configurations tested (%d commits, %zu unresolved, %zu failed to build", md ? "\n" : "\n",
+		 x->nconfigs, x->commits_tested, configs_unresolved(x), configs_unbuilt(x));
 	if (x->flaky)
 		buf_addf(b, ", %d flaky", x->flaky);
 	buf_addf(b, "), %zu built in this run, %d builds; %.1f s", configs_built(x), x->builds,
@@ -318,6 +326,7 @@ static void render_json(const struct explain *x, struct buf *b)
 	buf_addf(b, ",\n  \"configurations_tested\": %zu", x->nconfigs);
 	buf_addf(b, ",\n  \"configurations_built_this_run\": %zu", configs_built(x));
 	buf_addf(b, ",\n  \"configurations_unresolved\": %zu", configs_unresolved(x));
+	buf_addf(b, ",\n  \"configurations_failed_to_build\": %zu", configs_unbuilt(x));
 	buf_addf(b, ",\n  \"flaky\": %d", x->flaky);
 	buf_adds(b, ",\n  \"flaky_configurations\": [");
 	int first = 1;
