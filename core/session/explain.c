@@ -435,7 +435,11 @@ int explain_run(struct explain *x, struct cerr *e)
 	}
 	if (rc == ABORT_STOPPED || rc == DD_STOP) {
 		free(x->note);
-		x->note = xstrdup(rc == DD_STOP ? "stopped before the changes were searched"
+		x->note = xstrdup(rc == DD_STOP ? x->p->stopping == 3
+							  ? "the stored session is not finished: it stopped before the changes were searched"
+						  : x->p->stopping == 2
+							  ? "the budget of configurations (--max-configurations) was spent before the changes were searched"
+							  : "stopped before the changes were searched"
 						: "the analysis was cancelled before it finished");
 		ex_event(x, "STOPPED", "%s", x->note);
 		ex_phase(x, PHASE_DONE);

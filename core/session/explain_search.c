@@ -882,7 +882,13 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 	x->explained = x->inducing.n > 0;
 	if (stopped) {
 		free(x->note);
-		x->note = xstrdup("the search was stopped: these sets are the best found so far, not minimal");
+		x->note = x->p->stopping == 2
+				  ? xasprintf("the budget of %zu configurations (--max-configurations) was spent: these "
+					      "sets are the best found so far, not minimal", x->opts.max_configs)
+				  : x->p->stopping == 3
+				  ? xstrdup("the stored session is not finished (run culprit again to finish it): these "
+					    "sets are the best found so far, not minimal")
+				  : xstrdup("the search was stopped: these sets are the best found so far, not minimal");
 	} else if (!hl.split && !tl.split) {
 		free(x->note);
 		x->note = xstrdup("the fix's changes only build together: culprit could not tell causes from build needs");
