@@ -346,13 +346,24 @@ static int test_atoms(struct search *sr, const struct bits *applied, int revert_
  * most. applied grows by what was added. The verdict, or <0. */
 static int test_repaired(struct search *sr, struct bits *applied)
 {
+	struct bits *added_all = bits_new(sr->s->natoms);
 	for (int round = 0;; round++) {
 		enum unresolved_why why = WHY_NONE;
 		char *excerpt = NULL;
 		int v = test_atoms_ex(sr, applied, 0, &why, &excerpt);
-		if (v != VERDICT_UNRESOLVED || why != WHY_BUILD || !sr->deps || !sr->pool || round == REPAIR_ROUNDS ||
-		    !excerpt) {
+		if (v != VERDICT_UNRESOLVED || why != WHY_BUILD || !sr->deps || !sr->pool || sr->u->tokens ||
+		    round == REPAIR_ROUNDS || !excerpt) {
 			free(excerpt);
+			/* Sound only when what repair added does not fail by itself:
+			 * else the cause may be in it, and this subset tells nothing. */
+			if (v == VERDICT_FAIL && bits_count(added_all) > 0) {
+				int alone = test_atoms(sr, added_all, 0, NULL);
+				if (alone < 0)
+					v = alone;
+				else if (alone == VERDICT_FAIL)
+					v = VERDICT_UNRESOLVED;
+			}
+			bits_free(added_all);
 			return v;
 		}
 		char **names;
@@ -366,14 +377,17 @@ static int test_repaired(struct search *sr, struct bits *applied)
 				for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++)
 					if (bits_test(sr->pool, a) && !bits_test(applied, a)) {
 						bits_set(applied, a);
+						bits_set(added_all, a);
 						added++;
 					}
 			}
 		}
 		free(decl);
 		repair_names_free(names);
-		if (!added)
+		if (!added) {
+			bits_free(added_all);
 			return v;
+		}
 	}
 }
 
@@ -632,7 +646,29 @@ static int search_level(struct explain *x, struct search *sr, const struct units
 	}
 	if (rc < 0)
 		goto out;
-	rc = split_fix(sr, out, nout, l->causes, l->aux);
+	if (u->member) {
+		/* Causes and build needs are told apart change by change, not by group. */
+		struct units cu1;
+		units_init(&cu1, sr->s->nchanges);
+		size_t *ch = xmalloc((sr->s->nchanges + 1) * sizeof(*ch)), nch = 0;
+		struct bits *in = bits_new(sr->s->natoms);
+		units_add_atoms(u, out, nout, in, 1);
+		for (size_t c = 0; c < sr->s->nchanges; c++) {
+			cu1.start[c] = sr->s->changes[c].atom0;
+			cu1.len[c] = sr->s->changes[c].natoms;
+			if (bits_test(in, cu1.start[c]))
+				ch[nch++] = c;
+		}
+		bits_free(in);
+		const struct units *was = sr->u;
+		sr->u = &cu1;
+		rc = split_fix(sr, ch, nch, l->causes, l->aux);
+		sr->u = was;
+		free(ch);
+		units_release(&cu1);
+	} else {
+		rc = split_fix(sr, out, nout, l->causes, l->aux);
+	}
 	if (rc == DD_STOP) {
 		*stopped = 1;
 		rc = 0;
