@@ -627,48 +627,59 @@ static int search_level(struct explain *x, struct search *sr, const struct units
 	}
 
 	ex_phase(x, lvl[0] ? PHASE_REFINE : PHASE_FIX);
+	/* The fix is searched change by change: reverting a use without its
+	 * declaration builds, and what reverting needs to build is found as
+	 * auxiliary changes; groups only matter when applying to good. */
+	struct units cu1 = {0};
+	const struct units *ru = u;
+	size_t *rcand = NULL, nrc = nrev;
+	size_t *finducing = xmalloc((n + sr->s->nchanges + 1) * sizeof(*finducing)), nfi = nout;
+	memcpy(finducing, out, nout * sizeof(*out));
+	if (u->member) {
+		units_init(&cu1, sr->s->nchanges);
+		struct bits *in = bits_new(sr->s->natoms), *rv = bits_new(sr->s->natoms);
+		units_add_atoms(u, out, nout, in, 1);
+		units_add_atoms(u, rev_cand, nrev, rv, 1);
+		rcand = xmalloc((sr->s->nchanges + 1) * sizeof(*rcand));
+		nfi = nrc = 0;
+		for (size_t c = 0; c < sr->s->nchanges; c++) {
+			cu1.start[c] = sr->s->changes[c].atom0;
+			cu1.len[c] = sr->s->changes[c].natoms;
+			if (bits_test(in, cu1.start[c]))
+				finducing[nfi++] = c;
+			if (bits_test(rv, cu1.start[c]))
+				rcand[nrc++] = c;
+		}
+		bits_free(in);
+		bits_free(rv);
+		ru = &cu1;
+		rev_cand = rcand;
+		free(out);
+		out = xmalloc((sr->s->nchanges + 1) * sizeof(*out));
+	}
 	/* Most often reverting the failure-inducing changes fixes the test:
 	 * then the fix lies among them, and the search stays that small. */
-	size_t *finducing = xmalloc((nout + 1) * sizeof(*finducing)), nfi = nout;
-	memcpy(finducing, out, nout * sizeof(*out));
-	rc = nfi < nrev ? pred_revert(sr, finducing, nfi) : 0;
+	sr->u = ru;
+	rc = nfi < nrc ? pred_revert(sr, finducing, nfi) : 0;
 	if (rc == 1)
-		rc = minimize(sr, u, finducing, nfi, pred_revert, out, &nout, l->revert);
+		rc = minimize(sr, ru, finducing, nfi, pred_revert, out, &nout, l->revert);
 	else if (rc >= 0 || rc == 2)
-		rc = minimize(sr, u, rev_cand, nrev, pred_revert, out, &nout, l->revert);
+		rc = minimize(sr, ru, rev_cand, nrc, pred_revert, out, &nout, l->revert);
 	free(finducing);
 	if (rc == DD_STOP) {
 		*stopped = 1;
 		bits_free(l->causes);
 		l->causes = bits_dup(l->revert);
 		rc = 0;
-		goto out;
-	}
-	if (rc < 0)
-		goto out;
-	if (u->member) {
-		/* Causes and build needs are told apart change by change, not by group. */
-		struct units cu1;
-		units_init(&cu1, sr->s->nchanges);
-		size_t *ch = xmalloc((sr->s->nchanges + 1) * sizeof(*ch)), nch = 0;
-		struct bits *in = bits_new(sr->s->natoms);
-		units_add_atoms(u, out, nout, in, 1);
-		for (size_t c = 0; c < sr->s->nchanges; c++) {
-			cu1.start[c] = sr->s->changes[c].atom0;
-			cu1.len[c] = sr->s->changes[c].natoms;
-			if (bits_test(in, cu1.start[c]))
-				ch[nch++] = c;
-		}
-		bits_free(in);
-		const struct units *was = sr->u;
-		sr->u = &cu1;
-		rc = split_fix(sr, ch, nch, l->causes, l->aux);
-		sr->u = was;
-		free(ch);
-		units_release(&cu1);
-	} else {
+	} else if (rc >= 0) {
 		rc = split_fix(sr, out, nout, l->causes, l->aux);
 	}
+	sr->u = u;
+	free(rcand);
+	if (u->member)
+		units_release(&cu1);
+	if (*stopped)
+		goto out;
 	if (rc == DD_STOP) {
 		*stopped = 1;
 		rc = 0;
