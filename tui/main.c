@@ -40,6 +40,10 @@ static const char usage[] =
 	"      --repeat N         run the test N times per configuration; disagreeing runs are flaky\n"
 	"      --build-timeout S  seconds before a build is killed (default 600)\n"
 	"      --test-timeout S   seconds before a test is killed (default 60)\n"
+	"      --first-parent     bisect the first-parent commits only (default: every commit\n"
+	"                         between good and bad, as git bisect)\n"
+	"      --max-configurations N  build and test at most N configurations, then report\n"
+	"                         the best answer so far\n"
 	"      --suite FILE       rank lines by suspiciousness over this test suite's coverage\n"
 	"                         (a line a test: NAME COMMAND; '#' starts a comment)\n"
 	"      --coverage-build CMD  build with coverage (default: make CFLAGS=\"-O0 -g --coverage\n"
@@ -247,7 +251,7 @@ int main(int argc, char **argv)
 {
 	enum { OPT_BATCH = 256, OPT_PATTERN, OPT_REPEAT, OPT_BTIME, OPT_TTIME, OPT_FRESH, OPT_VERSION, OPT_SUITE,
 	       OPT_COVBUILD, OPT_JOBS, OPT_FORMULA, OPT_CHANGED, OPT_TOP, OPT_KEYS, OPT_DUMP_KEYMAP, OPT_NO_SEMANTIC,
-	       OPT_CFLAGS, OPT_ROUNDS, OPT_REFINE };
+	       OPT_CFLAGS, OPT_ROUNDS, OPT_REFINE, OPT_FIRST_PARENT, OPT_MAX_CONFIGS };
 	static const struct option longopts[] = {
 		{"good", required_argument, NULL, 'g'},
 		{"bad", required_argument, NULL, 'b'},
@@ -263,6 +267,8 @@ int main(int argc, char **argv)
 		{"cflags", required_argument, NULL, OPT_CFLAGS},
 		{"rounds", required_argument, NULL, OPT_ROUNDS},
 		{"refine", required_argument, NULL, OPT_REFINE},
+		{"first-parent", no_argument, NULL, OPT_FIRST_PARENT},
+		{"max-configurations", required_argument, NULL, OPT_MAX_CONFIGS},
 		{"suite", required_argument, NULL, OPT_SUITE},
 		{"coverage-build", required_argument, NULL, OPT_COVBUILD},
 		{"jobs", required_argument, NULL, OPT_JOBS},
@@ -338,6 +344,12 @@ int main(int argc, char **argv)
 			break;
 		case OPT_REFINE:
 			refine = (int)parse_count("--refine", optarg, 0, 1000);
+			break;
+		case OPT_FIRST_PARENT:
+			o.first_parent = 1;
+			break;
+		case OPT_MAX_CONFIGS:
+			o.max_configs = (size_t)parse_count("--max-configurations", optarg, 1, 100000000);
 			break;
 		case OPT_SUITE:
 			o.suite = optarg;

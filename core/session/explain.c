@@ -56,6 +56,9 @@ static int store_inputs(struct explain *x, struct cerr *e)
 	snprintf(num, sizeof(num), "%g", x->opts.build_timeout);
 	if (store_set(x->p->store, x->p->session, "build_timeout", num, e) < 0)
 		return -1;
+	snprintf(num, sizeof(num), "%d", x->opts.first_parent);
+	if (store_set(x->p->store, x->p->session, "first_parent", num, e) < 0)
+		return -1;
 	snprintf(num, sizeof(num), "%d", x->opts.jobs);
 	if (store_set(x->p->store, x->p->session, "jobs", num, e) < 0)
 		return -1;
@@ -181,6 +184,7 @@ int explain_open_stored(struct explain **out, const char *dir, int o_formula, in
 	char *bt = store_get(s, id, "build_timeout"), *tt = store_get(s, id, "test_timeout");
 	char *suite = store_get(s, id, "suite"), *cov = store_get(s, id, "coverage_build");
 	char *jobs = store_get(s, id, "jobs"), *cflags = store_get(s, id, "cflags");
+	char *fp = store_get(s, id, "first_parent");
 	store_free(s);
 	if (!good || !bad || !test) {
 		rc = cerr_set(e, "the stored session is incomplete; run culprit again");
@@ -191,7 +195,7 @@ int explain_open_stored(struct explain **out, const char *dir, int o_formula, in
 			.build_timeout = bt ? strtod(bt, NULL) : 0, .test_timeout = tt ? strtod(tt, NULL) : 0,
 			.suite = suite, .coverage_build = cov, .jobs = jobs ? atoi(jobs) : 0,
 			.formula = o_formula, .changed_only = o_changed, .replay = 1, .semantic = 1,
-			.cflags = cflags && cflags[0] ? cflags : NULL,
+			.cflags = cflags && cflags[0] ? cflags : NULL, .first_parent = fp ? atoi(fp) : 0,
 		};
 		rc = explain_open(out, &o, NULL, e);
 	}
@@ -207,6 +211,7 @@ int explain_open_stored(struct explain **out, const char *dir, int o_formula, in
 	free(cov);
 	free(cflags);
 	free(jobs);
+	free(fp);
 	return rc;
 }
 
@@ -241,6 +246,7 @@ void explain_free(struct explain *x)
 	ex_list_release(&x->fix);
 	ex_list_release(&x->aux);
 	free(x->marks);
+	free(x->change_commit);
 	free(x->commits);
 	free(x->commit_verdict);
 	free(x->signature);
@@ -366,6 +372,8 @@ static void reset_model(struct explain *x)
 	x->set = NULL;
 	free(x->marks);
 	x->marks = NULL;
+	free(x->change_commit);
+	x->change_commit = NULL;
 	free(x->commits);
 	x->commits = NULL;
 	free(x->commit_verdict);
@@ -427,7 +435,11 @@ int explain_run(struct explain *x, struct cerr *e)
 	}
 	if (rc == ABORT_STOPPED || rc == DD_STOP) {
 		free(x->note);
-		x->note = xstrdup(rc == DD_STOP ? "stopped before the changes were searched"
+		x->note = xstrdup(rc == DD_STOP ? x->p->stopping == 3
+							  ? "the stored session is not finished: it stopped before the changes were searched"
+						  : x->p->stopping == 2
+							  ? "the budget of configurations (--max-configurations) was spent before the changes were searched"
+							  : "stopped before the changes were searched"
 						: "the analysis was cancelled before it finished");
 		ex_event(x, "STOPPED", "%s", x->note);
 		ex_phase(x, PHASE_DONE);

@@ -266,13 +266,29 @@ int ex_test_config(struct explain *x, const struct change_set *s, const struct b
 		remember_config(x, o, 1);
 		return 0;
 	}
-	if (x->opts.replay)
-		return cerr_set(e, "the stored session is not finished (%s was not tested yet); run culprit again to finish it",
-				label);
+	if (x->opts.replay) {
+		/* An unfinished session: the answer so far, as a budget would end it. */
+		if (x->p->stopping != 3)
+			ex_event(x, "UNFINISHED", "the stored session is not finished (%s was not tested yet)", label);
+		x->p->stopping = 3;
+		return DD_STOP;
+	}
 	if (ex_was_stopped(x))
 		return ABORT_STOPPED;
 	if (x->p->stopping)
 		return DD_STOP;
+	if (x->opts.max_configs && !x->opts.replay) {
+		size_t built = 0;
+		for (size_t i = 0; i < x->nconfigs; i++)
+			built += (size_t)!x->configs[i].stored;
+		if (built >= x->opts.max_configs) {
+			/* The budget: unwind every search with its best answer so far. */
+			x->p->stopping = 2;
+			ex_event(x, "BUDGET", "the budget of %zu configurations (--max-configurations) is spent",
+				 x->opts.max_configs);
+			return DD_STOP;
+		}
+	}
 	int g = x->hooks.gate ? x->hooks.gate(x->hooks.priv, label) : 0;
 	if (g < 0)
 		return ABORT_STOPPED;

@@ -17,6 +17,7 @@
 #include "core/isolate/run.h"
 #include "core/spectrum/suite.h"
 #include "core/session/store.h"
+#include "core/isolate/deps.h"
 
 #define ABORT_STOPPED (-100)    /* the gate or the cancel flag stopped the analysis */
 
@@ -44,10 +45,15 @@ struct explain_priv {
 	size_t nsources;
 };
 
-/* What the units of one search stand for: unit u is atoms [start[u], start[u]+len[u]). */
+/* What the units of one search stand for: unit u is atoms [start[u],
+ * start[u]+len[u]), or with member set, the nmember[u] atom ranges
+ * (start, len) in member[u][0..2*nmember[u]) (hunks that only build
+ * together; start and len are then its first range). */
 struct units {
 	size_t *start, *len;
 	size_t n;
+	size_t **member, *nmember;
+	int tokens;                  /* a unit is one token-level atom */
 };
 
 /* One search over the change set: which set, its units, the aux memo. */
@@ -57,6 +63,8 @@ struct search {
 	const struct units *u;       /* the units being searched */
 	const size_t *reverted;      /* while searching aux: the reverted units (of u) */
 	size_t nreverted;
+	const struct deps *deps;     /* which changes declare what, for repairing builds (or NULL) */
+	const struct bits *pool;     /* the atoms a repair may add (the search's candidates) */
 };
 
 /* stage.c: the helpers every stage uses */
