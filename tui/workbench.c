@@ -49,6 +49,8 @@ struct wb {
 	pthread_cond_t cond;
 	pthread_t worker;
 	int mode, credits, waiting, running, start, stop, quitting, finished, result;
+	int restore;              /* the next start puts the stored model back (explain_restore) */
+	int restoring;            /* it is being put back */
 	volatile int cancel;
 	char result_msg[1100];
 	char **log;
@@ -167,21 +169,27 @@ static void *work(void *arg)
 			refine_job(w);
 			continue;
 		}
+		int restore = w->restore;
 		w->start = 0;
+		w->restore = 0;
+		w->restoring = restore;
 		w->running = 1;
 		w->cancel = 0;
 		w->finished = 0;
+		w->busy_since = now_seconds();
 		pthread_mutex_unlock(&w->lock);
 		struct cerr e = {{0}};
-		int rc = explain_run(w->x, &e);
+		int rc = restore ? explain_restore(w->x, &e) : explain_run(w->x, &e);
 		pthread_mutex_lock(&w->lock);
 		w->running = 0;
+		w->restoring = 0;
 		w->finished = 1;
 		w->result = rc;
 		if (rc < 0)
 			snprintf(w->result_msg, sizeof(w->result_msg), "error: %s", e.msg);
 		else if (rc == 0)
-			snprintf(w->result_msg, sizeof(w->result_msg), "done: failure-inducing changes found");
+			snprintf(w->result_msg, sizeof(w->result_msg), "done: failure-inducing changes found%s",
+				 restore ? " (stored session)" : "");
 		else
 			snprintf(w->result_msg, sizeof(w->result_msg), "%s",
 				 w->x->note ? w->x->note : "the failure could not be explained");
@@ -505,6 +513,25 @@ static char *prompt(struct wb *w, const char *lead)
 	}
 }
 
+/* A yes/no question on the message line: 1 for y. */
+static int ask_yes(struct wb *w, const char *question)
+{
+	for (;;) {
+		move(LINES - 1, 0);
+		clrtoeol();
+		mvaddnstr(LINES - 1, 0, question, COLS - 1);
+		refresh();
+		int ch = getch();
+		if (ch == ERR)
+			continue;
+		if (ch == KEY_RESIZE) {
+			draw(w);
+			continue;
+		}
+		return ch == 'y' || ch == 'Y';
+	}
+}
+
 static void search(struct wb *w, int dir)
 {
 	if (!w->search) {
@@ -539,10 +566,58 @@ static void search(struct wb *w, int dir)
 	message(w, 0, "/%s", w->search);
 }
 
-static void export_report(struct wb *w, const char *path)
+/* ~ and ~/ at the start of a path: the home directory (caller frees). */
+static char *expand_home(const char *arg)
+{
+	const char *home = getenv("HOME");
+	if (arg[0] == '~' && (arg[1] == '/' || !arg[1]) && home && home[0])
+		return xasprintf("%s%s", home, arg + 1);
+	return xstrdup(arg);
+}
+
+/* A name not taken yet: report.txt, else report-2.txt, report-3.txt, ... (caller frees). */
+static char *new_name(const char *path)
+{
+	if (access(path, F_OK) != 0)
+		return xstrdup(path);
+	const char *slash = strrchr(path, '/');
+	const char *dot = strrchr(slash ? slash : path, '.');
+	size_t stem = dot && dot != (slash ? slash + 1 : path) ? (size_t)(dot - path) : strlen(path);
+	for (int k = 2;; k++) {
+		char *p = xasprintf("%.*s-%d%s", (int)stem, path, k, path + stem);
+		if (access(p, F_OK) != 0)
+			return p;
+		free(p);
+	}
+}
+
+static int ask_yes(struct wb *w, const char *question);
+
+/* Write the report. An existing file is never overwritten silently: the
+ * default name moves on to a new one, a name given is asked about. */
+static void export_report(struct wb *w, const char *path, int given)
 {
 	struct buf out = BUF_INIT;
 	struct cerr e;
+	char *target = given ? xstrdup(path) : new_name(path);
+	if (given && access(target, F_OK) == 0) {
+		char q[600];
+		snprintf(q, sizeof(q), "%s exists: overwrite it? (y/n) ", target);
+		if (!ask_yes(w, q)) {
+			message(w, 0, "not exported (%s is kept)", target);
+			free(target);
+			return;
+		}
+	}
+	path = target;
+	pthread_mutex_lock(&w->lock);
+	int restoring = w->restoring;
+	pthread_mutex_unlock(&w->lock);
+	if (restoring) {   /* half a model would write less than is stored */
+		message(w, 1, "the stored session is still being loaded: export again in a moment");
+		free(target);
+		return;
+	}
 	pthread_mutex_lock(&w->x->lock);
 	report_render(w->x, w->format, w->o->top, &out);
 	pthread_mutex_unlock(&w->x->lock);
@@ -551,6 +626,7 @@ static void export_report(struct wb *w, const char *path)
 	else
 		message(w, 0, "exported the report to %s", path);
 	buf_release(&out);
+	free(target);
 }
 
 /* The approved generated tests as a suite file (--suite reads it). */
@@ -593,8 +669,8 @@ static void command(struct wb *w)
 		arg++;
 	enum report_format f;
 	if (!strcmp(line, "export")) {
-		char *path = *arg ? xstrdup(arg) : default_export_path(w);
-		export_report(w, path);
+		char *path = *arg ? expand_home(arg) : default_export_path(w);
+		export_report(w, path, *arg != '\0');
 		free(path);
 	} else if (!strcmp(line, "format")) {
 		if (report_format_parse(arg, &f) < 0)
@@ -625,7 +701,9 @@ static void command(struct wb *w)
 		w->ctx.trace_jump = 1;
 		message(w, 0, *arg ? "trace: the statements of %s" : "trace: every function%s", arg);
 	} else if (!strcmp(line, "tests")) {
-		export_tests(w, arg);
+		char *path = expand_home(arg);
+		export_tests(w, path);
+		free(path);
 	} else if (!strcmp(line, "help")) {
 		message(w, 0, ":export [FILE]  :format text|markdown|json  :tests [FILE]  :set timeout N  "
 			      ":set build-timeout N  :func [NAME]  :help");
@@ -860,7 +938,7 @@ static int act(struct wb *w, enum keymap_action a)
 		break;
 	case KA_EXPORT: {
 		char *path = default_export_path(w);
-		export_report(w, path);
+		export_report(w, path, 0);
 		free(path);
 		break;
 	}
@@ -1104,6 +1182,15 @@ int workbench_run(struct explain *x, const struct workbench_opts *o, struct cerr
 
 	x->hooks = (struct explain_hooks){.gate = gate, .event = on_event, .output = on_output, .priv = w,
 					  .cancel = &w->cancel};
+	/* A finished analysis is on screen at once, as it was left: the stored
+	 * model is put back (nothing is built or computed). */
+	char *state = explain_stored_state(x);
+	if (!strcmp(state, "explained") || !strcmp(state, "unexplained")) {
+		w->start = 1;
+		w->restore = 1;
+		w->mode = MODE_RUN;
+	}
+	free(state);
 	pthread_create(&w->worker, NULL, work, w);
 	if (o->notice)
 		message(w, 1, "%s", o->notice);

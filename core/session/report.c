@@ -224,11 +224,19 @@ static void render_text(const struct explain *x, int md, struct buf *b)
 		 x->nconfigs, x->commits_tested, configs_unresolved(x));
 	if (x->flaky)
 		buf_addf(b, ", %d flaky", x->flaky);
-	buf_addf(b, "), %zu built in this run, %d builds; %.1f s", configs_built(x), x->builds,
-		 x->elapsed_before + x->elapsed);
-	if (x->elapsed_before > 0)
-		buf_addf(b, " (%.1f s in this run)", x->elapsed);
-	buf_adds(b, "\n");
+	/* The session's totals; what this run added only when it ran (a stored
+	 * session's report says what the analysis took, not what reading it took). */
+	if (x->opts.replay) {
+		buf_addf(b, "), %d build%s; %.1f s\n", x->builds_before, x->builds_before == 1 ? "" : "s",
+			 x->elapsed_before);
+	} else {
+		int total = x->builds_before + x->builds;
+		buf_addf(b, "), %d build%s; %.1f s", total, total == 1 ? "" : "s", x->elapsed_before + x->elapsed);
+		if (x->resumed)
+			buf_addf(b, " (this run: %zu configuration%s built, %.1f s)", configs_built(x),
+				 configs_built(x) == 1 ? "" : "s", x->elapsed);
+		buf_adds(b, "\n");
+	}
 	for (size_t i = 0; i < x->nconfigs; i++)
 		if (x->configs[i].why == WHY_FLAKY)
 			buf_addf(b, "%sflaky (its --repeat runs disagree): %s\n", md ? "- " : "  ", x->configs[i].label);
@@ -327,9 +335,10 @@ static void render_json(const struct explain *x, struct buf *b)
 		}
 	buf_adds(b, "]");
 	buf_addf(b, ",\n  \"builds\": %d", x->builds);
+	buf_addf(b, ",\n  \"builds_total\": %d", x->builds_before + x->builds);
 	buf_addf(b, ",\n  \"resumed\": %s", x->resumed ? "true" : "false");
 	buf_addf(b, ",\n  \"refined_to_tokens\": %s", x->refined ? "true" : "false");
-	buf_addf(b, ",\n  \"elapsed_seconds\": %.3f", x->elapsed_before + x->elapsed);
+	buf_addf(b, ",\n  \"elapsed_seconds\": %.3f", x->opts.replay ? x->elapsed_before : x->elapsed_before + x->elapsed);
 	buf_addf(b, ",\n  \"changes\": %zu", x->set ? x->set->nchanges : 0);
 	buf_adds(b, ",\n  \"failure_inducing\": ");
 	if (x->set)
