@@ -51,6 +51,8 @@ struct wb {
 	int mode, credits, waiting, running, start, stop, quitting, finished, result;
 	int restore;              /* the next start puts the stored model back (explain_restore) */
 	int restoring;            /* it is being put back */
+	char act_seen[256];       /* the activity the status bar last showed, and since when */
+	double act_since;
 	volatile int cancel;
 	char result_msg[1100];
 	char **log;
@@ -317,28 +319,55 @@ static void draw_pane(struct wb *w, int pane, int y, int x, int h, int wd)
 
 static const char spinner[] = "|/-\\";
 
+/* The status bar, from the model's state: the phase (or how the run ended),
+ * the configurations, an estimate of those left, what runs now with the
+ * time since it started; the keys that matter now stay visible at the
+ * right, the text is shortened first. */
 static void draw_status(struct wb *w)
 {
 	struct buf s = BUF_INIT, keys = BUF_INIT;
 	struct explain *x = w->x;
 	pthread_mutex_lock(&w->lock);
 	int running = w->running, waiting = w->waiting, mode = w->mode, finished = w->finished, result = w->result;
-	double since = w->busy_since;
 	char next[sizeof(w->next)];
 	memcpy(next, w->next, sizeof(next));
 	pthread_mutex_unlock(&w->lock);
 	pthread_mutex_lock(&x->lock);
-	buf_addf(&s, " %s | %zu configurations", explain_phase_name(x->phase), x->nconfigs);
-	if (x->phase == PHASE_INDUCING || x->phase == PHASE_FIX) {
-		size_t n = x->set ? x->set->nchanges : 0, left = 1;
-		while (n > 1) {
-			n /= 2;
-			left++;
+	size_t nconf = x->nconfigs;
+	if (finished && !running)
+		buf_addf(&s, " %zu configuration%s | %s", nconf, nconf == 1 ? "" : "s", w->result_msg);
+	else
+		buf_addf(&s, " %s | %zu configuration%s", explain_phase_name(x->phase), nconf, nconf == 1 ? "" : "s");
+	if (running && (x->phase == PHASE_INDUCING || x->phase == PHASE_FIX) && x->set && x->marks) {
+		/* ddmin halves what is still applied (or left out): about 2 log2 n tests to go. */
+		size_t in = 0, left = 0;
+		for (size_t i = 0; i < x->set->nchanges; i++)
+			in += x->marks[i] == (x->phase == PHASE_INDUCING ? MARK_APPLIED : MARK_REVERTED);
+		while (in > 1) {
+			in /= 2;
+			left += 2;
 		}
+		buf_addf(&s, " (~%zu left)", left + 1);
+	} else if (running && x->phase == PHASE_BISECT && x->commit_verdict) {
+		size_t lo = 0, hi = x->ncommits ? x->ncommits - 1 : 0, left = 0;
+		for (size_t i = 0; i < x->ncommits; i++)   /* the narrowest pass..fail bracket known */
+			if (x->commit_verdict[i] == VERDICT_PASS && i > lo && i < hi)
+				lo = i;
+		for (size_t i = x->ncommits; i-- > lo + 1;)
+			if (x->commit_verdict[i] == VERDICT_FAIL && i < hi)
+				hi = i;
+		for (size_t n = hi - lo; n > 1; n /= 2)
+			left++;
 		buf_addf(&s, " (~%zu left)", left);
 	}
-	if (x->activity && running && !waiting)
-		buf_addf(&s, " | %c %s %.0fs", spinner[(int)(now_seconds() * 4) % 4], x->activity, now_seconds() - since);
+	/* The current step's own elapsed time: since its activity began. */
+	const char *act = running && !waiting ? x->activity : NULL;
+	if (!act || strcmp(act, w->act_seen)) {
+		snprintf(w->act_seen, sizeof(w->act_seen), "%s", act ? act : "");
+		w->act_since = now_seconds();
+	}
+	if (act)
+		buf_addf(&s, " | %c %s %.0fs", spinner[(int)(now_seconds() * 4) % 4], act, now_seconds() - w->act_since);
 	pthread_mutex_unlock(&x->lock);
 	if (running && waiting && mode != MODE_RUN && next[0])
 		buf_addf(&s, " | paused, next: %s", next);
@@ -346,8 +375,6 @@ static void draw_status(struct wb *w)
 		buf_adds(&s, mode == MODE_RUN ? " | starting" : " | paused");
 	else if (!running && !finished)
 		buf_adds(&s, " | ready");
-	else if (finished)
-		buf_addf(&s, " | %s", w->result_msg);
 	/* The keys that matter now. */
 	enum keymap_scope sc = w->views[w->focus].ops->scope;
 	enum keymap_action hints[] = {KA_STEP, KA_RUN, KA_PAUSE, KA_CANCEL, KA_STOP, KA_REFINE, KA_HELP, KA_QUIT};
@@ -365,7 +392,10 @@ static void draw_status(struct wb *w)
 		char *comma = k.s ? strchr(k.s, ',') : NULL;
 		if (comma)
 			*comma = '\0';
-		if (k.s && k.s[0])
+		/* A short key where there is one (? rather than <F1>). */
+		if (comma && strlen(comma + 2) < strlen(k.s) && !strchr(comma + 2, ','))
+			memmove(k.s, comma + 2, strlen(comma + 2) + 1);
+		if (k.s && k.s[0] && keys.len + strlen(k.s) + strlen(words[i]) + 2 <= (size_t)COLS * 2 / 5)
 			buf_addf(&keys, " %s %s", k.s, words[i]);
 		buf_release(&k);
 	}
@@ -373,9 +403,19 @@ static void draw_status(struct wb *w)
 	move(LINES - 2, 0);
 	for (int i = 0; i < COLS; i++)
 		addch(' ');
-	mvaddnstr(LINES - 2, 0, s.s, COLS - 1);
-	int kl = (int)keys.len;
-	if (kl < COLS - (int)s.len - 2)
+	int kl = (int)keys.len, room = COLS - kl - 2;
+	const char *bar = strstr(s.s, " | ");
+	if ((int)s.len > room && bar) {   /* too long: its first part (the phase) goes first */
+		memmove(s.s, bar + 2, strlen(bar + 2) + 1);
+		s.len = strlen(s.s);
+	}
+	if ((int)s.len > room && room > 1) {   /* then shortened, the keys kept */
+		mvaddnstr(LINES - 2, 0, s.s, room - 1);
+		mvaddstr(LINES - 2, room - 1, w->utf8 ? "\xe2\x80\xa6" : "~");
+	} else {
+		mvaddnstr(LINES - 2, 0, s.s, room > 0 ? room : COLS - 1);
+	}
+	if (kl && kl < COLS)
 		mvaddnstr(LINES - 2, COLS - kl - 1, keys.s, kl);
 	attroff(A_REVERSE);
 	move(LINES - 1, 0);
@@ -496,7 +536,7 @@ static char *prompt(struct wb *w, const char *lead)
 		int ch = getch();
 		if (ch == ERR)
 			continue;
-		if (ch == 27) {
+		if (ch == 27 || ch == 7) {   /* Esc, C-g */
 			buf_release(&b);
 			return NULL;
 		}
@@ -713,24 +753,103 @@ static void command(struct wb *w)
 	free(line);
 }
 
+/* The help pane: every action with its keys in the focused pane's scope
+ * (and everywhere), the dialog's keys and the commands; it scrolls, and /
+ * filters it. Its own keys are fixed, whatever the keymap. */
 static void help(struct wb *w)
 {
 	enum keymap_scope sc = w->views[w->focus].ops->scope;
 	struct buf b = BUF_INIT;
-	erase();
-	mvprintw(0, 0, "keys of the %s pane (and everywhere); any key closes", w->views[w->focus].ops->title);
-	int y = 2;
-	for (int a = 1; a < KA_COUNT && y < LINES - 1; a++) {
+	char **lines = xmalloc((KA_COUNT + 16) * sizeof(*lines));
+	size_t n = 0;
+	for (int a = 1; a < KA_COUNT; a++) {
 		buf_reset(&b);
 		keymap_keys_for(w->o->keymap, sc, (enum keymap_action)a, &b);
-		mvprintw(y++, 0, "%-16s %-14s %s", b.s ? b.s : "", keymap_action_name((enum keymap_action)a),
-			 keymap_action_help((enum keymap_action)a));
+		lines[n++] = xasprintf("%-18s %-14s %s", b.s && b.s[0] ? b.s : "(unbound)",
+				       keymap_action_name((enum keymap_action)a), keymap_action_help((enum keymap_action)a));
 	}
 	buf_release(&b);
-	refresh();
-	int ch;
-	while ((ch = getch()) == ERR)
-		;
+	lines[n++] = xstrdup("");
+	lines[n++] = xstrdup("In the refinement dialog: a approve, r reject, s or Esc stop refinement");
+	lines[n++] = xstrdup("Commands (:): :export [FILE] :format text|markdown|json :tests [FILE]");
+	lines[n++] = xstrdup("              :set timeout N :set build-timeout N :func [NAME] :help");
+	char filter[64] = "";
+	size_t top = 0, flen = 0;
+	int filtering = 0;
+	size_t *shown = xmalloc(n * sizeof(*shown));
+	for (;;) {
+		size_t ns = 0;
+		for (size_t i = 0; i < n; i++)
+			if (!flen || strcasestr(lines[i], filter))
+				shown[ns++] = i;
+		size_t rows = LINES > 4 ? (size_t)LINES - 4 : 1;
+		if (top + rows > ns)
+			top = ns > rows ? ns - rows : 0;
+		erase();
+		char head[256];
+		snprintf(head, sizeof(head), "keys of the %s pane (and everywhere): %zu-%zu of %zu",
+			 w->views[w->focus].ops->title, ns ? top + 1 : 0, top + rows < ns ? top + rows : ns, ns);
+		attron(A_BOLD);
+		mvaddnstr(0, 0, head, COLS - 1);
+		attroff(A_BOLD);
+		for (size_t r = 0; r < rows && top + r < ns; r++)
+			mvaddnstr(2 + (int)r, 0, lines[shown[top + r]], COLS - 1);
+		attron(A_REVERSE);
+		move(LINES - 1, 0);
+		for (int i = 0; i < COLS; i++)
+			addch(' ');
+		char foot[160];
+		if (filtering)
+			snprintf(foot, sizeof(foot), " filter: %s_   (Enter keeps it, Esc clears it)", filter);
+		else
+			snprintf(foot, sizeof(foot), " j/k Up/Down PgUp/PgDn Space g/G scroll  / filter%s%s  q or Esc closes",
+				 flen ? ": " : "", filter);
+		mvaddnstr(LINES - 1, 0, foot, COLS - 1);
+		attroff(A_REVERSE);
+		refresh();
+		int ch = getch();
+		if (ch == ERR || ch == KEY_RESIZE)
+			continue;
+		if (filtering) {
+			if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
+				filtering = 0;
+			else if (ch == 27 || ch == 7) {
+				filtering = 0;
+				flen = 0;
+				filter[0] = '\0';
+			} else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && flen)
+				filter[--flen] = '\0';
+			else if (ch >= ' ' && ch < 127 && flen + 1 < sizeof(filter)) {
+				filter[flen++] = (char)ch;
+				filter[flen] = '\0';
+				top = 0;
+			}
+			continue;
+		}
+		if (ch == 'q' || ch == 27 || ch == '?' || ch == 7 || ch == '\n' || ch == '\r' || ch == KEY_ENTER ||
+		    ch == KEY_F(1))
+			break;
+		if (ch == '/') {
+			filtering = 1;
+			flen = 0;
+			filter[0] = '\0';
+		} else if (ch == 'j' || ch == KEY_DOWN || ch == 14)
+			top++;
+		else if ((ch == 'k' || ch == KEY_UP || ch == 16) && top)
+			top--;
+		else if (ch == ' ' || ch == KEY_NPAGE || ch == 22)
+			top += rows;
+		else if (ch == KEY_PPAGE || ch == 'b')
+			top = top > rows ? top - rows : 0;
+		else if (ch == 'g' || ch == KEY_HOME)
+			top = 0;
+		else if (ch == 'G' || ch == KEY_END)
+			top = ns;
+	}
+	free(shown);
+	for (size_t i = 0; i < n; i++)
+		free(lines[i]);
+	free(lines);
 }
 
 /* Show a change in the diff pane and its last configuration in the trace pane. */
@@ -1059,19 +1178,59 @@ static int handle_key(struct wb *w, int ch)
 	}
 	if (ch == '\r' || ch == KEY_ENTER)
 		ch = '\n';   /* <Enter>, whatever the terminal sends */
+	if (w->nkeys == 1 && ch == 7) {   /* C-g cancels a pending prefix */
+		w->nkeys = 0;
+		message(w, 0, "quit: the key sequence was cancelled");
+		return R_HANDLED;
+	}
 	w->keys[w->nkeys++] = ch;
 	enum keymap_action a = KA_NONE;
 	enum keymap_match m = keymap_lookup(w->o->keymap, w->views[w->focus].ops->scope, w->keys, w->nkeys, &a);
-	if (m == KM_PREFIX && w->nkeys == 1)
+	if (m == KM_PREFIX && w->nkeys == 1) {
+		char name[16];
+		message(w, 0, "%s-", keymap_key_name(ch, name));   /* (C-g cancels it) */
 		return R_HANDLED;
+	}
+	size_t had = w->nkeys;
 	w->nkeys = 0;
 	if (m != KM_ACTION) {
-		char name[16];
-		message(w, 1, "%s is not bound (? shows the keys)", keymap_key_name(ch, name));
+		char first[16], name[16];
+		if (had == 2)
+			message(w, 1, "%s %s is not bound (? shows the keys)", keymap_key_name(w->keys[0], first),
+				keymap_key_name(ch, name));
+		else
+			message(w, 1, "%s is not bound (? shows the keys)", keymap_key_name(ch, name));
 		return R_HANDLED;
 	}
 	w->msg[0] = '\0';
 	return act(w, a);
+}
+
+/* The first line a user reads: the keys of the active keymap. */
+static void startup_hint(struct wb *w)
+{
+	enum keymap_action acts[] = {KA_STEP, KA_RUN, KA_REFINE, KA_EXPORT, KA_HELP};
+	const char *what[] = {"steps", "runs to the end", "refines", "exports", "lists the keys"};
+	int restoring = w->restore;
+	struct buf m = BUF_INIT, k = BUF_INIT;
+	buf_adds(&m, restoring ? "stored session, as left:" : "culprit:");
+	int first = 1;
+	for (size_t i = 0; i < sizeof(acts) / sizeof(*acts); i++) {
+		if (restoring ? (acts[i] == KA_STEP || acts[i] == KA_RUN) : (acts[i] == KA_REFINE || acts[i] == KA_EXPORT))
+			continue;
+		buf_reset(&k);
+		keymap_keys_for(w->o->keymap, KS_GENERIC, acts[i], &k);
+		if (!k.s || !k.s[0])
+			continue;
+		char *comma = strchr(k.s, ',');
+		if (comma)
+			*comma = '\0';
+		buf_addf(&m, "%s %s %s", first ? "" : ",", k.s, what[i]);
+		first = 0;
+	}
+	message(w, 0, "%s", m.s);
+	buf_release(&m);
+	buf_release(&k);
 }
 
 /* ------------------------------------------------------- screen state */
@@ -1170,7 +1329,9 @@ int workbench_run(struct explain *x, const struct workbench_opts *o, struct cerr
 		dup2(logfd, 2);
 		close(logfd);
 	}
-	cbreak();
+	/* Raw: the terminal's signal and flow-control keys (C-c, C-z, C-\\, C-s,
+	 * C-q) reach the keymap like any other key, so C-c prefixes and C-s work. */
+	raw();
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
@@ -1191,11 +1352,11 @@ int workbench_run(struct explain *x, const struct workbench_opts *o, struct cerr
 		w->mode = MODE_RUN;
 	}
 	free(state);
-	pthread_create(&w->worker, NULL, work, w);
 	if (o->notice)
 		message(w, 1, "%s", o->notice);
 	else
-		message(w, 0, "culprit: s steps one configuration, r runs to the end, ? shows the keys");
+		startup_hint(w);
+	pthread_create(&w->worker, NULL, work, w);
 	for (;;) {
 		draw(w);
 		int ch = getch();

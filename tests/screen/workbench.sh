@@ -51,7 +51,7 @@ for loc in C.UTF-8 C; do
 	check "$loc: the status bar shows the keys" wait_for "s step r run"
 
 	keys s
-	check "$loc: a step tests one configuration" wait_for "1 configurations"
+	check "$loc: a step tests one configuration" wait_for "| 1 configuration |"
 	check "$loc: then it pauses" wait_for "| paused"
 	i=0
 	while [ $i -lt 12 ] && ! screen | grep -q '\[reverted\]\|\[applied\]'; do keys s; sleep 0.5; i=$((i + 1)); done
@@ -120,7 +120,7 @@ for loc in C.UTF-8 C; do
 	start $loc 120 40
 	check "$loc: a bad keymap line names its line" wait_for "keymap:2: unknown action 'no-such-action'"
 	keys x
-	check "$loc: the rebound step works" wait_for "1 configurations"
+	check "$loc: the rebound step works" wait_for "| 1 configuration |"
 	keys q
 	wait_for "EXITED" >/dev/null
 done
