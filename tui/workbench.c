@@ -921,21 +921,10 @@ static void jump_to_change(struct wb *w, long change)
 		message(w, 1, "this line is not changed by good..bad");
 		return;
 	}
-	const struct change_set *full = w->x->set_full, *s = w->x->set;
-	long target = change;
-	if (s && s != full) {
-		/* The culprit commit's change at the same place, if any. */
-		const struct change *c = &full->changes[change];
-		const char *path = full->files[c->file].new_path;
-		target = -1;
-		for (size_t i = 0; i < s->nchanges && target < 0; i++)
-			if (!strcmp(s->files[s->changes[i].file].new_path, path) && s->changes[i].kind == c->kind &&
-			    s->changes[i].new_lines == c->new_lines)
-				target = (long)i;
-		if (target < 0) {
-			message(w, 1, "change #%u is outside the culprit commit", c->id);
-			return;
-		}
+	long target = report_set_change(w->x, (size_t)change);
+	if (target < 0) {
+		message(w, 1, "this line's change is outside the culprit commit");
+		return;
 	}
 	select_change(w, target);
 	w->focus = PANE_DIFF;

@@ -29,6 +29,55 @@ void report_item_id(const struct explain *x, const struct explain_item *it, stru
 		buf_addf(out, "%u", c->id);
 }
 
+/* Two changes at the same place: same file, kind and added text (or, when
+ * later commits touched the lines again, the same number of new lines). */
+static int same_text(const struct change_set *a, size_t i, const struct change_set *b, size_t j)
+{
+	struct change_lines la, lb;
+	change_lines_of(a, i, &la);
+	change_lines_of(b, j, &lb);
+	int same = la.nadded == lb.nadded && la.nremoved == lb.nremoved;
+	for (size_t k = 0; same && k < la.nadded; k++)
+		same = !strcmp(la.added[k], lb.added[k]);
+	change_lines_free(&la);
+	change_lines_free(&lb);
+	return same;
+}
+
+long report_set_change(const struct explain *x, size_t full)
+{
+	const struct change_set *f = x->set_full, *s = x->set;
+	if (!f || full >= f->nchanges)
+		return -1;
+	if (!s || s == f)
+		return (long)full;
+	const struct change *c = &f->changes[full];
+	const char *path = f->files[c->file].new_path;
+	long near = -1;
+	for (size_t i = 0; i < s->nchanges; i++) {
+		const struct change *d = &s->changes[i];
+		if (strcmp(s->files[d->file].new_path, path) || d->kind != c->kind)
+			continue;
+		if (same_text(f, full, s, i))
+			return (long)i;
+		if (near < 0 && d->new_lines == c->new_lines)
+			near = (long)i;
+	}
+	return near;
+}
+
+int report_full_change_id(const struct explain *x, size_t full, char *out, size_t size)
+{
+	long i = report_set_change(x, full);
+	const struct change_set *s = x->set ? x->set : x->set_full;
+	if (i < 0 || !s) {
+		snprintf(out, size, "-");
+		return 0;
+	}
+	snprintf(out, size, "#%u", s->changes[i].id);
+	return 1;
+}
+
 static void item_lines(const struct explain *x, const struct explain_item *it, struct change_lines *l)
 {
 	if (it->atom >= 0)
@@ -387,10 +436,11 @@ static void render_json(const struct explain *x, struct buf *b)
  * (only when the ranking and the analysis share one change set). */
 static int entry_inducing(const struct explain *x, const struct rank_entry *e)
 {
-	if (e->change < 0 || x->set != x->set_full)
+	long c = e->change < 0 ? -1 : report_set_change(x, (size_t)e->change);
+	if (c < 0)
 		return 0;
 	for (size_t i = 0; i < x->inducing.n; i++)
-		if ((long)x->inducing.v[i].change == e->change)
+		if ((long)x->inducing.v[i].change == c)
 			return 1;
 	return 0;
 }
@@ -418,7 +468,8 @@ static void ranking_text(const struct explain *x, int md, size_t top, struct buf
 	for (size_t i = 0; i < r->n; i++)
 		boosted |= r->v[i].boosted;
 	buf_addf(b, "; %zu lines%s%s%s):\n\n", r->n, boosted ? "; * +1: in a cause's unsat core" : "", x->opts.changed_only ? " changed by good..bad" : "",
-		 x->set && x->set != x->set_full ? "; change ids of good..bad" : "; ! marks a failure-inducing change");
+		 x->set && x->set != x->set_full ? "; change ids of the culprit commit, - outside it; ! marks a failure-inducing change"
+						 : "; ! marks a failure-inducing change");
 	if (md)
 		buf_adds(b, "| rank | score | conf | line | ef | ep | change | source |\n|---:|---:|---:|---|---:|---:|---|---|\n");
 	else
@@ -427,9 +478,11 @@ static void ranking_text(const struct explain *x, int md, size_t top, struct buf
 		const struct rank_entry *e = &r->v[i];
 		char where[512], change[32] = "-";
 		snprintf(where, sizeof(where), "%s:%d", e->s.file, e->s.line);
-		if (e->change >= 0 && x->set_full)
-			snprintf(change, sizeof(change), "#%u%s", x->set_full->changes[e->change].id,
-				 entry_inducing(x, e) ? "!" : "");
+		if (e->change >= 0 && x->set_full) {
+			char id[24];
+			report_full_change_id(x, (size_t)e->change, id, sizeof(id));
+			snprintf(change, sizeof(change), "%s%s", id, entry_inducing(x, e) ? "!" : "");
+		}
 		struct buf src = BUF_INIT;
 		const char *t = e->text ? e->text : "";
 		size_t n = e->text ? e->text_len : 0;
@@ -459,6 +512,12 @@ static void ranking_json(const struct explain *x, size_t top, struct buf *b)
 		buf_addf(b, ", \"line\": %d, \"score\": %.6g, \"confidence\": %.6g, \"rank\": %zu, \"rank_avg\": %.6g, "
 			    "\"ef\": %d, \"ep\": %d, \"change_id\": ",
 			 e->s.line, e->s.score, e->s.confidence, e->s.rank, e->s.rank_avg, e->s.ef, e->s.ep);
+		char id[24];
+		if (e->change >= 0 && x->set_full && report_full_change_id(x, (size_t)e->change, id, sizeof(id)))
+			buf_addf(b, "\"%s\"", id + 1);
+		else
+			buf_adds(b, "null");
+		buf_adds(b, ", \"range_change_id\": ");
 		if (e->change >= 0 && x->set_full)
 			buf_addf(b, "\"%u\"", x->set_full->changes[e->change].id);
 		else

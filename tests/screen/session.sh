@@ -40,7 +40,8 @@ open_wb() {   # open_wb DIR WIDTH HEIGHT ARGS...: the workbench in DIR
 # Reopening a finished run: the culprit commit and the causes on the first screen.
 d=$T/demo
 sh "$TOP/scripts/demo-repo.sh" "$d" >/dev/null
-args="--good v1.0 --bad HEAD --build 'make -s' -- ./tests/run.sh t3"
+for i in 1 2 3 4 5 6 7 8; do echo "t$i ./tests/run.sh t$i"; done > "$T/suite.list"
+args="--good v1.0 --bad HEAD --build 'make -s' --suite '$T/suite.list' -- ./tests/run.sh t3"
 (cd "$d" && eval "'$CULPRIT' --batch --quiet $args") > "$T/batch.txt"
 culprit=$(git -C "$d" rev-parse --short=12 HEAD~1)
 grep -q "Culprit commit: $culprit" "$T/batch.txt" || culprit=$(sed -n 's/^Culprit commit: //p' "$T/batch.txt")
@@ -53,6 +54,19 @@ check "reopen: nothing was built" sh -c "! tmux -L '$SOCK' capture-pane -p -t w 
 check "reopen: the hint names the keys of this state" wait_for "stored session, as left: R refines, e exports"
 keys 4 z / 'fault sets \(' Enter
 check "reopen: the fault sets are there" wait_for "- fault sets ("
+keys z
+# One id per change: the ranked line of the failure-inducing change, the
+# diff, the tree and the JSON name it alike (the culprit commit's id).
+(cd "$d" && "$CULPRIT" report --format json) > "$T/ids.json"
+id=$(jq -r '.ranking[] | select(.file == "parse.c" and .line == 13) | .change_id' "$T/ids.json")
+fid=$(jq -r '.failure_inducing[0].id' "$T/ids.json")
+check "ids: the JSON ranking and answer agree" [ "${fid%%.*}" = "$id" ]
+keys 3 z / 'parse\.c:13 ' Enter
+check "ids: the suspiciousness pane" sh -c "sleep 0.5; tmux -L '$SOCK' capture-pane -p -t w | grep -q 'parse\.c:13 .* #$id '"
+keys z 1 z / "#$id " Enter
+check "ids: the diff pane" wait_for "#$id [failure-inducing]"
+keys z 4 g g z
+check "ids: the tree pane" wait_for "#$fid parse.c:13"
 keys z
 keys e
 check "export after reopen: confirms" wait_for "exported the report to $d/.git/culprit/report.txt"
@@ -89,7 +103,7 @@ check "emacs: the hint names emacs keys" wait_for "culprit: <F5> steps, <C-c> <C
 keys C-c
 check "emacs: C-c waits for the next key" wait_for "<C-c>-"
 keys C-s
-check "emacs: C-c C-s steps" wait_for "| 1 config" 20
+check "emacs: C-c C-s steps" wait_for "1 configuration | " 20
 check "emacs: and the program keeps running" sh -c "! tmux -L '$SOCK' capture-pane -p -t w | grep -q EXITED"
 keys C-c C-g
 check "emacs: C-g cancels a prefix" wait_for "the key sequence was cancelled"
@@ -98,7 +112,7 @@ check "emacs: C-s opens the search" sh -c "sleep 0.3; tmux -L '$SOCK' capture-pa
 keys 'b\.c' Enter
 check "emacs: the screen is not frozen after C-s" wait_for '/b\.c'
 keys C-c C-r
-check "emacs: C-c C-r runs to the end" wait_for "configurations | done: failure-ind" 60
+check "emacs: C-c C-r runs to the end" wait_for "done: failure-inducing changes found" 60
 check "emacs: still running" sh -c "! tmux -L '$SOCK' capture-pane -p -t w | grep -q EXITED"
 
 # Help at 80x24: it scrolls and filters; every action can be reached.
