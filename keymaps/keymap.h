@@ -43,7 +43,9 @@
 	X(FORMULA, "formula", "rank with the next suspiciousness formula")                  \
 	X(CHANGED_ONLY, "changed-only", "rank every line, or only the lines good..bad changed") \
 	X(JUMP, "jump", "show the selected line's change in the diff pane")            \
-	X(REFINE, "refine", "propose a generated test (a approve, r reject, s stop refinement)")
+	X(REFINE, "refine", "propose a generated test (a approve, r reject, s stop refinement)") \
+	X(SCROLL_LEFT, "scroll-left", "scroll the focused pane left")                  \
+	X(SCROLL_RIGHT, "scroll-right", "scroll the focused pane right (long lines go on beyond the edge)")
 
 enum keymap_action {
 	KA_NONE,

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include <pcre2.h>
 
@@ -270,6 +271,59 @@ static void corner(const struct wb *w, int y, int x, const char *utf)
 		mvaddch(y, x, '+');
 }
 
+/* Columns of the first len bytes of s (wcwidth; a byte that is not UTF-8 counts one). */
+static size_t text_cols(const char *s, size_t len)
+{
+	mbstate_t st;
+	memset(&st, 0, sizeof(st));
+	size_t cols = 0;
+	for (size_t i = 0; i < len && s[i];) {
+		wchar_t wc;
+		size_t n = mbrtowc(&wc, s + i, len - i, &st);
+		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+			memset(&st, 0, sizeof(st));
+			n = 1;
+			wc = '?';
+		}
+		int cw = wcwidth(wc);
+		cols += cw > 0 ? (size_t)cw : wc == '\t' ? 1 : 0;
+		i += n;
+	}
+	return cols;
+}
+
+/* Write s from column skip on, at most cols columns wide (widths in
+ * columns, not bytes: line drawing and wide characters fit). */
+static void put_cols(const char *s, size_t skip, int cols)
+{
+	mbstate_t st;
+	memset(&st, 0, sizeof(st));
+	size_t col = 0, len = strlen(s);
+	for (size_t i = 0; i < len && cols > 0;) {
+		wchar_t wc;
+		size_t n = mbrtowc(&wc, s + i, len - i, &st);
+		int bad = n == (size_t)-1 || n == (size_t)-2 || n == 0;
+		if (bad) {
+			memset(&st, 0, sizeof(st));
+			n = 1;
+		}
+		int cw = bad ? 1 : wcwidth(wc);
+		if (cw < 0)
+			cw = 1;
+		if (col >= skip) {
+			if (cw > cols)
+				break;
+			if (bad || wc == '\t')
+				addch(bad ? '?' : ' ');
+			else
+				addnstr(s + i, (int)n);
+			cols -= cw;
+		}
+		col += (size_t)cw;
+		i += n;
+	}
+}
+
 /* Draw a pane in the box (y, x, h, wd). */
 static void draw_pane(struct wb *w, int pane, int y, int x, int h, int wd)
 {
@@ -291,6 +345,21 @@ static void draw_pane(struct wb *w, int pane, int y, int x, int h, int wd)
 	if (focused)
 		attroff(A_BOLD);
 	int rows = h - 2;
+	v->width = wd - 2;
+	if (v->left && v->n) {   /* a line ends somewhere past the scroll, or scroll back */
+		size_t widest = 0;
+		for (size_t i = 0; i < v->n; i++) {
+			size_t c = text_cols(v->lines[i].text, strlen(v->lines[i].text));
+			widest = c > widest ? c : widest;
+		}
+		if (v->left + 8 > widest)
+			v->left = widest > 8 ? widest - 8 : 0;
+	}
+	if (v->left) {   /* the title says how far the pane is scrolled */
+		char m[32];
+		snprintf(m, sizeof(m), " <%zu ", v->left);
+		mvaddnstr(y, x + wd - 2 - (int)strlen(m), m, (int)strlen(m));
+	}
 	if (v->cur >= v->n && v->n)
 		v->cur = v->n - 1;
 	if (v->cur < v->top)
@@ -306,7 +375,7 @@ static void draw_pane(struct wb *w, int pane, int y, int x, int h, int wd)
 			a = A_REVERSE | (w->color ? 0 : A_BOLD);
 		attron(a);
 		move(y + 1 + r, x + 1);
-		addnstr(v->lines[i].text, wd - 2);
+		put_cols(v->lines[i].text, v->left, wd - 2);
 		if (focused && i == v->cur) {
 			int cy, cx;
 			getyx(stdscr, cy, cx);
@@ -591,11 +660,19 @@ static void search(struct wb *w, int dir)
 	pcre2_match_data *md = pcre2_match_data_create_from_pattern(re, NULL);
 	struct view *v = &w->views[w->focus];
 	size_t n = v->n, found = n;
+	size_t at = 0, end = 0;
 	for (size_t k = 1; k <= n && found == n; k++) {
 		size_t i = dir > 0 ? (v->cur + k) % n : (v->cur + n - k % n) % n;
-		if (pcre2_match(re, (PCRE2_SPTR)v->lines[i].text, PCRE2_ZERO_TERMINATED, 0, 0, md, NULL) >= 0)
+		if (pcre2_match(re, (PCRE2_SPTR)v->lines[i].text, PCRE2_ZERO_TERMINATED, 0, 0, md, NULL) >= 0) {
 			found = i;
+			PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+			at = text_cols(v->lines[i].text, ov[0]);
+			end = text_cols(v->lines[i].text, ov[1]);
+		}
 	}
+	/* A match beyond the pane's edge: scroll it into view. */
+	if (found < n && v->width > 0 && (at < v->left || end > v->left + (size_t)v->width))
+		v->left = end <= (size_t)v->width ? 0 : at > (size_t)v->width / 3 ? at - (size_t)v->width / 3 : 0;
 	pcre2_match_data_free(md);
 	pcre2_code_free(re);
 	if (found == n) {
@@ -1142,6 +1219,12 @@ static int act(struct wb *w, enum keymap_action a)
 		break;
 	case KA_REFINE:
 		refine(w, JOB_PROPOSE);
+		break;
+	case KA_SCROLL_LEFT:
+		v->left = v->left > 8 ? v->left - 8 : 0;
+		break;
+	case KA_SCROLL_RIGHT:
+		v->left += 8;
 		break;
 	case KA_NONE:
 	case KA_COUNT:

@@ -92,12 +92,17 @@ static void fill(struct view *v, const struct view_ctx *c)
 					 f->status == CHANGE_ADDED ? " (added)" : f->status == CHANGE_DELETED ? " (deleted)" : "");
 		}
 		enum change_mark m = x->set && x->marks ? x->marks[i] : MARK_UNTESTED;
+		/* Once the answer stands, the last configuration's applied/reverted
+		 * says nothing: a change outside the answer is no cause. */
+		int settled = x->phase == PHASE_DONE && x->explained &&
+			      (m == MARK_APPLIED || m == MARK_REVERTED || m == MARK_UNTESTED);
 		char score[32] = "", why[64] = "";
 		if (x->ranked && s == x->set_full)
 			snprintf(score, sizeof(score), " score %.3f", rank_of_change(&x->ranking, i));
 		if (x->set && x->why_state)
 			in_causes(x, i, why, sizeof(why));
-		view_add(v, mark_color(m), (long)i, -1, "  #%u [%s]%s%s @@ -%d,%d +%d,%d @@ %s", ch->id, change_mark_name(m),
+		view_add(v, settled ? VC_DIM : mark_color(m), (long)i, -1, "  #%u [%s]%s%s @@ -%d,%d +%d,%d @@ %s", ch->id,
+			 settled ? "not a cause" : change_mark_name(m),
 			 why, score, ch->old_start, ch->old_lines, ch->new_start, ch->new_lines, ch->function ? ch->function : "");
 		interactions(v, x, s, i);
 		struct change_lines l;
