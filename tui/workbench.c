@@ -473,12 +473,7 @@ static void draw_status(struct wb *w)
 	for (int i = 0; i < COLS; i++)
 		addch(' ');
 	int kl = (int)keys.len, room = COLS - kl - 2;
-	const char *bar = strstr(s.s, " | ");
-	if ((int)s.len > room && bar) {   /* too long: its first part (the phase) goes first */
-		memmove(s.s, bar + 2, strlen(bar + 2) + 1);
-		s.len = strlen(s.s);
-	}
-	if ((int)s.len > room && room > 1) {   /* then shortened, the keys kept */
+	if ((int)s.len > room && room > 1) {   /* shortened at its end (the details), the keys kept */
 		mvaddnstr(LINES - 2, 0, s.s, room - 1);
 		mvaddstr(LINES - 2, room - 1, w->utf8 ? "\xe2\x80\xa6" : "~");
 	} else {

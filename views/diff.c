@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define MAX_SHOWN_LINES 40
 
@@ -73,7 +74,15 @@ static void fill(struct view *v, const struct view_ctx *c)
 		return;
 	}
 	const char *commit = explain_culprit_commit(x);
-	if (x->set)
+	if (x->set && commit && x->culprit_subject) {
+		view_add(v, VC_HEADER, -1, -1, "commit %.12s %s", commit, x->culprit_subject);
+		char date[32] = "";
+		time_t t = (time_t)x->culprit_time;
+		struct tm tm;
+		if (x->culprit_time && localtime_r(&t, &tm))
+			strftime(date, sizeof(date), "%Y-%m-%d %H:%M", &tm);
+		view_add(v, VC_DIM, -1, -1, "  %s, %s", x->culprit_author ? x->culprit_author : "?", date);
+	} else if (x->set)
 		view_add(v, VC_HEADER, -1, -1, "commit %.12s%s", commit ? commit : s->new_rev,
 			 commit ? "" : " (the changes between the last passing and the first failing commit)");
 	else

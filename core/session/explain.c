@@ -330,6 +330,8 @@ void explain_free(struct explain *x)
 	free(x->signature);
 	free(x->note);
 	free(x->activity);
+	free(x->culprit_subject);
+	free(x->culprit_author);
 	free(x->build);
 	free(x->gitdir);
 	free((char *)x->opts.dir);
@@ -470,6 +472,22 @@ static void reset_model(struct explain *x)
 	ex_unlock(x);
 }
 
+/* The culprit commit's subject, author and date, for the diff pane and the report. */
+static void describe_culprit(struct explain *x)
+{
+	const char *c = explain_culprit_commit(x);
+	char *subject = c ? repo_commit_subject(x->p->repo, c) : NULL;
+	long long when = 0;
+	char *author = c ? repo_commit_author(x->p->repo, c, &when) : NULL;
+	ex_lock(x);
+	free(x->culprit_subject);
+	free(x->culprit_author);
+	x->culprit_subject = subject;
+	x->culprit_author = author;
+	x->culprit_time = when;
+	ex_unlock(x);
+}
+
 int explain_run(struct explain *x, struct cerr *e)
 {
 	int rc;
@@ -480,6 +498,8 @@ int explain_run(struct explain *x, struct cerr *e)
 	rc = check_premise(x, e);
 	if (rc == 0)
 		rc = ex_bisect(x, e);
+	if (rc == 0)
+		describe_culprit(x);
 	if (rc == 0)
 		rc = ex_search_begin(x, e);
 	if (rc == 0) {

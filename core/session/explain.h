@@ -172,6 +172,9 @@ struct explain {
 	size_t nconfigs;
 	int commits_tested, builds, stored_hits, flaky;   /* flaky: configurations whose --repeat runs disagreed */
 	int builds_before;          /* builds of the session's earlier runs (stored) */
+	/* The culprit commit as a person reads it (once bisection found it; else NULL/0). */
+	char *culprit_subject, *culprit_author;
+	long long culprit_time;
 
 	/* The suspiciousness ranking (with --suite). */
 	int ranked;

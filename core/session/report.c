@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/json.h"
 #include <stdlib.h>
@@ -232,7 +233,16 @@ static void render_text(const struct explain *x, int md, struct buf *b)
 	buf_addf(b, "%sbad  %s (%.12s): fails with %s\n\n", md ? "- " : "  ", x->opts.bad, x->bad,
 		 x->signature ? x->signature : "?");
 	if (culprit) {
-		buf_addf(b, "%sCulprit commit: %.12s\n", h, culprit);
+		buf_addf(b, "%sCulprit commit: %.12s%s%s\n", h, culprit, x->culprit_subject ? " " : "",
+			 x->culprit_subject ? x->culprit_subject : "");
+		if (x->culprit_author) {
+			char date[32] = "";
+			time_t t = (time_t)x->culprit_time;
+			struct tm tm;
+			if (localtime_r(&t, &tm))
+				strftime(date, sizeof(date), "%Y-%m-%d %H:%M", &tm);
+			buf_addf(b, "%sAuthor: %s, %s\n", md ? "\n" : "  ", x->culprit_author, date);
+		}
 	} else if (x->unrelated) {
 		buf_addf(b, "%sNo culprit commit: good is not an ancestor of bad, so the changes are those between the two trees\n", h);
 	} else if (x->commits && x->hi > x->lo + 1) {
@@ -355,6 +365,11 @@ static void render_json(const struct explain *x, struct buf *b)
 	json_str_or_null(b, x->signature);
 	buf_adds(b, ",\n  \"culprit_commit\": ");
 	json_str_or_null(b, explain_culprit_commit(x));
+	buf_adds(b, ",\n  \"culprit_subject\": ");
+	json_str_or_null(b, x->culprit_subject);
+	buf_adds(b, ",\n  \"culprit_author\": ");
+	json_str_or_null(b, x->culprit_author);
+	buf_addf(b, ",\n  \"culprit_time\": %lld", x->culprit_time);
 	buf_adds(b, ",\n  \"culprit_range\": ");
 	if (x->commits && x->hi > x->lo + 1) {
 		buf_adds(b, "[");
