@@ -166,10 +166,10 @@ while [ $i -lt 40 ] && ! screen | grep -q "explaining the failure | .* | paused"
 check "explainer: stepping reaches it" wait_for "explaining the failure"
 keys 4 z s
 check "explainer: the failing run is traced in a step" wait_for "failure: main.c:15 assert(r < 7); failed"
-check "explainer: then it pauses before a semantic round" wait_for "| paused, next: semantic round 1"
+check "explainer: then it pauses before a semantic round" wait_for "| paused, next: semantic round"
 keys s
 check "explainer: one semantic round, one cause" wait_for "cause 1"
-check "explainer: a dynamic round next" wait_for "| paused, next: dynamic round: reverting #"
+check "explainer: a dynamic round next" wait_for "| paused, next: dynamic round"
 check "explainer: not the next one yet" sh -c "! tmux -L '$SOCK' capture-pane -p -t w | grep -q 'cause 2'"
 keys S
 check "explainer: stop keeps the partial tree" wait_for "stopped: the tree is partial"
