@@ -256,7 +256,7 @@ int file_write_atomic(const char *path, const void *data, size_t len, unsigned m
 	char *tmp = xasprintf("%s.culprit-tmp.%ld", path, (long)getpid());
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode ? mode : 0644);
 	if (fd < 0) {
-		cerr_set(e, "%s: %s", tmp, strerror(errno));
+		cerr_set(e, "%s: %s", path, strerror(errno));   /* (not the temporary name) */
 		free(tmp);
 		return -1;
 	}
@@ -266,7 +266,7 @@ int file_write_atomic(const char *path, const void *data, size_t len, unsigned m
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			cerr_set(e, "%s: %s", tmp, strerror(errno));
+			cerr_set(e, "%s: %s", path, strerror(errno));   /* (not the temporary name) */
 			close(fd);
 			unlink(tmp);
 			free(tmp);

@@ -43,6 +43,7 @@ struct explain_priv {
 	size_t ntr;
 	const struct why *tr_why;
 	size_t nsources;
+	int tree_stored;             /* the causal tree was taken from the store, not computed */
 };
 
 /* What the units of one search stand for: unit u is atoms [start[u],
@@ -105,12 +106,14 @@ ex_revert_fn ex_revert;
 /* explain_why.c */
 void ex_interact(struct explain *x, ex_revert_fn *revert);
 int ex_why(struct explain *x, ex_revert_fn *revert, struct cerr *e);
+void ex_why_reload(struct explain *x);
 
 /* explain_rank.c */
 void ex_boost(struct explain *x);
 int ex_rank_stored(struct explain *x, const struct suite *s, int quiet, struct cerr *e);
 int ex_rank_suite(struct explain *x, struct cerr *e);
 int ex_faults(struct explain *x, struct cerr *e);
+int ex_faults_stored(struct explain *x);
 
 /* explain_refine.c */
 int ex_refine_has_tests(struct explain *x);
