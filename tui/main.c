@@ -12,6 +12,7 @@
 #include "core/session/explain.h"
 #include "core/session/report.h"
 #include "core/spectrum/spectra.h"
+#include "core/spectrum/suite.h"
 #include "keymaps/keymap.h"
 #include "tui/workbench.h"
 #include "core/util.h"
@@ -68,11 +69,13 @@ static void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2),
 static void die_usage(const char *fmt, ...)
 {
 	va_list ap;
+	struct buf b = BUF_INIT;
 	va_start(ap, fmt);
-	fprintf(stderr, "culprit: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, " (see culprit --help)\n");
+	buf_vaddf(&b, fmt, ap);
 	va_end(ap);
+	text_sanitize(b.s);   /* it quotes arguments */
+	fprintf(stderr, "culprit: %s (see culprit --help)\n", b.s);
+	buf_release(&b);
 	exit(2);
 }
 
@@ -89,12 +92,11 @@ static void bad_option(int c, char **argv)
 	die_usage("unknown option '%s'", opt);
 }
 
-static double parse_seconds(const char *opt, const char *s)
+static double seconds_option(const char *opt, const char *s)
 {
-	char *end;
-	double v = strtod(s, &end);
-	if (end == s || *end || v <= 0)
-		die_usage("%s needs a positive number of seconds", opt);
+	double v;
+	if (parse_seconds(s, &v) < 0)
+		die_usage("%s needs a positive number of seconds (at most %.0f)", opt, SECONDS_MAX);
 	return v;
 }
 
@@ -319,10 +321,10 @@ int main(int argc, char **argv)
 			o.repeat = (int)parse_count("--repeat", optarg, 1, 1000);
 			break;
 		case OPT_BTIME:
-			o.build_timeout = parse_seconds("--build-timeout", optarg);
+			o.build_timeout = seconds_option("--build-timeout", optarg);
 			break;
 		case OPT_TTIME:
-			o.test_timeout = parse_seconds("--test-timeout", optarg);
+			o.test_timeout = seconds_option("--test-timeout", optarg);
 			break;
 		case OPT_FRESH:
 			o.fresh = 1;
@@ -406,6 +408,15 @@ int main(int argc, char **argv)
 		die_usage("%s", "--refine N goes with --batch (in the workbench, refine with R)");
 	if (refine && !o.semantic)
 		die_usage("%s", "--refine needs the semantic explainer's trace: drop --no-semantic");
+	if (o.suite) {   /* read now: a bad suite file must not wait for the end of the search */
+		struct suite st;
+		struct cerr e = {{0}};
+		if (suite_load(&st, o.suite, &e) < 0) {
+			fprintf(stderr, "culprit: %s\n", e.msg);
+			exit(2);
+		}
+		suite_release(&st);
+	}
 
 	struct buf test = BUF_INIT;
 	if (argc - optind == 1) {

@@ -123,13 +123,23 @@ void ex_on_output(void *priv, const char *data, size_t len)
 		x->hooks.output(x->hooks.priv, data, len);
 }
 
-/* The last lines of an output, at most EXCERPT_MAX bytes. */
+/* The last lines of an output, at most EXCERPT_MAX bytes: from the first
+ * line that starts inside the window, or, when the window holds no line
+ * start (one long line), from the cut, past any UTF-8 continuation bytes. */
 static char *tail_excerpt(const struct buf *out)
 {
+	if (!out->s || !out->len)
+		return xstrdup("");
 	size_t from = out->len > EXCERPT_MAX ? out->len - EXCERPT_MAX : 0;
-	while (from > 0 && out->s[from - 1] != '\n')
-		from++;
-	return xstrndup(out->s ? out->s + from : "", out->len - from);
+	if (from > 0) {
+		const char *nl = memchr(out->s + from - 1, '\n', out->len - from);
+		if (nl)
+			from = (size_t)(nl - out->s) + 1;
+		else
+			while (from < out->len && ((unsigned char)out->s[from] & 0xC0) == 0x80)
+				from++;
+	}
+	return xstrndup(out->s + from, out->len - from);
 }
 
 int ex_was_stopped(const struct explain *x)
