@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/isolate/run.h"
 #include "core/session/explain.h"
 #include "core/session/report.h"
 #include "core/spectrum/spectra.h"
@@ -41,6 +42,7 @@ static const char usage[] =
 	"      --repeat N         run the test N times per configuration; disagreeing runs are flaky\n"
 	"      --build-timeout S  seconds before a build is killed (default 600)\n"
 	"      --test-timeout S   seconds before a test is killed (default 60)\n"
+	"      --test-memory MB   address-space limit of each build and test (default: none)\n"
 	"      --suite FILE       rank lines by suspiciousness over this test suite's coverage\n"
 	"                         (a line a test: NAME COMMAND; '#' starts a comment)\n"
 	"      --coverage-build CMD  build with coverage (default: make CFLAGS=\"-O0 -g --coverage\n"
@@ -249,7 +251,7 @@ int main(int argc, char **argv)
 {
 	enum { OPT_BATCH = 256, OPT_PATTERN, OPT_REPEAT, OPT_BTIME, OPT_TTIME, OPT_FRESH, OPT_VERSION, OPT_SUITE,
 	       OPT_COVBUILD, OPT_JOBS, OPT_FORMULA, OPT_CHANGED, OPT_TOP, OPT_KEYS, OPT_DUMP_KEYMAP, OPT_NO_SEMANTIC,
-	       OPT_CFLAGS, OPT_ROUNDS, OPT_REFINE };
+	       OPT_CFLAGS, OPT_ROUNDS, OPT_REFINE, OPT_TMEM };
 	static const struct option longopts[] = {
 		{"good", required_argument, NULL, 'g'},
 		{"bad", required_argument, NULL, 'b'},
@@ -260,6 +262,7 @@ int main(int argc, char **argv)
 		{"repeat", required_argument, NULL, OPT_REPEAT},
 		{"build-timeout", required_argument, NULL, OPT_BTIME},
 		{"test-timeout", required_argument, NULL, OPT_TTIME},
+		{"test-memory", required_argument, NULL, OPT_TMEM},
 		{"fresh", no_argument, NULL, OPT_FRESH},
 		{"no-semantic", no_argument, NULL, OPT_NO_SEMANTIC},
 		{"cflags", required_argument, NULL, OPT_CFLAGS},
@@ -325,6 +328,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_TTIME:
 			o.test_timeout = seconds_option("--test-timeout", optarg);
+			break;
+		case OPT_TMEM:   /* every build and test, for this process */
+			run_set_memory_limit((size_t)parse_count("--test-memory", optarg, 16, 1L << 30));
 			break;
 		case OPT_FRESH:
 			o.fresh = 1;

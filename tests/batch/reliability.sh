@@ -27,6 +27,31 @@ done
 culprit_json "$d/simple" --good good --bad bad --test-timeout 0.5e1 --build-timeout 30 -- ./run-test.sh
 check "finite timeouts accepted" [ "$RC" = 0 ]
 
+# --test-memory: every build and test gets the address-space limit.
+culprit_json "$d/simple" --fresh --good good --bad bad --test-memory 1024 -- \
+	'[ "$(ulimit -v)" = 1048576 ] || exit 125; ./run-test.sh'
+check "--test-memory: the tests run under the limit" [ "$RC" = 0 ]
+culprit_json "$d/simple" --fresh --good good --bad bad --test-memory 1024 --build \
+	'[ "$(ulimit -v)" = 1048576 ] && make' -- ./run-test.sh
+check "--test-memory: the builds run under the limit" [ "$RC" = 0 ]
+culprit_json "$d/simple" --good good --bad bad --test-memory 8 -- ./run-test.sh
+one_line_exit2 "--test-memory below 16 refused"
+
+# A test's descendant that leaves the group (setsid) and ignores TERM does
+# not outlive the run.
+culprit_json "$d/simple" --fresh --good good --bad bad -- \
+	"setsid sh -c 'trap \"\" TERM; echo \$\$ >> \"$T/escaped\"; exec sleep 300' & ./run-test.sh"
+check "setsid descendants: the run ends (exit 0)" [ "$RC" = 0 ]
+check "setsid descendants: some were started" [ -s "$T/escaped" ]
+left=0
+for p in $(cat "$T/escaped"); do
+	if [ -d "/proc/$p" ] && ! grep -q '^State:.*Z' "/proc/$p/status" 2>/dev/null; then
+		left=$((left + 1))
+		kill -9 "$p" 2>/dev/null
+	fi
+done
+check "setsid descendants: none survive the run" [ "$left" = 0 ]
+
 # --suite is read before anything is built.
 culprit_json "$d/simple" --fresh --good good --bad bad --build "touch '$T/built'; make" --suite "$T/no-such-suite" -- ./run-test.sh
 one_line_exit2 "--suite missing: refused"
