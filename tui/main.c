@@ -102,6 +102,12 @@ static double seconds_option(const char *opt, const char *s)
 	return v;
 }
 
+/* The workbench waits for another run on the repository (--batch refuses). */
+static void lock_waiting(const char *msg)
+{
+	fprintf(stderr, "culprit: %s; waiting for it to finish\n", msg);
+}
+
 static void on_signal(int sig)
 {
 	(void)sig;
@@ -445,6 +451,7 @@ int main(int argc, char **argv)
 	if (!batch) {
 		struct cerr e = {{0}};
 		struct explain *x = NULL;
+		o.lock_waiting = lock_waiting;
 		int rc = explain_open(&x, &o, NULL, &e);
 		if (rc == 0) {
 			struct workbench_opts wo = {.keymap = km, .format = fmt, .top = top,

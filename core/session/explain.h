@@ -38,6 +38,9 @@ struct explain_opts {
 	const char *cflags;         /* its compiler flags when there is no compile_commands.json, or NULL */
 	int rounds;                 /* its semantic rounds at most (0: 16) */
 	int replay;                 /* use stored outcomes only; never build (culprit report) */
+	/* Another run holds the repository: NULL refuses (explain_open fails);
+	 * else it is called with a one-line message, then the run waits. */
+	void (*lock_waiting)(const char *msg);
 };
 
 struct explain_hooks {
