@@ -111,6 +111,7 @@ int explain_open(struct explain **out, const struct explain_opts *o, const struc
 {
 	struct explain *x = xcalloc(1, sizeof(*x));
 	x->p = xcalloc(1, sizeof(*x->p));
+	x->p->lockfd = -1;
 	pthread_mutex_init(&x->lock, NULL);
 	x->opts = *o;
 	x->opts.dir = ex_dup(o->dir);
@@ -160,6 +161,8 @@ int explain_open(struct explain **out, const struct explain_opts *o, const struc
 
 	x->p->sessdir = xasprintf("%sculprit/", x->gitdir);
 	int rc = mkdir_p(x->p->sessdir, 0755, e);
+	if (rc == 0 && !o->replay)
+		rc = ex_lock_repository(x, e);   /* report, rank and tests read without it */
 	char *db = xasprintf("%ssession.db", x->p->sessdir);
 	if (rc == 0)
 		rc = store_open(&x->p->store, db, e);
@@ -313,6 +316,7 @@ void explain_free(struct explain *x)
 		change_set_free(x->p->full);
 		oracle_free(x->p->oracle);
 		store_free(x->p->store);
+		ex_unlock_repository(x);   /* after the store is closed */
 		repo_free(x->p->repo);
 		free(x->p->sessdir);
 		for (size_t i = 0; i < x->p->nsources; i++)
@@ -379,6 +383,13 @@ static int check_premise(struct explain *x, struct cerr *e)
 	ex_phase(x, PHASE_PREMISE);
 	char *label = xasprintf("bad revision %s", b);
 	rc = ex_test_config(x, s, all, label, NULL, &o, e);
+	if (rc == 0 && (o.verdict != VERDICT_FAIL || !o.signature) && !x->opts.replay &&
+	    ex_config_from_store(x, o.key)) {   /* as at the good revision below */
+		outcome_release(&o);
+		ex_event(x, "PREMISE_RETESTED", "the stored outcome at the bad revision %s says the test does not fail: "
+			 "testing it again", b);
+		rc = ex_retest_config(x, s, all, label, NULL, &o, e);
+	}
 	free(label);
 	if (rc < 0)
 		goto out;
@@ -407,6 +418,15 @@ static int check_premise(struct explain *x, struct cerr *e)
 
 	label = xasprintf("good revision %s", g);
 	rc = ex_test_config(x, s, none, label, x->signature, &o, e);
+	if (rc == 0 && o.verdict != VERDICT_PASS && !x->opts.replay && ex_config_from_store(x, o.key)) {
+		/* A stored session whose premise fails would not have gone on: the
+		 * stored outcome is not trusted (a worktree disturbed while it was
+		 * tested gives such false verdicts), it is tested again. */
+		outcome_release(&o);
+		ex_event(x, "PREMISE_RETESTED", "the stored outcome at the good revision %s says the test fails: "
+			 "testing it again", g);
+		rc = ex_retest_config(x, s, none, label, x->signature, &o, e);
+	}
 	free(label);
 	if (rc < 0)
 		goto out;

@@ -41,6 +41,9 @@ struct explain_opts {
 	int first_parent;           /* bisect first-parent commits only (else the graph, as git bisect) */
 	size_t max_configs;         /* configurations to build and test at most (0: no budget) */
 	int64_t session;            /* with replay: the stored session's id (0: the one of these inputs) */
+	/* Another run holds the repository: NULL refuses (explain_open fails);
+	 * else it is called with a one-line message, then the run waits. */
+	void (*lock_waiting)(const char *msg);
 };
 
 struct explain_hooks {
