@@ -279,6 +279,15 @@ void explain_free(struct explain *x)
 
 /* ------------------------------------------------------------------ premise */
 
+/* Is sig the status `status` (with or without what follows it)? */
+static int sig_is(const char *sig, const char *status)
+{
+	size_t n = strlen(status);
+	return sig && !strncmp(sig, status, n) && (sig[n] == '\0' || sig[n] == ';');
+}
+
+/* The bad revision is built and tested twice (what varies between its runs
+ * is masked in the failure's identity, see oracle.h), then the good one. */
 static int check_premise(struct explain *x, struct cerr *e)
 {
 	const struct change_set *s = x->p->full;
@@ -298,9 +307,9 @@ static int check_premise(struct explain *x, struct cerr *e)
 		goto out;
 	if (o.why == WHY_BUILD || o.why == WHY_BUILD_TIMEOUT)
 		rc = cerr_set(e, "the build fails at the bad revision %s: %s", b, o.excerpt ? o.excerpt : x->build);
-	else if (o.signature && !strcmp(o.signature, "exit 127"))
+	else if (sig_is(o.signature, "exit 127"))
 		rc = cerr_set(e, "test command not found (exit 127 at the bad revision): %s", x->opts.test);
-	else if (o.signature && !strcmp(o.signature, "exit 126"))
+	else if (sig_is(o.signature, "exit 126"))
 		rc = cerr_set(e, "test command cannot be executed (exit 126 at the bad revision): %s", x->opts.test);
 	else if (o.why == WHY_TEST_TIMEOUT)
 		rc = cerr_set(e, "the test times out at the bad revision %s (--test-timeout %g)", b, x->opts.test_timeout);
