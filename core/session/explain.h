@@ -27,7 +27,7 @@ struct explain_opts {
 	const char *test;           /* shell command */
 	const char *fail_pattern;   /* PCRE2 or NULL */
 	int repeat;                 /* test runs per configuration (>= 1) */
-	double build_timeout, test_timeout;
+	double build_timeout, test_timeout;   /* seconds; 0: derived from the premise's runs */
 	const char *suite;          /* suite file for the suspiciousness ranking, or NULL */
 	const char *coverage_build; /* NULL: make CFLAGS='-O0 -g --coverage' LDFLAGS=--coverage */
 	int jobs;                   /* tests run at once for coverage (0: the number of cores) */
@@ -154,6 +154,7 @@ struct explain {
 	char *gitdir;
 	char *signature;            /* the failure at the bad revision */
 	int resumed;
+	int derived_test_timeout, derived_build_timeout;   /* opts' timeouts were measured, not given */
 
 	/* [0] good, then good..bad first parents, last = bad. Bisecting the
 	 * graph, they are good..bad in topological order and, once bisected,

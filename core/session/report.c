@@ -240,6 +240,10 @@ static void render_text(const struct explain *x, int md, struct buf *b)
 	if (x->elapsed_before > 0)
 		buf_addf(b, " (%.1f s in this run)", x->elapsed);
 	buf_adds(b, "\n");
+	buf_addf(b, "%stimeouts: test %.3g s (%s), build %.3g s (%s)\n", md ? "- " : "  ", x->opts.test_timeout,
+		 x->derived_test_timeout ? "derived: 10x the slower of the good and bad runs, at least 5 s" : "given",
+		 x->opts.build_timeout,
+		 x->derived_build_timeout ? "derived: 10x the bad revision's build, at least 60 s" : "given");
 	for (size_t i = 0; i < x->nconfigs; i++)
 		if (x->configs[i].why == WHY_FLAKY)
 			buf_addf(b, "%sflaky (its --repeat runs disagree): %s\n", md ? "- " : "  ", x->configs[i].label);
@@ -338,6 +342,10 @@ static void render_json(const struct explain *x, struct buf *b)
 		}
 	buf_adds(b, "]");
 	buf_addf(b, ",\n  \"builds\": %d", x->builds);
+	buf_addf(b, ",\n  \"test_timeout\": %.3f, \"test_timeout_derived\": %s", x->opts.test_timeout,
+		 x->derived_test_timeout ? "true" : "false");
+	buf_addf(b, ",\n  \"build_timeout\": %.3f, \"build_timeout_derived\": %s", x->opts.build_timeout,
+		 x->derived_build_timeout ? "true" : "false");
 	buf_addf(b, ",\n  \"resumed\": %s", x->resumed ? "true" : "false");
 	buf_addf(b, ",\n  \"refined_to_tokens\": %s", x->refined ? "true" : "false");
 	buf_addf(b, ",\n  \"elapsed_seconds\": %.3f", x->elapsed_before + x->elapsed);

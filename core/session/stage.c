@@ -276,6 +276,8 @@ int ex_test_config(struct explain *x, const struct change_set *s, const struct b
 			o->why = c->why;
 			o->signature = ex_dup(c->signature);
 			o->excerpt = ex_dup(c->excerpt);
+			o->build_seconds = c->build_seconds;
+			o->test_seconds = c->test_seconds;
 			return 0;
 		}
 	int found = store_outcome_get(x->p->store, x->p->session, o->key, o, e);

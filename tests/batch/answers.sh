@@ -61,5 +61,16 @@ check "hang: exit 0" [ "$RC" = 0 ]
 check "hang: both hunks needed" [ "$(jqf '.failure_inducing | length')" = 2 ]
 check "hang: the hanging configuration was unresolved" [ "$(jqf .configurations_unresolved)" -ge 1 ]
 check "hang: no test process left" [ -z "$(procs_under "$d")" ]
+check "hang: the given timeout is reported as given" \
+	[ "$(jqf '"\(.test_timeout) \(.test_timeout_derived)"')" = "2 false" ]
+
+# Without --test-timeout, the timeout comes from the good and bad runs
+# (milliseconds here): 5 s, and the report says so.
+d=$(fixture hang)
+culprit_json "$d" --good good --bad bad -- ./run-test.sh
+check "derived timeout: exit 0" [ "$RC" = 0 ]
+check "derived timeout: 5 s, derived" [ "$(jqf '"\(.test_timeout) \(.test_timeout_derived)"')" = "5 true" ]
+check "derived timeout: the build's derived too" [ "$(jqf '.build_timeout_derived')" = true ]
+check "derived timeout: the hang was unresolved" [ "$(jqf .configurations_unresolved)" -ge 1 ]
 
 finish
