@@ -131,9 +131,15 @@ struct explain_item {
 	long atom;
 };
 
+/* A set of the answer and the tested configuration that proves it (its
+ * key, label and verdict: FAIL for the failure-inducing changes applied to
+ * good, PASS for the fix reverted from bad with its auxiliary changes). */
 struct explain_list {
 	struct explain_item *v;
 	size_t n;
+	char proof_key[41];         /* "" when none */
+	char *proof_label;
+	int proof_verdict;          /* enum verdict */
 };
 
 /* A configuration as the driver sees it, in the order tested or looked up. */

@@ -81,6 +81,10 @@ static void text_items(const struct explain *x, const struct explain_list *l, in
 		buf_adds(b, md ? "none\n\n" : "    none\n");
 		return;
 	}
+	/* The tested configuration that proves the set. */
+	if (l->proof_key[0])
+		buf_addf(b, "%sproved by configuration %.12s: %s: %s\n%s", md ? "*" : "  ", l->proof_key,
+			 l->proof_label ? l->proof_label : "", verdict_name(l->proof_verdict), md ? "*\n" : "");
 	for (size_t i = 0; i < l->n; i++) {
 		const struct explain_item *it = &l->v[i];
 		struct change_lines cl;
@@ -98,10 +102,13 @@ static void text_items(const struct explain *x, const struct explain_list *l, in
 		item_lines(x, it, &cl);
 		if (cl.nremoved + cl.nadded > 0) {
 			buf_adds(b, md ? "\n  ```diff\n" : "");
+			/* A piece: the real lines of good and bad, the piece marked. */
+			char **rm = cl.removed_marked ? cl.removed_marked : cl.removed;
+			char **ad = cl.added_marked ? cl.added_marked : cl.added;
 			for (size_t k = 0; k < cl.nremoved; k++)
-				buf_addf(b, "%s-%s\n", md ? "  " : "      ", cl.removed[k]);
+				buf_addf(b, "%s-%s\n", md ? "  " : "      ", rm[k]);
 			for (size_t k = 0; k < cl.nadded; k++)
-				buf_addf(b, "%s+%s\n", md ? "  " : "      ", cl.added[k]);
+				buf_addf(b, "%s+%s\n", md ? "  " : "      ", ad[k]);
 			buf_adds(b, md ? "  ```\n" : "");
 		}
 		change_lines_free(&cl);
@@ -287,11 +294,43 @@ static void json_items(const struct explain *x, const struct explain_list *l, st
 				buf_adds(b, ", ");
 			json_str(b, cl.added[k]);
 		}
-		buf_adds(b, "]}");
+		buf_adds(b, "]");
+		if (cl.removed_marked) {
+			/* A piece: the same real lines with it between [- -] and {+ +}. */
+			buf_adds(b, ", \"removed_marked\": [");
+			for (size_t k = 0; k < cl.nremoved; k++) {
+				if (k)
+					buf_adds(b, ", ");
+				json_str(b, cl.removed_marked[k]);
+			}
+			buf_adds(b, "], \"added_marked\": [");
+			for (size_t k = 0; k < cl.nadded; k++) {
+				if (k)
+					buf_adds(b, ", ");
+				json_str(b, cl.added_marked[k]);
+			}
+			buf_adds(b, "]");
+		}
+		buf_adds(b, "}");
 		change_lines_free(&cl);
 		buf_release(&id);
 	}
 	buf_adds(b, l->n ? "\n  ]" : "]");
+}
+
+static void json_proof(const struct explain_list *l, struct buf *b)
+{
+	if (!l->n || !l->proof_key[0]) {
+		buf_adds(b, "null");
+		return;
+	}
+	buf_adds(b, "{\"key\": ");
+	json_str(b, l->proof_key);
+	buf_adds(b, ", \"label\": ");
+	json_str(b, l->proof_label ? l->proof_label : "");
+	buf_adds(b, ", \"verdict\": ");
+	json_str(b, verdict_name(l->proof_verdict));
+	buf_adds(b, "}");
 }
 
 static void render_json(const struct explain *x, struct buf *b)
@@ -365,6 +404,13 @@ static void render_json(const struct explain *x, struct buf *b)
 		json_items(x, &x->aux, b);
 	else
 		buf_adds(b, "[]");
+	/* The configurations that prove the three sets. */
+	buf_adds(b, ",\n  \"failure_inducing_proof\": ");
+	json_proof(&x->inducing, b);
+	buf_adds(b, ",\n  \"fix_proof\": ");
+	json_proof(&x->fix, b);
+	buf_adds(b, ",\n  \"auxiliary_proof\": ");
+	json_proof(&x->aux, b);
 	buf_adds(b, ",\n  \"causal_tree\": ");
 	if (x->set && x->why_state == 2) {
 		unsigned *ids = xmalloc((x->set->nchanges + 1) * sizeof(*ids));

@@ -97,8 +97,11 @@ char *ex_dup(const char *s)
 void ex_list_release(struct explain_list *l)
 {
 	free(l->v);
+	free(l->proof_label);
 	l->v = NULL;
 	l->n = 0;
+	l->proof_key[0] = '\0';
+	l->proof_label = NULL;
 }
 
 int ex_ensure_workspace(struct explain *x, const char *base, struct cerr *e)
