@@ -29,7 +29,9 @@ d=$(fixture rename_value)
 culprit_json "$d" --good good --bad bad -- ./run-test.sh
 check "rename_value: exit 0" [ "$RC" = 0 ]
 check "rename_value: failure-inducing is the value piece" \
-	[ "$(jqf '[.failure_inducing[] | .id + " " + (.added | join(""))] | join(",")')" = "1.2 int limit = 5;" ]
+	[ "$(jqf '[.failure_inducing[] | .id + " " + (.added_marked | join(""))] | join(",")')" = "1.2 int max_items = {+5+};" ]
+check "rename_value: shown as the real lines of good and bad, never \"int limit = 5;\"" \
+	[ "$(jqf '.failure_inducing[0] | .removed[0] + "|" + .added[0]')" = "int limit = 10;|int max_items = 5;" ]
 check "rename_value: the fix is the value piece" [ "$(jqf '[.fix[].id] | join(",")')" = "1.2" ]
 check "rename_value: the renames are auxiliary" \
 	[ "$(jqf '[.auxiliary[].id] | sort | join(",")')" = "1.1,2,3" ]
