@@ -296,6 +296,36 @@ static void describe_atoms(const struct change_set *s, const struct bits *b, int
 		buf_adds(out, "none");
 }
 
+#define LABEL_LISTED 12   /* changes named one by one in a label at most */
+
+/* A configuration's label: "good with 3 5.2 8" (applied to good) or "bad
+ * without 3 5.2" (reverted from bad); with many changes, what stays
+ * readable: "good + 37 of 991 changes in 12 files". */
+static void config_label(const struct change_set *s, const struct bits *b, int revert_view, struct buf *out)
+{
+	size_t n = 0, files = 0;
+	long last_file = -1;
+	for (size_t c = 0; c < s->nchanges; c++) {
+		const struct change *ch = &s->changes[c];
+		int in = 0;
+		for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms && !in; a++)
+			in = bits_test(b, a) != revert_view;
+		if (!in)
+			continue;
+		n++;
+		if ((long)ch->file != last_file)
+			files++;   /* changes come file by file */
+		last_file = (long)ch->file;
+	}
+	if (n <= LABEL_LISTED) {
+		buf_adds(out, revert_view ? "bad without " : "good with ");
+		describe_atoms(s, b, revert_view, out);
+		return;
+	}
+	buf_addf(out, "%s %zu of %zu changes in %zu file%s", revert_view ? "bad -" : "good +", n, s->nchanges, files,
+		 files == 1 ? "" : "s");
+}
+
 static void show_marks(struct explain *x, const struct bits *applied)
 {
 	ex_lock(x);
@@ -317,8 +347,7 @@ static int test_atoms_ex(struct search *sr, const struct bits *applied, int reve
 	struct buf label = BUF_INIT;
 	struct outcome o;
 
-	buf_adds(&label, revert_view ? "bad without " : "good with ");
-	describe_atoms(sr->s, applied, revert_view, &label);
+	config_label(sr->s, applied, revert_view, &label);
 	show_marks(x, applied);
 	int rc = ex_test_config(x, sr->s, applied, label.s, x->signature, &o, &x->p->err);
 	buf_release(&label);
@@ -817,8 +846,7 @@ static int prove(struct search *sr, const struct bits *atoms, const struct bits 
 	}
 	struct buf label = BUF_INIT;
 	struct outcome o;
-	buf_adds(&label, revert_view ? "bad without " : "good with ");
-	describe_atoms(sr->s, b, revert_view, &label);
+	config_label(sr->s, b, revert_view, &label);
 	int rc = ex_test_config(x, sr->s, b, label.s, x->signature, &o, &x->p->err);
 	buf_release(&label);
 	bits_free(b);

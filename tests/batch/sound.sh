@@ -53,6 +53,14 @@ check "unbuildable middle: exit 0" [ "$RC" = 0 ]
 check "unbuildable middle: the culprit named" [ "$(jqf .culprit_commit)" = "$(git -C "$d" rev-parse culprit)" ]
 check "unbuildable middle: the change" [ "$(jqf '.failure_inducing[0].added[0]')" = "	return 12;" ]
 
+# Many changes: progress labels that stay readable.
+d=$(fixture many_changes)
+culprit_json "$d" --good good --bad bad --no-semantic -- ./run-test.sh
+check "many changes: exit 0" [ "$RC" = 0 ]
+check "many changes: the change to f27.txt" [ "$(jqf '[.failure_inducing[].file] | join(",")')" = f27.txt ]
+check "many changes: large configurations labelled by count" \
+	[ "$(sqlite3 "$d/.git/culprit/session.db" "select count(*) from outcome where label like 'good + % of 40 changes in % files' or label like 'bad - % of 40 changes in % files'")" -ge 1 ]
+
 # A failing output that ends without a newline.
 d=$(fixture no_newline)
 culprit_json "$d" --good good --bad bad --build true --no-semantic -- ./run-test.sh
