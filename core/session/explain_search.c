@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/isolate/config.h"
 #include "core/isolate/dd.h"
 #include "core/isolate/repair.h"
 #include "core/json.h"
@@ -339,6 +340,42 @@ static void show_marks(struct explain *x, const struct bits *applied)
 	ex_unlock(x);
 }
 
+/* Test configuration `applied` of the culprit's set. All of it applied is
+ * the culprit commit's tree and none of it its parent's: when bisection
+ * tested that commit already, its outcome is taken (no build). */
+static int test_config(struct explain *x, const struct change_set *s, const struct bits *applied, const char *label,
+		       struct outcome *o, struct cerr *e)
+{
+	size_t n = bits_count(applied);
+	if (s == x->set && s != x->p->full && x->commits && (n == 0 || n == s->natoms)) {
+		const char *commit = n ? x->commits[x->hi] : x->commits[x->lo];
+		struct change_set *same = NULL;
+		const struct change_set *as = x->p->full;
+		if (strcmp(commit, x->good)) {
+			struct cerr ignored;
+			if (repo_diff(x->p->repo, x->good, commit, &same, &ignored) < 0)
+				same = NULL;
+			as = same;
+		}
+		if (as) {
+			struct bits *b = bits_new(as->natoms);
+			if (as != x->p->full || n)
+				bits_fill(b);   /* a commit: diff(good, commit), all applied */
+			char key[41];
+			config_key(as, b, key);
+			int tested = 0;
+			for (size_t i = 0; i < x->nconfigs && !tested; i++)
+				tested = !strcmp(x->configs[i].key, key);
+			int rc = tested ? ex_test_config(x, as, b, label, x->signature, o, e) : 1;
+			bits_free(b);
+			change_set_free(same);
+			if (rc <= 0)
+				return rc;
+		}
+	}
+	return ex_test_config(x, s, applied, label, x->signature, o, e);
+}
+
 /* Test the set's configuration `applied`; the verdict, or <0. */
 static int test_atoms_ex(struct search *sr, const struct bits *applied, int revert_view, enum unresolved_why *why,
 			 char **excerpt)
@@ -349,7 +386,7 @@ static int test_atoms_ex(struct search *sr, const struct bits *applied, int reve
 
 	config_label(sr->s, applied, revert_view, &label);
 	show_marks(x, applied);
-	int rc = ex_test_config(x, sr->s, applied, label.s, x->signature, &o, &x->p->err);
+	int rc = test_config(x, sr->s, applied, label.s, &o, &x->p->err);
 	buf_release(&label);
 	if (rc < 0)
 		return rc;
@@ -847,7 +884,7 @@ static int prove(struct search *sr, const struct bits *atoms, const struct bits 
 	struct buf label = BUF_INIT;
 	struct outcome o;
 	config_label(sr->s, b, revert_view, &label);
-	int rc = ex_test_config(x, sr->s, b, label.s, x->signature, &o, &x->p->err);
+	int rc = test_config(x, sr->s, b, label.s, &o, &x->p->err);
 	buf_release(&label);
 	bits_free(b);
 	if (rc == DD_STOP)
