@@ -83,8 +83,8 @@ static void text_items(const struct explain *x, const struct explain_list *l, in
 	}
 	/* The tested configuration that proves the set. */
 	if (l->proof_key[0])
-		buf_addf(b, "%sproved by configuration %.12s: %s: %s\n%s", md ? "*" : "  ", l->proof_key,
-			 l->proof_label ? l->proof_label : "", verdict_name(l->proof_verdict), md ? "*\n" : "");
+		buf_addf(b, md ? "Proved by configuration `%.12s`: %s: %s\n\n" : "  proved by configuration %.12s: %s: %s\n",
+			 l->proof_key, l->proof_label ? l->proof_label : "", verdict_name(l->proof_verdict));
 	for (size_t i = 0; i < l->n; i++) {
 		const struct explain_item *it = &l->v[i];
 		struct change_lines cl;
