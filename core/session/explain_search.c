@@ -1014,7 +1014,20 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 		if (s->changes[c].natoms > 1 &&
 		    (bits_test(hl.inducing, s->changes[c].atom0) || bits_test(hl.revert, s->changes[c].atom0)))
 			splittable = 1;
-	int entangled = !hl.split || bits_count(hl.aux) > 0 || !bits_equal(hl.inducing, hl.causes);
+	/* The failure needing more than the fix is no reason when the more is
+	 * the rest of the causes' dependence groups: pieces of a group do not
+	 * build apart (a commit that reshapes code, one wrong line in it). */
+	struct bits *cause_units = bits_new(s->natoms);
+	for (size_t u = 0; u < cu.n; u++) {
+		int has = 0;
+		for (size_t k = 0; k < cu.nmember[u] && !has; k++)
+			for (size_t a = cu.member[u][2 * k]; a < cu.member[u][2 * k] + cu.member[u][2 * k + 1] && !has; a++)
+				has = bits_test(hl.causes, a);
+		if (has)
+			units_add_atoms(&cu, &u, 1, cause_units, 1);
+	}
+	int entangled = !hl.split || bits_count(hl.aux) > 0 || !bits_equal(hl.inducing, cause_units);
+	bits_free(cause_units);
 	/* Token pieces of large rewrites mostly give configurations that do not
 	 * build: past a budget, the hunk-level answer is the answer. */
 	struct bits *both = bits_dup(hl.inducing);
