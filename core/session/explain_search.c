@@ -939,6 +939,15 @@ static void answer_of_hunks(struct answer *a, const struct level *l)
 		bits_or(a->fix_aux, l->aux);
 }
 
+/* The fix as the revert search found it, before it was split into causes
+ * and build needs: the configuration it tested. */
+static void answer_fix_whole(struct answer *a, const struct level *l)
+{
+	bits_zero(a->fix);
+	bits_zero(a->fix_aux);
+	bits_or(a->fix, l->revert);
+}
+
 /* The change search over the model's changes (after change interaction,
  * whose groups it keeps together). */
 int ex_search_changes(struct explain *x, struct cerr *e)
@@ -1075,6 +1084,12 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 	for (int attempt = 0; attempt < 2; attempt++) {
 		ok_ind = bits_count(ans.ind) ? prove(&sr, ans.ind, ans.ind_aux, 0, &pind) : 0;
 		ok_fix = ok_ind >= 0 && bits_count(ans.fix) ? prove(&sr, ans.fix, ans.fix_aux, 1, &pfix) : 0;
+		if (ok_fix == 0 && ok_ind >= 0 && !x->refined && hl.split && bits_count(hl.revert)) {
+			/* Split into causes and build needs, nothing proves it:
+			 * the fix as found, the configuration its search tested. */
+			answer_fix_whole(&ans, &hl);
+			ok_fix = prove(&sr, ans.fix, ans.fix_aux, 1, &pfix);
+		}
 		if (ok_ind < 0 || ok_fix < 0) {
 			rc = ok_ind < 0 ? ok_ind : ok_fix;
 			ex_list_release(&pind);
