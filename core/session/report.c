@@ -132,6 +132,14 @@ static size_t configs_unbuilt(const struct explain *x)
 	return n;
 }
 
+static size_t configs_different(const struct explain *x)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < x->nconfigs; i++)
+		n += (size_t)(x->configs[i].why == WHY_DIFFERENT);
+	return n;
+}
+
 static size_t configs_unresolved(const struct explain *x)
 {
 	size_t n = 0;
@@ -240,6 +248,8 @@ static void render_text(const struct explain *x, int md, struct buf *b)
 		interact_text(x, md, b);
 	buf_addf(b, "%s%zu configurations tested (%d commits, %zu unresolved, %zu failed to build", md ? "\n" : "\n",
 		 x->nconfigs, x->commits_tested, configs_unresolved(x), configs_unbuilt(x));
+	if (configs_different(x))
+		buf_addf(b, ", %zu failed differently", configs_different(x));
 	if (x->flaky)
 		buf_addf(b, ", %d flaky", x->flaky);
 	buf_addf(b, "), %zu built in this run, %d builds; %.1f s", configs_built(x), x->builds,
@@ -370,6 +380,7 @@ static void render_json(const struct explain *x, struct buf *b)
 	buf_addf(b, ",\n  \"configurations_built_this_run\": %zu", configs_built(x));
 	buf_addf(b, ",\n  \"configurations_unresolved\": %zu", configs_unresolved(x));
 	buf_addf(b, ",\n  \"configurations_failed_to_build\": %zu", configs_unbuilt(x));
+	buf_addf(b, ",\n  \"configurations_failed_differently\": %zu", configs_different(x));
 	buf_addf(b, ",\n  \"flaky\": %d", x->flaky);
 	buf_adds(b, ",\n  \"flaky_configurations\": [");
 	int first = 1;

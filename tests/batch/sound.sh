@@ -37,6 +37,7 @@ for p in failure_inducing_proof fix_proof; do
 	[ "$v" = "$want" ] || proofs_ok="$p $k: $v"
 done
 check "list: the proofs are tested configurations with those verdicts ($proofs_ok)" [ "$proofs_ok" = ok ]
+check "list: the report counts the configurations that failed differently" [ "$(jqf .configurations_failed_differently)" -ge 1 ]
 check "list: some configurations crashed, looped or failed otherwise" \
 	[ "$(sqlite3 "$db" "select count(*) from outcome where why in (3, 5)")" -ge 1 ]
 # The mechanism, not the machine: a run is killed at the timeout (plus the
