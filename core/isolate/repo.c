@@ -302,6 +302,21 @@ char *repo_commit_subject(struct repo *r, const char *hex)
 	return out;
 }
 
+char *repo_commit_author(struct repo *r, const char *hex, long long *when)
+{
+	git_oid oid;
+	git_commit *c = NULL;
+	*when = 0;
+	if (git_oid_fromstr(&oid, hex) < 0 || git_commit_lookup(&c, r->r, &oid) < 0)
+		return NULL;
+	const git_signature *a = git_commit_author(c);
+	char *out = a ? xasprintf("%s <%s>", a->name ? a->name : "", a->email ? a->email : "") : NULL;
+	if (a)
+		*when = (long long)a->when.time;
+	git_commit_free(c);
+	return out;
+}
+
 static int commit_tree(struct repo *r, const char *hex, git_tree **tree, struct cerr *e)
 {
 	git_oid oid;

@@ -51,6 +51,8 @@ long repo_introduced(struct repo *r, const char (*ids)[41], size_t n, const char
 
 /* The first line of a commit's message (caller frees). */
 char *repo_commit_subject(struct repo *r, const char *hex);
+/* The commit's author ("Name <email>", caller frees; NULL when unreadable) and time (seconds since the epoch). */
+char *repo_commit_author(struct repo *r, const char *hex, long long *when);
 
 /* Call cb for every blob and symlink of the commit's tree (submodules skipped). */
 typedef int (*repo_blob_cb)(void *priv, const char *path, unsigned mode, const char *data, size_t len);
