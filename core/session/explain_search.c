@@ -1024,8 +1024,9 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 		    (bits_test(hl.inducing, s->changes[c].atom0) || bits_test(hl.revert, s->changes[c].atom0)))
 			splittable = 1;
 	/* The failure needing more than the fix is no reason when the more is
-	 * the rest of the causes' dependence groups: pieces of a group do not
-	 * build apart (a commit that reshapes code, one wrong line in it). */
+	 * the rest of the causes' dependence groups (pieces of a group do not
+	 * build apart: a commit that reshapes code, one wrong line in it) and
+	 * no cause has pieces to tell apart. */
 	struct bits *cause_units = bits_new(s->natoms);
 	for (size_t u = 0; u < cu.n; u++) {
 		int has = 0;
@@ -1035,7 +1036,12 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 		if (has)
 			units_add_atoms(&cu, &u, 1, cause_units, 1);
 	}
-	int entangled = !hl.split || bits_count(hl.aux) > 0 || !bits_equal(hl.inducing, cause_units);
+	int cause_pieces = 0;
+	for (size_t c = 0; c < s->nchanges; c++)
+		if (s->changes[c].natoms > 1 && bits_test(hl.causes, s->changes[c].atom0))
+			cause_pieces = 1;
+	int entangled = !hl.split || bits_count(hl.aux) > 0 ||
+			(!bits_equal(hl.inducing, hl.causes) && (cause_pieces || !bits_equal(hl.inducing, cause_units)));
 	bits_free(cause_units);
 	/* Token pieces of large rewrites mostly give configurations that do not
 	 * build: past a budget, the hunk-level answer is the answer. */
