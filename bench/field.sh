@@ -7,7 +7,12 @@
 #   The commands run at the top of a clone; the repositories are cloned to a
 #   scratch directory and never written.
 # Prints for each: right commit, builds, configurations that failed to
-# build, seconds, for culprit and for git bisect run with the same commands.
+# build, seconds, for culprit and for git bisect run with the same commands,
+# the culprit commit's changes (hunks) and the bar culprit's builds should
+# meet for a single-cause commit: bisect's steps + ceil(log2 hunks) + 4.
+# KEEP=DIR keeps each culprit report (NAME.json) and its log (NAME.err);
+# CULPRIT_ARGS adds options to culprit's command (e.g. a budget,
+# --max-configurations N).
 set -u
 [ $# -ge 2 ] || { echo "usage: $0 LIST REPO..." >&2; exit 2; }
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,7 +21,7 @@ list=$1; shift
 W=$(mktemp -d "${TMPDIR:-/tmp}/culprit-field.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 repo_of() { for r in "$@"; do [ "$(basename "$r")" = "$want" ] && { echo "$r"; return; }; done; }
-printf '%-18s %-8s %-6s %6s %7s %8s   %-6s %6s %7s %8s\n' regression culprit right builds unbuilt seconds bisect builds skipped seconds
+printf '%-18s %-8s %-6s %6s %7s %8s   %-6s %6s %7s %8s   %6s %4s\n' regression culprit right builds unbuilt seconds bisect builds skipped seconds hunks bar
 tab=$(printf '\t')
 while IFS="$tab" read -r name repo good bad bug build test; do
 	case "$name" in ''|'#'*) continue ;; esac
@@ -26,7 +31,8 @@ while IFS="$tab" read -r name repo good bad bug build test; do
 	bug=$(git -C "$W/$name-c" rev-parse "$bug^{commit}")
 	# culprit
 	t0=$(date +%s.%N)
-	(cd "$W/$name-c" && "$CULPRIT" --batch --quiet --format json --no-semantic --build "$build" \
+	# shellcheck disable=SC2086
+	(cd "$W/$name-c" && "$CULPRIT" --batch --quiet --format json --no-semantic ${CULPRIT_ARGS:-} --build "$build" \
 		--good "$good" --bad "$bad" -- sh -c "$test") > "$W/$name.json" 2> "$W/$name.err"
 	t1=$(date +%s.%N)
 	cc=$(jq -r '.culprit_commit // "none"' "$W/$name.json" 2>/dev/null || echo error)
@@ -42,8 +48,11 @@ while IFS="$tab" read -r name repo good bad bug build test; do
 	skips=$(git -C "$W/$name-b" bisect log 2>/dev/null | grep -c '^git bisect skip ')
 	bs=$(echo "$t1 - $t0" | bc)
 	git -C "$W/$name-b" bisect reset -q >/dev/null 2>&1
-	printf '%-18s %-8.8s %-6s %6s %7s %8.1f   %-6s %6s %7s %8.1f\n' "$name" "$cc" \
+	hunks=$(jq -r '.changes' "$W/$name.json" 2>/dev/null || echo 0)
+	log2=$(awk -v n="$hunks" 'BEGIN { l = 0; while (2 ^ l < n) l++; print l }')
+	printf '%-18s %-8.8s %-6s %6s %7s %8.1f   %-6s %6s %7s %8.1f   %6s %4s\n' "$name" "$cc" \
 		"$([ "$cc" = "$bug" ] && echo yes || echo no)" "$cb" "$cu" "$cs" \
-		"$([ "$bc_" = "$bug" ] && echo yes || echo no)" "$steps" "$skips" "$bs"
+		"$([ "$bc_" = "$bug" ] && echo yes || echo no)" "$steps" "$skips" "$bs" "$hunks" $((steps + log2 + 4))
+	[ -n "${KEEP:-}" ] && cp "$W/$name.json" "$W/$name.err" "$KEEP/" 2>/dev/null
 	rm -rf "$W/$name-c" "$W/$name-b"
 done < "$list"

@@ -43,8 +43,10 @@ static const char usage[] =
 	"  -f, --format FORMAT    report format: text (default), markdown, json\n"
 	"      --fail-pattern RE  PCRE2 pattern whose match in the test output is the failure\n"
 	"      --repeat N         run the test N times per configuration; disagreeing runs are flaky\n"
-	"      --build-timeout S  seconds before a build is killed (default 600)\n"
-	"      --test-timeout S   seconds before a test is killed (default 60)\n"
+	"      --build-timeout S  seconds before a build is killed (default: 10x the first\n"
+	"                         full build, at least 60)\n"
+	"      --test-timeout S   seconds before a test is killed (default: 10x the slower\n"
+	"                         of the good and bad runs, at least 5)\n"
 	"      --first-parent     bisect the first-parent commits only (default: every commit\n"
 	"                         between good and bad, as git bisect)\n"
 	"      --max-configurations N  build and test at most N configurations, then report\n"
@@ -421,7 +423,7 @@ int main(int argc, char **argv)
 		{"session", required_argument, NULL, OPT_SESSION},
 		{NULL, 0, NULL, 0},
 	};
-	struct explain_opts o = {.repeat = 1, .build_timeout = 600, .test_timeout = 60, .formula = SPECTRA_OCHIAI,
+	struct explain_opts o = {.repeat = 1, .build_timeout = 0, .test_timeout = 0, .formula = SPECTRA_OCHIAI,
 				 .semantic = 1};
 	size_t top = 20;
 	enum report_format fmt = REPORT_TEXT;

@@ -465,6 +465,57 @@ void change_lines_of(const struct change_set *s, size_t ci, struct change_lines 
 	out->new_lines = c->new_lines;
 }
 
+/* Widen [off, end) of d to whole lines: from the start of the line holding
+ * its first byte to the end (with the newline) of the line holding its
+ * last. An empty range at a line start that stands for whole lines
+ * inserted or deleted on the other side (whole) touches no line here. */
+static void whole_lines(const char *d, size_t len, size_t off, size_t end, int whole, size_t *ls, size_t *le)
+{
+	*ls = off;
+	*le = end;
+	while (*ls > 0 && d[*ls - 1] != '\n')
+		(*ls)--;
+	if (whole && off == end && *ls == off)
+		return;
+	if (*le == *ls || d[*le - 1] != '\n') {
+		while (*le < len && d[*le] != '\n')
+			(*le)++;
+		if (*le < len)
+			(*le)++;   /* and its newline */
+	}
+}
+
+/* lines [ls, le) of d with [off, end) between open and close (when not empty). */
+static void marked_lines(const char *d, size_t ls, size_t le, size_t off, size_t end, const char *open,
+			 const char *close, char ***v, size_t *n)
+{
+	struct buf b = BUF_INIT;
+	buf_add(&b, d + ls, off - ls);
+	if (end > off) {
+		buf_adds(&b, open);
+		/* A piece across lines is marked on each of them. */
+		for (size_t i = off; i < end; i++) {
+			if (d[i] == '\n' && i + 1 < end) {
+				buf_adds(&b, close);
+				buf_addc(&b, '\n');
+				buf_adds(&b, open);
+				continue;
+			}
+			if (d[i] == '\n') {
+				buf_adds(&b, close);
+				buf_addc(&b, '\n');
+				goto rest;
+			}
+			buf_addc(&b, d[i]);
+		}
+		buf_adds(&b, close);
+	}
+rest:
+	buf_add(&b, d + end, le - end);
+	split_lines(b.s ? b.s : "", b.len, v, n);
+	buf_release(&b);
+}
+
 void change_lines_of_atom(const struct change_set *s, size_t ai, struct change_lines *out)
 {
 	const struct change_atom *a = &s->atoms[ai];
@@ -475,39 +526,38 @@ void change_lines_of_atom(const struct change_set *s, size_t ai, struct change_l
 		return;
 	}
 	memset(out, 0, sizeof(*out));
-	const char *od = f->old_data ? f->old_data : "";
-	/* Widen the atom's old range to whole lines: from the start of the line
-	 * holding its first byte to the end of the line holding its last. An
-	 * insertion of whole lines at a line start touches no old line. */
-	size_t ls = a->old_off, le = a->old_end;
-	while (ls > 0 && od[ls - 1] != '\n')
-		ls--;
-	int inserts_lines = a->old_off == a->old_end && ls == a->old_off && a->new_end > a->new_off &&
-			    f->new_data[a->new_end - 1] == '\n';
-	if (!inserts_lines && (le == ls || od[le - 1] != '\n')) {
-		while (le < f->old_len && od[le] != '\n')
-			le++;
-		if (le < f->old_len)
-			le++;   /* and its newline */
-	}
-	struct buf added = BUF_INIT;
-	buf_add(&added, od + ls, a->old_off - ls);
-	buf_add(&added, f->new_data + a->new_off, a->new_end - a->new_off);
-	buf_add(&added, od + a->old_end, le - a->old_end);
-	split_lines(od + ls, le - ls, &out->removed, &out->nremoved);
-	split_lines(added.s ? added.s : "", added.len, &out->added, &out->nadded);
-	buf_release(&added);
+	const char *od = f->old_data ? f->old_data : "", *nd = f->new_data ? f->new_data : "";
+	/* The real lines of both revisions the piece touches: never a line made
+	 * of the piece applied alone, which exists in neither. */
+	int inserts_lines = a->old_off == a->old_end && a->new_end > a->new_off && nd[a->new_end - 1] == '\n';
+	int deletes_lines = a->new_off == a->new_end && a->old_end > a->old_off && od[a->old_end - 1] == '\n';
+	size_t ols, ole, nls, nle;
+	whole_lines(od, f->old_len, a->old_off, a->old_end, inserts_lines, &ols, &ole);
+	whole_lines(nd, f->new_len, a->new_off, a->new_end, deletes_lines, &nls, &nle);
+	split_lines(od + ols, ole - ols, &out->removed, &out->nremoved);
+	split_lines(nd + nls, nle - nls, &out->added, &out->nadded);
+	marked_lines(od, ols, ole, a->old_off, a->old_end, "[-", "-]", &out->removed_marked, &out->nremoved);
+	marked_lines(nd, nls, nle, a->new_off, a->new_end, "{+", "+}", &out->added_marked, &out->nadded);
 	struct lines ol;
 	lines_init(&ol, od, f->old_len);
-	out->old_start = line_of(&ol, ls);
+	out->old_start = line_of(&ol, ols);
 	free(ol.start);
 	out->old_lines = (int)out->nremoved;
-	out->new_start = a->new_line;
+	struct lines nl;
+	lines_init(&nl, nd, f->new_len);
+	out->new_start = line_of(&nl, nls);
+	free(nl.start);
 	out->new_lines = (int)out->nadded;
 }
 
 void change_lines_free(struct change_lines *l)
 {
+	for (size_t i = 0; l->removed_marked && i < l->nremoved; i++)
+		free(l->removed_marked[i]);
+	for (size_t i = 0; l->added_marked && i < l->nadded; i++)
+		free(l->added_marked[i]);
+	free(l->removed_marked);
+	free(l->added_marked);
 	for (size_t i = 0; i < l->nremoved; i++)
 		free(l->removed[i]);
 	for (size_t i = 0; i < l->nadded; i++)

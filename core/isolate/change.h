@@ -98,11 +98,15 @@ int change_materialize(const struct change_set *s, const struct bits *applied, c
 		       void *priv);
 
 /* The text of a change as lines for display and reports: removed[] are the
- * old lines it touches, added[] the lines it produces (for an atom: the
- * touched lines with only that atom applied). Arrays and strings owned by
- * the caller: free with change_lines_free. Lines carry no '\n'. */
+ * old lines it touches, added[] the new lines (for an atom: the real lines
+ * of the old and the new revision holding the piece, never the old line
+ * with the piece applied alone, which exists in neither; removed_marked[]
+ * and added_marked[] are the same lines with the piece between "[-" "-]"
+ * and "{+" "+}", NULL for a whole change). Arrays and strings owned by the
+ * caller: free with change_lines_free. Lines carry no '\n'. */
 struct change_lines {
 	char **removed, **added;
+	char **removed_marked, **added_marked;
 	size_t nremoved, nadded;
 	int old_start, old_lines, new_start, new_lines;
 };

@@ -495,6 +495,39 @@ void deps_compute(const struct change_set *s, struct deps *d)
 			d->names[c] = buf_detach(&names);
 		}
 	}
+	/* Hunks that open a block or a parenthesis and the hunks that close it
+	 * only build together: in each file, from a hunk that unbalances the
+	 * braces or parentheses (applied, it changes their count) to the hunk
+	 * that balances them again, one group. */
+	for (size_t f = 0; f < s->nfiles; f++) {
+		const struct change_file *cf = &s->files[f];
+		if (cf->binary || !c_like(cf->new_path))
+			continue;
+		long braces = 0, parens = 0;
+		size_t start = cf->change0;
+		for (size_t c = cf->change0; c < cf->change0 + cf->nchanges; c++) {
+			long db = 0, dp = 0;
+			for (int side = 0; side < 2; side++) {
+				int from, to;
+				side_range(s, c, side, &from, &to);
+				const struct scan *sc = &scans[2 * f + side];
+				long sign = side ? 1 : -1;
+				for (size_t k = 0; k < sc->nt; k++) {
+					const struct tok *t = &sc->t[k];
+					if (t->line < from || t->line >= to || t->directive || t->kind != T_PUNCT || t->len != 1)
+						continue;
+					db += sign * ((t->s[0] == '{') - (t->s[0] == '}'));
+					dp += sign * ((t->s[0] == '(') - (t->s[0] == ')'));
+				}
+			}
+			if (braces == 0 && parens == 0)
+				start = c;
+			else
+				unite(parent, start, c);
+			braces += db;
+			parens += dp;
+		}
+	}
 	/* Each name whose declarations changed ties its declaring hunks to its users. */
 	char *done = xcalloc(nhd + 1, 1);
 	for (size_t i = 0; i < nhd; i++) {

@@ -5,7 +5,9 @@
  * uses. A name whose declarations differ between the revisions (added,
  * removed, renamed, its signature or type changed; not a new initializer
  * or macro value) ties the hunks declaring it to the hunks using it, old
- * lines or new. The groups are the connected hunks. Also the hunks that
+ * lines or new; a hunk that leaves braces or parentheses unbalanced is tied
+ * to the following hunks of its file up to the one that balances them. The
+ * groups are the connected hunks. Also the hunks that
  * declare a given name, for repairing a configuration from compiler
  * errors (repair.h). */
 #ifndef CULPRIT_DEPS_H

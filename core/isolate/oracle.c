@@ -1,14 +1,20 @@
 #include "core/isolate/oracle.h"
 
+#include <ctype.h>
 #include <pcre2.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define BUILD_ERROR_LINES 8
+#define TAIL_LINES 3            /* the failing output's last lines kept in its identity */
+#define TAIL_WIDTH 100          /* bytes of each line kept (the rest masked) */
+#define MASK "\xe2\x80\xa6"      /* "…": in an identity, stands for any text */
+#define MASK_LEN 3
 
 struct oracle {
 	pcre2_code *pattern;     /* --fail-pattern, or NULL */
 	pcre2_code *assertion;   /* glibc's "Assertion `...' failed" */
+	pcre2_code *position;    /* a source position "file.c:12" (its number moves with hunks) */
 };
 
 const char *verdict_name(enum verdict v)
@@ -49,7 +55,9 @@ int oracle_new(struct oracle **out, const char *fail_pattern, struct cerr *e)
 		return -1;
 	}
 	o->assertion = compile("Assertion [`'\"](.*)['\"] failed", e, "assertion pattern");
-	if (!o->assertion) {
+	o->position = compile("[\\w./+-]+\\.(?:c|h|cc|cpp|cxx|hh|hpp|y|l|inc|def):\\K[0-9]+(?::[0-9]+)?", e,
+			      "position pattern");
+	if (!o->assertion || !o->position) {
 		oracle_free(o);
 		return -1;
 	}
@@ -63,6 +71,7 @@ void oracle_free(struct oracle *o)
 		return;
 	pcre2_code_free(o->pattern);
 	pcre2_code_free(o->assertion);
+	pcre2_code_free(o->position);
 	free(o);
 }
 
@@ -82,8 +91,71 @@ static char *first_match(pcre2_code *c, const char *s, size_t len)
 	return m;
 }
 
-/* The run's failure without a fail pattern: exit status or signal, plus the
- * condition of a failed assert() (never its file or line: hunks shift lines). */
+/* The last TAIL_LINES non-empty lines of an output (without '\r' and
+ * trailing blanks), oldest first; n set. Pointers into out. */
+static size_t tail_lines(const char *s, size_t len, const char *line[TAIL_LINES], size_t llen[TAIL_LINES])
+{
+	size_t n = 0, end = len;
+	while (end > 0 && n < TAIL_LINES) {
+		size_t e = end;
+		while (e > 0 && (s[e - 1] == '\n' || s[e - 1] == '\r' || s[e - 1] == ' ' || s[e - 1] == '\t'))
+			e--;
+		if (e == 0)
+			break;
+		size_t b = e;
+		while (b > 0 && s[b - 1] != '\n')
+			b--;
+		line[n] = s + b;
+		llen[n++] = e - b;
+		end = b;
+	}
+	for (size_t i = 0; i < n / 2; i++) {   /* oldest first */
+		const char *t = line[i];
+		size_t tl = llen[i];
+		line[i] = line[n - 1 - i];
+		llen[i] = llen[n - 1 - i];
+		line[n - 1 - i] = t;
+		llen[n - 1 - i] = tl;
+	}
+	return n;
+}
+
+static void add_text(struct buf *b, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '\\' || s[i] == '"')
+			buf_addc(b, '\\');
+		buf_addc(b, (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i]);
+	}
+}
+
+/* One line as it appears in an identity: at most TAIL_WIDTH bytes (a
+ * longer line ends in the mask), control bytes as '?', backslash and quote
+ * escaped, source positions' numbers masked (hunks move lines). */
+static void add_line(const struct oracle *o, struct buf *b, const char *s, size_t len)
+{
+	struct buf t = BUF_INIT;
+	size_t keep = len > TAIL_WIDTH ? TAIL_WIDTH : len;
+	buf_add(&t, s, keep);
+	pcre2_match_data *md = pcre2_match_data_create_from_pattern(o->position, NULL);
+	size_t at = 0;
+	while (at <= t.len && pcre2_match(o->position, (PCRE2_SPTR)(t.s ? t.s : ""), t.len, at, 0, md, NULL) >= 0) {
+		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+		add_text(b, t.s + at, ov[0] - at);
+		buf_adds(b, MASK);
+		at = ov[1] > ov[0] ? ov[1] : ov[0] + 1;
+	}
+	pcre2_match_data_free(md);
+	if (at < t.len)
+		add_text(b, t.s + at, t.len - at);
+	buf_release(&t);
+	if (len > keep)
+		buf_adds(b, MASK);
+}
+
+/* The run's failure without a fail pattern: exit status or signal, the
+ * condition of a failed assert() (never its file or line: hunks shift
+ * lines), and the output's last lines. */
 static char *status_signature(const struct oracle *o, const struct run_result *r)
 {
 	struct run_result shown = {.status = r->status, .code = r->code};
@@ -95,10 +167,22 @@ static char *status_signature(const struct oracle *o, const struct run_result *r
 	char *what = run_describe(&shown, 0);
 	buf_adds(&b, what);
 	free(what);
-	char *a = first_match(o->assertion, r->out.s ? r->out.s : "", r->out.len);
+	const char *out = r->out.s ? r->out.s : "";
+	char *a = first_match(o->assertion, out, r->out.len);
 	if (a) {
 		buf_addf(&b, "; assertion `%s' failed", a);
 		free(a);
+	}
+	const char *line[TAIL_LINES];
+	size_t llen[TAIL_LINES], n = tail_lines(out, r->out.len, line, llen);
+	if (n) {
+		buf_adds(&b, "; output ends \"");
+		for (size_t i = 0; i < n; i++) {
+			if (i)
+				buf_adds(&b, "\\n");
+			add_line(o, &b, line[i], llen[i]);
+		}
+		buf_addc(&b, '"');
 	}
 	return buf_detach(&b);
 }
@@ -123,6 +207,125 @@ char *oracle_signature(const struct oracle *o, const struct run_result *r)
 	return status_signature(o, r);
 }
 
+/* The length of the token at s: a run of letters, digits and '_', a mask,
+ * or one other byte. */
+static size_t token_len(const char *s)
+{
+	if (!strncmp(s, MASK, MASK_LEN))
+		return MASK_LEN;
+	size_t n = 0;
+	while (s[n] && (isalnum((unsigned char)s[n]) || s[n] == '_'))
+		n++;
+	return n ? n : 1;
+}
+
+struct tokens {
+	const char **p;
+	size_t *len, n;
+};
+
+static void tokenize(const char *s, struct tokens *t)
+{
+	size_t cap = strlen(s) + 1;
+	t->p = xmalloc(cap * sizeof(*t->p));
+	t->len = xmalloc(cap * sizeof(*t->len));
+	t->n = 0;
+	while (*s) {
+		size_t l = token_len(s);
+		t->p[t->n] = s;
+		t->len[t->n++] = l;
+		s += l;
+	}
+}
+
+static int tok_eq(const struct tokens *a, size_t i, const struct tokens *b, size_t j)
+{
+	return a->len[i] == b->len[j] && !memcmp(a->p[i], b->p[j], a->len[i]);
+}
+
+static void add_masked(struct buf *out, int *masked)
+{
+	if (!*masked)
+		buf_adds(out, MASK);
+	*masked = 1;
+}
+
+int oracle_identity(const struct oracle *o, const struct run_result *a, const struct run_result *b, char **out)
+{
+	*out = NULL;
+	char *sa = oracle_signature(o, a), *sb = oracle_signature(o, b);
+	if (!sa || !sb || o->pattern) {
+		/* Passing runs, or a fail pattern: the signature itself (agreeing or not). */
+		int same = (!sa && !sb) || (sa && sb && !strcmp(sa, sb));
+		*out = sa;
+		free(sb);
+		return same ? 0 : 1;
+	}
+	/* Mask the tokens where the two runs differ: what varies by itself. */
+	struct tokens ta, tb;
+	tokenize(sa, &ta);
+	tokenize(sb, &tb);
+	struct buf r = BUF_INIT;
+	size_t pre = 0, suf = 0;
+	while (pre < ta.n && pre < tb.n && tok_eq(&ta, pre, &tb, pre))
+		pre++;
+	while (suf < ta.n - pre && suf < tb.n - pre && tok_eq(&ta, ta.n - 1 - suf, &tb, tb.n - 1 - suf))
+		suf++;
+	for (size_t i = 0; i < pre; i++)
+		buf_add(&r, ta.p[i], ta.len[i]);
+	int masked = 0;
+	if (ta.n == tb.n) {
+		/* Same shape: token by token. */
+		for (size_t i = pre; i < ta.n - suf; i++) {
+			if (tok_eq(&ta, i, &tb, i)) {
+				buf_add(&r, ta.p[i], ta.len[i]);
+				masked = 0;
+			} else {
+				add_masked(&r, &masked);
+			}
+		}
+	} else if (pre < ta.n - suf || pre < tb.n - suf) {
+		add_masked(&r, &masked);
+	}
+	for (size_t i = ta.n - suf; i < ta.n; i++)
+		buf_add(&r, ta.p[i], ta.len[i]);
+	/* The status (up to the output) must agree: else the runs disagree. */
+	const char *ea = strstr(sa, "; output ends \""), *eb = strstr(sb, "; output ends \"");
+	size_t la = ea ? (size_t)(ea - sa) : strlen(sa), lb = eb ? (size_t)(eb - sb) : strlen(sb);
+	int rc = la == lb && !memcmp(sa, sb, la) ? 0 : 1;
+	free(ta.p);
+	free(ta.len);
+	free(tb.p);
+	free(tb.len);
+	free(sa);
+	free(sb);
+	*out = buf_detach(&r);
+	return rc;
+}
+
+/* Does sig match identity, where each mask stands for any text? */
+int oracle_same(const char *identity, const char *sig)
+{
+	const char *p = identity, *s = sig, *star = NULL, *back = NULL;
+	while (*s) {
+		if (!strncmp(p, MASK, MASK_LEN)) {
+			star = p += MASK_LEN;
+			back = s;
+		} else if (*p && *p == *s) {
+			p++;
+			s++;
+		} else if (star) {
+			p = star;
+			s = ++back;
+		} else {
+			return 0;
+		}
+	}
+	while (!strncmp(p, MASK, MASK_LEN))
+		p += MASK_LEN;
+	return *p == '\0';
+}
+
 enum verdict oracle_judge(const struct oracle *o, const char *expected, const struct run_result *r,
 			  enum unresolved_why *why, char **sigout)
 {
@@ -145,7 +348,7 @@ enum verdict oracle_judge(const struct oracle *o, const char *expected, const st
 	enum verdict v;
 	if (!sig) {
 		v = VERDICT_PASS;
-	} else if (expected && !strcmp(sig, expected)) {
+	} else if (expected && oracle_same(expected, sig)) {
 		v = VERDICT_FAIL;
 	} else {
 		v = VERDICT_UNRESOLVED;

@@ -1,7 +1,11 @@
 /* oracle — failure signatures and the PASS / FAIL / UNRESOLVED verdict.
  * Exit codes follow `git bisect run`: 0 pass, 125 cannot be tested, other
  * 1..127 fail; death by signal (also as the shell's 128+N) is a crash. A
- * failure counts as FAIL only with the same signature as on the bad revision. */
+ * failure counts as FAIL only with the same identity as on the bad revision:
+ * the exit status or signal, a failed assert()'s condition and the output's
+ * last lines, where what varied between two runs of the bad revision (times,
+ * addresses, pids) is masked ("…", any text) and so are source line numbers
+ * (applied hunks move them). With --fail-pattern, the pattern's match alone. */
 #ifndef CULPRIT_ORACLE_H
 #define CULPRIT_ORACLE_H
 
@@ -35,12 +39,22 @@ int oracle_new(struct oracle **out, const char *fail_pattern, struct cerr *e);
 void oracle_free(struct oracle *o);                 /* NULL is a no-op */
 
 /* The failure signature of a test run, or NULL when the run passed (or was
- * untestable: 125, timeout, cancelled). With a fail pattern the signature is
- * the pattern's match (a run whose output does not match has signature
- * "exit N" etc. and is a different failure). Caller frees. */
+ * untestable: 125, timeout, cancelled): "exit 1; assertion `x' failed;
+ * output ends \"...\n...\"". With a fail pattern the signature is the
+ * pattern's match (a run whose output does not match has signature "exit N"
+ * etc. and is a different failure). Caller frees. */
 char *oracle_signature(const struct oracle *o, const struct run_result *r);
 
-/* Judge a test run against the bad revision's signature. *why explains
+/* The identity of the bad revision's failure from two runs of its test:
+ * the first run's signature with what differed in the second masked. 0, or
+ * 1 when the runs disagree (one passes, or another status: flaky). *out is
+ * NULL when the first run passed. Caller frees. */
+int oracle_identity(const struct oracle *o, const struct run_result *a, const struct run_result *b, char **out);
+
+/* Does a run's signature match an identity (each "…" standing for any text)? */
+int oracle_same(const char *identity, const char *sig);
+
+/* Judge a test run against the bad revision's identity. *why explains
  * UNRESOLVED; *sig (may be NULL) gets the run's own signature (caller frees). */
 enum verdict oracle_judge(const struct oracle *o, const char *expected, const struct run_result *r,
 			  enum unresolved_why *why, char **sig);

@@ -12,6 +12,11 @@
 #include "core/isolate/dd.h"
 #include "core/isolate/workspace.h"
 
+#define PREMISE_TEST_TIMEOUT 60     /* seconds, while the premise measures the runs */
+#define PREMISE_BUILD_TIMEOUT 600
+#define MIN_TEST_TIMEOUT 5
+#define MIN_BUILD_TIMEOUT 60
+
 const char *explain_phase_name(enum explain_phase p)
 {
 	static const char *names[] = {"starting", "checking the premise", "bisecting commits",
@@ -189,6 +194,14 @@ int explain_open(struct explain **out, const struct explain_opts *o, const struc
 		return cerr_set(e, "no stored session to report");
 	if (!o->replay && store_inputs(x, e) < 0)
 		return -1;
+	/* Timeouts not given are derived from the premise's runs; until then
+	 * the premise runs under these. */
+	x->derived_test_timeout = x->opts.test_timeout <= 0;
+	x->derived_build_timeout = x->opts.build_timeout <= 0;
+	if (x->derived_test_timeout)
+		x->opts.test_timeout = PREMISE_TEST_TIMEOUT;
+	if (x->derived_build_timeout)
+		x->opts.build_timeout = PREMISE_BUILD_TIMEOUT;
 	char *el = store_get(x->p->store, x->p->session, "elapsed");
 	x->elapsed_before = el ? strtod(el, NULL) : 0;
 	free(el);
@@ -369,6 +382,36 @@ void explain_free(struct explain *x)
 
 /* ------------------------------------------------------------------ premise */
 
+/* Timeouts not given: the test's is max(5 s, 10x the slower of the good and
+ * bad runs); the build's 10x the first full build (the bad revision's), at
+ * least a minute: a workspace kept from an earlier session builds
+ * incrementally at first, and later commits may rebuild everything. */
+static void derive_timeouts(struct explain *x, const struct outcome *bad, const struct outcome *good)
+{
+	int bad_runs = x->opts.repeat < 2 ? 2 : x->opts.repeat;
+	double bt = bad->test_seconds / bad_runs, gt = good->test_seconds / x->opts.repeat;
+	double slower = bt > gt ? bt : gt;
+	if (x->derived_test_timeout)
+		x->opts.test_timeout = 10 * slower > MIN_TEST_TIMEOUT ? 10 * slower : MIN_TEST_TIMEOUT;
+	if (x->derived_build_timeout)
+		x->opts.build_timeout = 10 * bad->build_seconds > MIN_BUILD_TIMEOUT ? 10 * bad->build_seconds
+									    : MIN_BUILD_TIMEOUT;
+	if (x->derived_test_timeout || x->derived_build_timeout)
+		ex_event(x, "TIMEOUTS", "test timeout %.3g s%s, build timeout %.3g s%s", x->opts.test_timeout,
+			 x->derived_test_timeout ? " (10x the slower of the good and bad runs, at least 5 s)" : " (given)",
+			 x->opts.build_timeout,
+			 x->derived_build_timeout ? " (10x the bad revision's build, at least 60 s)" : " (given)");
+}
+
+/* Is sig the status `status` (with or without what follows it)? */
+static int sig_is(const char *sig, const char *status)
+{
+	size_t n = strlen(status);
+	return sig && !strncmp(sig, status, n) && (sig[n] == '\0' || sig[n] == ';');
+}
+
+/* The bad revision is built and tested twice (what varies between its runs
+ * is masked in the failure's identity, see oracle.h), then the good one. */
 static int check_premise(struct explain *x, struct cerr *e)
 {
 	const struct change_set *s = x->p->full;
@@ -395,9 +438,9 @@ static int check_premise(struct explain *x, struct cerr *e)
 		goto out;
 	if (o.why == WHY_BUILD || o.why == WHY_BUILD_TIMEOUT)
 		rc = cerr_set(e, "the build fails at the bad revision %s: %s", b, o.excerpt ? o.excerpt : x->build);
-	else if (o.signature && !strcmp(o.signature, "exit 127"))
+	else if (sig_is(o.signature, "exit 127"))
 		rc = cerr_set(e, "test command not found (exit 127 at the bad revision): %s", x->opts.test);
-	else if (o.signature && !strcmp(o.signature, "exit 126"))
+	else if (sig_is(o.signature, "exit 126"))
 		rc = cerr_set(e, "test command cannot be executed (exit 126 at the bad revision): %s", x->opts.test);
 	else if (o.why == WHY_TEST_TIMEOUT)
 		rc = cerr_set(e, "the test times out at the bad revision %s (--test-timeout %g)", b, x->opts.test_timeout);
@@ -412,7 +455,7 @@ static int check_premise(struct explain *x, struct cerr *e)
 		goto out;
 	}
 	x->signature = xstrdup(o.signature);
-	outcome_release(&o);
+	struct outcome bad_o = o;
 	if (!x->opts.replay)
 		store_set(x->p->store, x->p->session, "signature", x->signature, NULL);
 
@@ -428,15 +471,20 @@ static int check_premise(struct explain *x, struct cerr *e)
 		rc = ex_retest_config(x, s, none, label, x->signature, &o, e);
 	}
 	free(label);
-	if (rc < 0)
+	if (rc < 0) {
+		outcome_release(&bad_o);
 		goto out;
+	}
 	if (o.why == WHY_BUILD || o.why == WHY_BUILD_TIMEOUT)
 		rc = cerr_set(e, "the build fails at the good revision %s: %s", g, o.excerpt ? o.excerpt : x->build);
 	else if (o.verdict != VERDICT_PASS)
 		rc = cerr_set(e, "the test fails at the good revision %s (%s%s%s): it is not a regression", g,
 			      o.signature ? o.signature : verdict_name(o.verdict), o.why ? ", " : "",
 			      why_name(o.why));
+	if (rc == 0)
+		derive_timeouts(x, &bad_o, &o);
 	outcome_release(&o);
+	outcome_release(&bad_o);
 	if (rc == 0)
 		ex_event(x, "PREMISE_CHECKED", "the test passes at %s and fails at %s with %s", g, b, x->signature);
 out:

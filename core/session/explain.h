@@ -27,7 +27,7 @@ struct explain_opts {
 	const char *test;           /* shell command */
 	const char *fail_pattern;   /* PCRE2 or NULL */
 	int repeat;                 /* test runs per configuration (>= 1) */
-	double build_timeout, test_timeout;
+	double build_timeout, test_timeout;   /* seconds; 0: derived from the premise's runs */
 	const char *suite;          /* suite file for the suspiciousness ranking, or NULL */
 	const char *coverage_build; /* NULL: make CFLAGS='-O0 -g --coverage' LDFLAGS=--coverage */
 	int jobs;                   /* tests run at once for coverage (0: the number of cores) */
@@ -135,9 +135,15 @@ struct explain_item {
 	long atom;
 };
 
+/* A set of the answer and the tested configuration that proves it (its
+ * key, label and verdict: FAIL for the failure-inducing changes applied to
+ * good, PASS for the fix reverted from bad with its auxiliary changes). */
 struct explain_list {
 	struct explain_item *v;
 	size_t n;
+	char proof_key[41];         /* "" when none */
+	char *proof_label;
+	int proof_verdict;          /* enum verdict */
 };
 
 /* A configuration as the driver sees it, in the order tested or looked up. */
@@ -158,6 +164,7 @@ struct explain {
 	char *gitdir;
 	char *signature;            /* the failure at the bad revision */
 	int resumed;
+	int derived_test_timeout, derived_build_timeout;   /* opts' timeouts were measured, not given */
 
 	/* [0] good, then good..bad first parents, last = bad. Bisecting the
 	 * graph, they are good..bad in topological order and, once bisected,

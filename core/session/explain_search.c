@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/isolate/config.h"
 #include "core/isolate/dd.h"
 #include "core/isolate/repair.h"
 #include "core/json.h"
@@ -296,6 +297,36 @@ static void describe_atoms(const struct change_set *s, const struct bits *b, int
 		buf_adds(out, "none");
 }
 
+#define LABEL_LISTED 12   /* changes named one by one in a label at most */
+
+/* A configuration's label: "good with 3 5.2 8" (applied to good) or "bad
+ * without 3 5.2" (reverted from bad); with many changes, what stays
+ * readable: "good + 37 of 991 changes in 12 files". */
+static void config_label(const struct change_set *s, const struct bits *b, int revert_view, struct buf *out)
+{
+	size_t n = 0, files = 0;
+	long last_file = -1;
+	for (size_t c = 0; c < s->nchanges; c++) {
+		const struct change *ch = &s->changes[c];
+		int in = 0;
+		for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms && !in; a++)
+			in = bits_test(b, a) != revert_view;
+		if (!in)
+			continue;
+		n++;
+		if ((long)ch->file != last_file)
+			files++;   /* changes come file by file */
+		last_file = (long)ch->file;
+	}
+	if (n <= LABEL_LISTED) {
+		buf_adds(out, revert_view ? "bad without " : "good with ");
+		describe_atoms(s, b, revert_view, out);
+		return;
+	}
+	buf_addf(out, "%s %zu of %zu changes in %zu file%s", revert_view ? "bad -" : "good +", n, s->nchanges, files,
+		 files == 1 ? "" : "s");
+}
+
 static void show_marks(struct explain *x, const struct bits *applied)
 {
 	ex_lock(x);
@@ -309,6 +340,42 @@ static void show_marks(struct explain *x, const struct bits *applied)
 	ex_unlock(x);
 }
 
+/* Test configuration `applied` of the culprit's set. All of it applied is
+ * the culprit commit's tree and none of it its parent's: when bisection
+ * tested that commit already, its outcome is taken (no build). */
+static int test_config(struct explain *x, const struct change_set *s, const struct bits *applied, const char *label,
+		       struct outcome *o, struct cerr *e)
+{
+	size_t n = bits_count(applied);
+	if (s == x->set && s != x->p->full && x->commits && (n == 0 || n == s->natoms)) {
+		const char *commit = n ? x->commits[x->hi] : x->commits[x->lo];
+		struct change_set *same = NULL;
+		const struct change_set *as = x->p->full;
+		if (strcmp(commit, x->good)) {
+			struct cerr ignored;
+			if (repo_diff(x->p->repo, x->good, commit, &same, &ignored) < 0)
+				same = NULL;
+			as = same;
+		}
+		if (as) {
+			struct bits *b = bits_new(as->natoms);
+			if (as != x->p->full || n)
+				bits_fill(b);   /* a commit: diff(good, commit), all applied */
+			char key[41];
+			config_key(as, b, key);
+			int tested = 0;
+			for (size_t i = 0; i < x->nconfigs && !tested; i++)
+				tested = !strcmp(x->configs[i].key, key);
+			int rc = tested ? ex_test_config(x, as, b, label, x->signature, o, e) : 1;
+			bits_free(b);
+			change_set_free(same);
+			if (rc <= 0)
+				return rc;
+		}
+	}
+	return ex_test_config(x, s, applied, label, x->signature, o, e);
+}
+
 /* Test the set's configuration `applied`; the verdict, or <0. */
 static int test_atoms_ex(struct search *sr, const struct bits *applied, int revert_view, enum unresolved_why *why,
 			 char **excerpt)
@@ -317,10 +384,9 @@ static int test_atoms_ex(struct search *sr, const struct bits *applied, int reve
 	struct buf label = BUF_INIT;
 	struct outcome o;
 
-	buf_adds(&label, revert_view ? "bad without " : "good with ");
-	describe_atoms(sr->s, applied, revert_view, &label);
+	config_label(sr->s, applied, revert_view, &label);
 	show_marks(x, applied);
-	int rc = ex_test_config(x, sr->s, applied, label.s, x->signature, &o, &x->p->err);
+	int rc = test_config(x, sr->s, applied, label.s, &o, &x->p->err);
 	buf_release(&label);
 	if (rc < 0)
 		return rc;
@@ -796,6 +862,92 @@ int ex_search_begin(struct explain *x, struct cerr *e)
 	return 0;
 }
 
+/* Test the configuration that proves a set: `atoms` (with `extra`, what
+ * it needs to build) applied to good (want FAIL) or reverted from bad (want
+ * PASS); usually a configuration the search tested already. 1 when it
+ * proves the set (its key and label kept in l), 0 when not, <0 aborted. */
+static int prove(struct search *sr, const struct bits *atoms, const struct bits *extra, int revert_view,
+		 struct explain_list *l)
+{
+	struct explain *x = sr->x;
+	struct bits *b = bits_dup(atoms);
+	bits_or(b, extra);
+	if (revert_view) {
+		struct bits *all = bits_new(sr->s->natoms);
+		bits_fill(all);
+		for (size_t a = 0; a < sr->s->natoms; a++)
+			if (bits_test(b, a))
+				bits_clear(all, a);
+		bits_free(b);
+		b = all;
+	}
+	struct buf label = BUF_INIT;
+	struct outcome o;
+	config_label(sr->s, b, revert_view, &label);
+	int rc = test_config(x, sr->s, b, label.s, &o, &x->p->err);
+	buf_release(&label);
+	bits_free(b);
+	if (rc == DD_STOP)
+		return 0;   /* the budget is spent: nothing new can prove it */
+	if (rc < 0)
+		return rc;
+	int want = revert_view ? VERDICT_PASS : VERDICT_FAIL;
+	rc = o.verdict == want;
+	if (rc) {
+		memcpy(l->proof_key, o.key, 41);
+		free(l->proof_label);
+		l->proof_label = xstrdup(o.label ? o.label : "");
+		l->proof_verdict = o.verdict;
+	}
+	outcome_release(&o);
+	return rc;
+}
+
+/* An answer: the sets and what each needs to build in its proof. */
+struct answer {
+	struct bits *ind, *ind_aux;   /* applied to good: FAIL */
+	struct bits *fix, *fix_aux;   /* reverted from bad: PASS */
+};
+
+static void answer_init(struct answer *a, size_t natoms)
+{
+	a->ind = bits_new(natoms);
+	a->ind_aux = bits_new(natoms);
+	a->fix = bits_new(natoms);
+	a->fix_aux = bits_new(natoms);
+}
+
+static void answer_release(struct answer *a)
+{
+	bits_free(a->ind);
+	bits_free(a->ind_aux);
+	bits_free(a->fix);
+	bits_free(a->fix_aux);
+}
+
+/* The hunk-level answer of level l. */
+static void answer_of_hunks(struct answer *a, const struct level *l)
+{
+	bits_zero(a->ind);
+	bits_zero(a->ind_aux);
+	bits_zero(a->fix);
+	bits_zero(a->fix_aux);
+	bits_or(a->ind, l->inducing);
+	bits_or(a->ind_aux, l->repair);
+	bits_or(a->fix, l->split ? l->causes : l->revert);
+	if (l->split)
+		bits_or(a->fix_aux, l->aux);
+}
+
+/* The fix as the revert search found it, before it was split into causes
+ * and build needs: the configuration it tested. */
+static void answer_fix_whole(struct answer *a, const struct level *l)
+{
+	bits_zero(a->fix);
+	bits_zero(a->fix_aux);
+	bits_or(a->fix, l->revert);
+}
+
 /* The change search over the model's changes (after change interaction,
  * whose groups it keeps together). */
 int ex_search_changes(struct explain *x, struct cerr *e)
@@ -852,19 +1004,17 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 
 	struct search sr = {.x = x, .s = s, .deps = &dp};
 	struct level hl, tl;
-	struct bits *ind = NULL, *fix = NULL, *aux = bits_new(s->natoms);
+	struct answer ans;
+	struct bits *ind = NULL, *fix = NULL;
 	int stopped = 0, rc;
 	level_init(&hl, s->natoms);
 	level_init(&tl, s->natoms);
+	answer_init(&ans, s->natoms);
 
 	rc = search_level(x, &sr, &cu, all, nall, all, nall, &hl, &stopped);
 	if (rc < 0)
 		goto out;
-	ind = bits_dup(hl.inducing);
-	fix = bits_dup(hl.split ? hl.causes : hl.revert);
-	if (hl.split)
-		bits_or(aux, hl.aux);
-	bits_or(aux, hl.repair);
+	answer_of_hunks(&ans, &hl);
 
 	/* Hunks that cannot be told apart (the fix needs auxiliary changes, or
 	 * the failure needs more than the fix): go to token level inside them. */
@@ -873,7 +1023,26 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 		if (s->changes[c].natoms > 1 &&
 		    (bits_test(hl.inducing, s->changes[c].atom0) || bits_test(hl.revert, s->changes[c].atom0)))
 			splittable = 1;
-	int entangled = !hl.split || bits_count(hl.aux) > 0 || !bits_equal(hl.inducing, hl.causes);
+	/* The failure needing more than the fix is no reason when the more is
+	 * the rest of the causes' dependence groups (pieces of a group do not
+	 * build apart: a commit that reshapes code, one wrong line in it) and
+	 * no cause has pieces to tell apart. */
+	struct bits *cause_units = bits_new(s->natoms);
+	for (size_t u = 0; u < cu.n; u++) {
+		int has = 0;
+		for (size_t k = 0; k < cu.nmember[u] && !has; k++)
+			for (size_t a = cu.member[u][2 * k]; a < cu.member[u][2 * k] + cu.member[u][2 * k + 1] && !has; a++)
+				has = bits_test(hl.causes, a);
+		if (has)
+			units_add_atoms(&cu, &u, 1, cause_units, 1);
+	}
+	int cause_pieces = 0;
+	for (size_t c = 0; c < s->nchanges; c++)
+		if (s->changes[c].natoms > 1 && bits_test(hl.causes, s->changes[c].atom0))
+			cause_pieces = 1;
+	int entangled = !hl.split || bits_count(hl.aux) > 0 ||
+			(!bits_equal(hl.inducing, hl.causes) && (cause_pieces || !bits_equal(hl.inducing, cause_units)));
+	bits_free(cause_units);
 	/* Token pieces of large rewrites mostly give configurations that do not
 	 * build: past a budget, the hunk-level answer is the answer. */
 	struct bits *both = bits_dup(hl.inducing);
@@ -892,25 +1061,58 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 		free(rc_);
 		if (rc < 0)
 			goto out;
-		bits_free(ind);
-		ind = bits_dup(tl.inducing);
+		bits_zero(ans.ind);
+		bits_zero(ans.ind_aux);
+		bits_or(ans.ind, tl.inducing);   /* tested as is: no repair at token level */
 		if (tl.split) {
 			/* When the hunk-level fix only built as a whole, what it
 			 * carried beyond the token-level causes is what the build
 			 * needs with them: auxiliary. */
-			bits_free(fix);
-			fix = bits_dup(tl.causes);
-			bits_zero(aux);
+			bits_zero(ans.fix);
+			bits_or(ans.fix, tl.causes);
+			bits_zero(ans.fix_aux);
 			if (!hl.split)
-				bits_or(aux, hl.revert);
-			bits_or(aux, hl.aux);
-			bits_or(aux, tl.aux);
+				bits_or(ans.fix_aux, hl.revert);
+			bits_or(ans.fix_aux, hl.aux);
+			bits_or(ans.fix_aux, tl.aux);
 			for (size_t a = 0; a < s->natoms; a++)
-				if (bits_test(fix, a))
-					bits_clear(aux, a);
+				if (bits_test(ans.fix, a))
+					bits_clear(ans.fix_aux, a);
 		}
 		x->refined = 1;
 	}
+
+	/* Every set is reported with the tested configuration that proves it;
+	 * a token-level answer that no configuration proves (its pieces fail
+	 * only otherwise) gives way to the hunk-level one. */
+	struct explain_list pind = {0}, pfix = {0};
+	int ok_ind = 0, ok_fix = 0;
+	for (int attempt = 0; attempt < 2; attempt++) {
+		ok_ind = bits_count(ans.ind) ? prove(&sr, ans.ind, ans.ind_aux, 0, &pind) : 0;
+		ok_fix = ok_ind >= 0 && bits_count(ans.fix) ? prove(&sr, ans.fix, ans.fix_aux, 1, &pfix) : 0;
+		if (ok_fix == 0 && ok_ind >= 0 && !x->refined && hl.split && bits_count(hl.revert)) {
+			/* Split into causes and build needs, nothing proves it:
+			 * the fix as found, the configuration its search tested. */
+			answer_fix_whole(&ans, &hl);
+			ok_fix = prove(&sr, ans.fix, ans.fix_aux, 1, &pfix);
+		}
+		if (ok_ind < 0 || ok_fix < 0) {
+			rc = ok_ind < 0 ? ok_ind : ok_fix;
+			ex_list_release(&pind);
+			ex_list_release(&pfix);
+			goto out;
+		}
+		if (!x->refined || (ok_ind && ok_fix))
+			break;
+		ex_event(x, "REFINE_DROPPED", "the token-level %s is not proved by a tested configuration: "
+			 "the hunk-level answer stands", !ok_ind ? "failure-inducing set" : "fix");
+		answer_of_hunks(&ans, &hl);
+		x->refined = 0;
+	}
+	struct bits *aux = bits_dup(ans.ind_aux);
+	bits_or(aux, ans.fix_aux);
+	ind = bits_dup(ans.ind);
+	fix = bits_dup(ans.fix);
 	/* Changes the failure needs only to build are auxiliary, not causes. */
 	struct bits *causes = bits_dup(ind);
 	for (size_t a = 0; a < s->natoms; a++)
@@ -922,13 +1124,37 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 	} else {
 		bits_free(causes);
 	}
+	/* A set without a configuration that proves it is not reported. */
+	if (!ok_ind)
+		bits_zero(ind);
+	if (!ok_fix) {
+		bits_zero(fix);
+		bits_zero(ans.fix_aux);
+	}
+	if (!ok_ind)
+		bits_zero(ans.ind_aux);
+	bits_zero(aux);
+	bits_or(aux, ans.ind_aux);
+	bits_or(aux, ans.fix_aux);
 	ex_lock(x);
 	to_items(s, ind, &x->inducing);
 	to_items(s, fix, &x->fix);
 	to_items(s, aux, &x->aux);
+	const struct explain_list *pr[] = {&pind, &pfix, bits_count(ans.fix_aux) ? &pfix : &pind};
+	struct explain_list *dst[] = {&x->inducing, &x->fix, &x->aux};
+	for (int i = 0; i < 3; i++)
+		if (dst[i]->n && pr[i]->proof_key[0]) {
+			memcpy(dst[i]->proof_key, pr[i]->proof_key, 41);
+			dst[i]->proof_label = xstrdup(pr[i]->proof_label);
+			dst[i]->proof_verdict = pr[i]->proof_verdict;
+		}
+	bits_free(aux);
+	ex_list_release(&pind);
+	ex_list_release(&pfix);
 	x->explained = x->inducing.n > 0;
+	free(x->note);
+	x->note = NULL;
 	if (stopped) {
-		free(x->note);
 		x->note = x->p->stopping == 2
 				  ? xasprintf("the budget of %zu configurations (--max-configurations) was spent: these "
 					      "sets are the best found so far, not minimal", x->opts.max_configs)
@@ -937,8 +1163,16 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 					    "sets are the best found so far, not minimal")
 				  : xstrdup("the search was stopped: these sets are the best found so far, not minimal");
 	} else if (!hl.split && !tl.split) {
-		free(x->note);
 		x->note = xstrdup("the fix's changes only build together: culprit could not tell causes from build needs");
+	}
+	if (!ok_ind || !ok_fix) {
+		char *more = xasprintf("%s%sno tested configuration proves the %s, so %s not reported", x->note ? x->note : "",
+				       x->note ? "; " : "",
+				       !ok_ind && !ok_fix ? "failure-inducing changes or the fix"
+				       : !ok_ind ? "failure-inducing changes" : "fix",
+				       !ok_ind && !ok_fix ? "they are" : "it is");
+		free(x->note);
+		x->note = more;
 	}
 	ex_unlock(x);
 	ex_finish_marks(x);
@@ -950,7 +1184,7 @@ out:
 	level_release(&tl);
 	bits_free(ind);
 	bits_free(fix);
-	bits_free(aux);
+	answer_release(&ans);
 	free(all);
 	units_release(&cu);
 	units_release(&au);

@@ -131,6 +131,10 @@ static void text_items(const struct explain *x, const struct explain_list *l, in
 		buf_adds(b, md ? "none\n\n" : "    none\n");
 		return;
 	}
+	/* The tested configuration that proves the set. */
+	if (l->proof_key[0])
+		buf_addf(b, md ? "Proved by configuration `%.12s`: %s: %s\n\n" : "  proved by configuration %.12s: %s: %s\n",
+			 l->proof_key, l->proof_label ? l->proof_label : "", verdict_name(l->proof_verdict));
 	for (size_t i = 0; i < l->n; i++) {
 		const struct explain_item *it = &l->v[i];
 		struct change_lines cl;
@@ -148,10 +152,13 @@ static void text_items(const struct explain *x, const struct explain_list *l, in
 		item_lines(x, it, &cl);
 		if (cl.nremoved + cl.nadded > 0) {
 			buf_adds(b, md ? "\n  ```diff\n" : "");
+			/* A piece: the real lines of good and bad, the piece marked. */
+			char **rm = cl.removed_marked ? cl.removed_marked : cl.removed;
+			char **ad = cl.added_marked ? cl.added_marked : cl.added;
 			for (size_t k = 0; k < cl.nremoved; k++)
-				buf_addf(b, "%s-%s\n", md ? "  " : "      ", cl.removed[k]);
+				buf_addf(b, "%s-%s\n", md ? "  " : "      ", rm[k]);
 			for (size_t k = 0; k < cl.nadded; k++)
-				buf_addf(b, "%s+%s\n", md ? "  " : "      ", cl.added[k]);
+				buf_addf(b, "%s+%s\n", md ? "  " : "      ", ad[k]);
 			buf_adds(b, md ? "  ```\n" : "");
 		}
 		change_lines_free(&cl);
@@ -172,6 +179,14 @@ static size_t configs_unbuilt(const struct explain *x)
 	size_t n = 0;
 	for (size_t i = 0; i < x->nconfigs; i++)
 		n += (size_t)(x->configs[i].why == WHY_BUILD || x->configs[i].why == WHY_BUILD_TIMEOUT);
+	return n;
+}
+
+static size_t configs_different(const struct explain *x)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < x->nconfigs; i++)
+		n += (size_t)(x->configs[i].why == WHY_DIFFERENT);
 	return n;
 }
 
@@ -292,6 +307,8 @@ static void render_text(const struct explain *x, int md, struct buf *b)
 		interact_text(x, md, b);
 	buf_addf(b, "%s%zu configurations tested (%d commits, %zu unresolved, %zu failed to build", md ? "\n" : "\n",
 		 x->nconfigs, x->commits_tested, configs_unresolved(x), configs_unbuilt(x));
+	if (configs_different(x))
+		buf_addf(b, ", %zu failed differently", configs_different(x));
 	if (x->flaky)
 		buf_addf(b, ", %d flaky", x->flaky);
 	/* The session's totals; what this run added only when it ran (a stored
@@ -307,6 +324,10 @@ static void render_text(const struct explain *x, int md, struct buf *b)
 				 configs_built(x) == 1 ? "" : "s", x->elapsed);
 		buf_adds(b, "\n");
 	}
+	buf_addf(b, "%stimeouts: test %.3g s (%s), build %.3g s (%s)\n", md ? "- " : "  ", x->opts.test_timeout,
+		 x->derived_test_timeout ? "derived: 10x the slower of the good and bad runs, at least 5 s" : "given",
+		 x->opts.build_timeout,
+		 x->derived_build_timeout ? "derived: 10x the bad revision's build, at least 60 s" : "given");
 	for (size_t i = 0; i < x->nconfigs; i++)
 		if (x->configs[i].why == WHY_FLAKY)
 			buf_addf(b, "%sflaky (its --repeat runs disagree): %s\n", md ? "- " : "  ", x->configs[i].label);
@@ -350,11 +371,43 @@ static void json_items(const struct explain *x, const struct explain_list *l, st
 				buf_adds(b, ", ");
 			json_str(b, cl.added[k]);
 		}
-		buf_adds(b, "]}");
+		buf_adds(b, "]");
+		if (cl.removed_marked) {
+			/* A piece: the same real lines with it between [- -] and {+ +}. */
+			buf_adds(b, ", \"removed_marked\": [");
+			for (size_t k = 0; k < cl.nremoved; k++) {
+				if (k)
+					buf_adds(b, ", ");
+				json_str(b, cl.removed_marked[k]);
+			}
+			buf_adds(b, "], \"added_marked\": [");
+			for (size_t k = 0; k < cl.nadded; k++) {
+				if (k)
+					buf_adds(b, ", ");
+				json_str(b, cl.added_marked[k]);
+			}
+			buf_adds(b, "]");
+		}
+		buf_adds(b, "}");
 		change_lines_free(&cl);
 		buf_release(&id);
 	}
 	buf_adds(b, l->n ? "\n  ]" : "]");
+}
+
+static void json_proof(const struct explain_list *l, struct buf *b)
+{
+	if (!l->n || !l->proof_key[0]) {
+		buf_adds(b, "null");
+		return;
+	}
+	buf_adds(b, "{\"key\": ");
+	json_str(b, l->proof_key);
+	buf_adds(b, ", \"label\": ");
+	json_str(b, l->proof_label ? l->proof_label : "");
+	buf_adds(b, ", \"verdict\": ");
+	json_str(b, verdict_name(l->proof_verdict));
+	buf_adds(b, "}");
 }
 
 static void render_json(const struct explain *x, struct buf *b)
@@ -399,6 +452,7 @@ static void render_json(const struct explain *x, struct buf *b)
 	buf_addf(b, ",\n  \"configurations_built_this_run\": %zu", configs_built(x));
 	buf_addf(b, ",\n  \"configurations_unresolved\": %zu", configs_unresolved(x));
 	buf_addf(b, ",\n  \"configurations_failed_to_build\": %zu", configs_unbuilt(x));
+	buf_addf(b, ",\n  \"configurations_failed_differently\": %zu", configs_different(x));
 	buf_addf(b, ",\n  \"flaky\": %d", x->flaky);
 	buf_adds(b, ",\n  \"flaky_configurations\": [");
 	int first = 1;
@@ -411,6 +465,10 @@ static void render_json(const struct explain *x, struct buf *b)
 	buf_adds(b, "]");
 	buf_addf(b, ",\n  \"builds\": %d", x->builds);
 	buf_addf(b, ",\n  \"builds_total\": %d", x->builds_before + x->builds);
+	buf_addf(b, ",\n  \"test_timeout\": %.3f, \"test_timeout_derived\": %s", x->opts.test_timeout,
+		 x->derived_test_timeout ? "true" : "false");
+	buf_addf(b, ",\n  \"build_timeout\": %.3f, \"build_timeout_derived\": %s", x->opts.build_timeout,
+		 x->derived_build_timeout ? "true" : "false");
 	buf_addf(b, ",\n  \"resumed\": %s", x->resumed ? "true" : "false");
 	buf_addf(b, ",\n  \"refined_to_tokens\": %s", x->refined ? "true" : "false");
 	buf_addf(b, ",\n  \"elapsed_seconds\": %.3f", x->opts.replay ? x->elapsed_before : x->elapsed_before + x->elapsed);
@@ -430,6 +488,13 @@ static void render_json(const struct explain *x, struct buf *b)
 		json_items(x, &x->aux, b);
 	else
 		buf_adds(b, "[]");
+	/* The configurations that prove the three sets. */
+	buf_adds(b, ",\n  \"failure_inducing_proof\": ");
+	json_proof(&x->inducing, b);
+	buf_adds(b, ",\n  \"fix_proof\": ");
+	json_proof(&x->fix, b);
+	buf_adds(b, ",\n  \"auxiliary_proof\": ");
+	json_proof(&x->aux, b);
 	buf_adds(b, ",\n  \"causal_tree\": ");
 	if (x->set && x->why_state == 2) {
 		unsigned *ids = xmalloc((x->set->nchanges + 1) * sizeof(*ids));

@@ -29,7 +29,9 @@ d=$(fixture rename_value)
 culprit_json "$d" --good good --bad bad -- ./run-test.sh
 check "rename_value: exit 0" [ "$RC" = 0 ]
 check "rename_value: failure-inducing is the value piece" \
-	[ "$(jqf '[.failure_inducing[] | .id + " " + (.added | join(""))] | join(",")')" = "1.2 int limit = 5;" ]
+	[ "$(jqf '[.failure_inducing[] | .id + " " + (.added_marked | join(""))] | join(",")')" = "1.2 int max_items = {+5+};" ]
+check "rename_value: shown as the real lines of good and bad, never \"int limit = 5;\"" \
+	[ "$(jqf '.failure_inducing[0] | .removed[0] + "|" + .added[0]')" = "int limit = 10;|int max_items = 5;" ]
 check "rename_value: the fix is the value piece" [ "$(jqf '[.fix[].id] | join(",")')" = "1.2" ]
 check "rename_value: the renames are auxiliary" \
 	[ "$(jqf '[.auxiliary[].id] | sort | join(",")')" = "1.1,2,3" ]
@@ -48,8 +50,8 @@ check "files: every kind of change is in the set" [ "$(jqf .changes)" -ge 5 ]
 d=$(fixture different_failure)
 culprit_json "$d" --good good --bad bad -- ./run-test.sh
 check "different failure: exit 0" [ "$RC" = 0 ]
-check "different failure: the signature is the assertion" \
-	[ "$(jqf .signature)" = "signal 6 (SIGABRT); assertion \`total == 10' failed" ]
+check "different failure: the signature is the assertion and the output's last lines" \
+	[ "$(jqf '.signature | startswith("signal 6 (SIGABRT); assertion `total == 10'"'"' failed; output ends \"")')" = true ]
 check "different failure: only the total's hunk" \
 	[ "$(jqf '[.failure_inducing[].file] | join(",")')" = "stats.c" ]
 check "different failure: count.c alone was unresolved" [ "$(jqf .configurations_unresolved)" -ge 1 ]
@@ -61,5 +63,16 @@ check "hang: exit 0" [ "$RC" = 0 ]
 check "hang: both hunks needed" [ "$(jqf '.failure_inducing | length')" = 2 ]
 check "hang: the hanging configuration was unresolved" [ "$(jqf .configurations_unresolved)" -ge 1 ]
 check "hang: no test process left" [ -z "$(procs_under "$d")" ]
+check "hang: the given timeout is reported as given" \
+	[ "$(jqf '"\(.test_timeout) \(.test_timeout_derived)"')" = "2 false" ]
+
+# Without --test-timeout, the timeout comes from the good and bad runs
+# (milliseconds here): 5 s, and the report says so.
+d=$(fixture hang)
+culprit_json "$d" --good good --bad bad -- ./run-test.sh
+check "derived timeout: exit 0" [ "$RC" = 0 ]
+check "derived timeout: 5 s, derived" [ "$(jqf '"\(.test_timeout) \(.test_timeout_derived)"')" = "5 true" ]
+check "derived timeout: the build's derived too" [ "$(jqf '.build_timeout_derived')" = true ]
+check "derived timeout: the hang was unresolved" [ "$(jqf .configurations_unresolved)" -ge 1 ]
 
 finish

@@ -218,9 +218,12 @@ static void test_token_atoms(void)
 	struct change_lines l;
 	change_lines_of_atom(s, c->atom0 + 1, &l);
 	CHECK(l.nremoved == 1 && l.nadded == 1);
+	/* The real lines of both revisions, never "int limit = 5;" (in neither). */
 	CHECK_STR(l.removed[0], "int limit = 10;");
-	CHECK_STR(l.added[0], "int limit = 5;");
-	CHECK(l.old_start == 1);
+	CHECK_STR(l.added[0], "int max_items = 5;");
+	CHECK_STR(l.removed_marked[0], "int limit = [-10-];");
+	CHECK_STR(l.added_marked[0], "int max_items = {+5+};");
+	CHECK(l.old_start == 1 && l.new_start == 1);
 	change_lines_free(&l);
 	change_lines_of(s, f->change0, &l);
 	CHECK(l.nremoved == 1 && l.nadded == 1);

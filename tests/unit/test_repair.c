@@ -1,6 +1,8 @@
 /* Names read from gcc's and clang's error messages. */
 #include "test.h"
 #include "core/isolate/repair.h"
+#include "core/isolate/change.h"
+#include "core/isolate/deps.h"
 
 static int has(char **names, const char *n)
 {
@@ -42,8 +44,30 @@ static void test_clang_messages(void)
 	repair_names_free(names);
 }
 
+/* A hunk that opens a block and the hunk that closes it build only
+ * together; a balanced hunk between or after them stays alone. */
+static void test_unbalanced_hunks(void)
+{
+	const char *old = "int f(int x)\n{\n\tx++;\n\treturn x;\n}\n";
+	const char *new = "int f(int x)\n{\n\tif (x > 0) {\n\tx++;\n\t}\n\treturn x + 1;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	change_set_add_file(s, "f.c", "f.c", 0100644, 0100644, old, strlen(old), new, strlen(new), CHANGE_MODIFIED, 0);
+	change_set_add_hunk(s, 2, 0, 3, 1, "", 0);   /* + if (x > 0) { */
+	change_set_add_hunk(s, 3, 0, 5, 1, "", 0);   /* + } */
+	change_set_add_hunk(s, 4, 1, 6, 1, "", 0);   /* return x + 1 */
+	struct cerr e;
+	CHECK(change_set_finish(s, &e) == 0);
+	struct deps d;
+	deps_compute(s, &d);
+	CHECK(d.group[0] >= 0 && d.group[0] == d.group[1]);
+	CHECK(d.group[2] < 0);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 int main(void)
 {
+	RUN(test_unbalanced_hunks);
 	RUN(test_gcc_messages);
 	RUN(test_clang_messages);
 	TEST_EXIT();

@@ -1,0 +1,71 @@
+#!/bin/sh
+# Sound answers: every set named with the tested configuration that proves
+# it, token-level answers shown as real lines, configurations that fail
+# otherwise (crash, loop, another output) never taken for the failure, and
+# the derived timeout bounding the loops; commits that do not build in the
+# middle of the range skipped; a failing output without a final newline.
+. "$TOP/tests/lib.sh"
+
+# A list-insert regression whose partial configurations crash or loop.
+d=$(fixture list_insert)
+culprit_json "$d" --good good --bad bad --no-semantic -- ./run-test.sh
+check "list: exit 0" [ "$RC" = 0 ]
+check "list: explained" [ "$(jqf .explained)" = true ]
+check "list: the timeout derived (5 s)" [ "$(jqf '"\(.test_timeout) \(.test_timeout_derived)"')" = "5 true" ]
+# Every line shown exists in the revision it is said to come from.
+git -C "$d" show good:list.c good:main.c good:list.h > "$T/good.txt"
+git -C "$d" show bad:list.c bad:main.c bad:list.h > "$T/bad.txt"
+real=ok
+for set in failure_inducing fix auxiliary; do
+	jqf ".${set}[].removed[]" > "$T/removed.txt"
+	jqf ".${set}[].added[]" > "$T/added.txt"
+	while IFS= read -r line; do grep -qxF -- "$line" "$T/good.txt" || { real="not in good: $line"; break; }; done < "$T/removed.txt"
+	while IFS= read -r line; do grep -qxF -- "$line" "$T/bad.txt" || { real="not in bad: $line"; break; }; done < "$T/added.txt"
+done
+check "list: only real lines reported ($real)" [ "$real" = ok ]
+check "list: token pieces are marked in the real lines" \
+	[ "$(jqf '[.failure_inducing[], .fix[], .auxiliary[] | select(.kind == "token")
+		| (.added_marked + .removed_marked) | map(select(contains("{+") or contains("[-"))) | length > 0] | all')" = true ]
+check "list: the failure-inducing set's proof fails" [ "$(jqf .failure_inducing_proof.verdict)" = FAIL ]
+check "list: the fix set's proof passes" [ "$(jqf .fix_proof.verdict)" = PASS ]
+db="$d/.git/culprit/session.db"
+proofs_ok=ok
+for p in failure_inducing_proof fix_proof; do
+	k=$(jqf ".$p.key")
+	v=$(sqlite3 "$db" "select verdict from outcome where key='$k'")
+	want=$([ $p = fix_proof ] && echo 0 || echo 1)
+	[ "$v" = "$want" ] || proofs_ok="$p $k: $v"
+done
+check "list: the proofs are tested configurations with those verdicts ($proofs_ok)" [ "$proofs_ok" = ok ]
+check "list: the report counts the configurations that failed differently" [ "$(jqf .configurations_failed_differently)" -ge 1 ]
+check "list: some configurations crashed, looped or failed otherwise" \
+	[ "$(sqlite3 "$db" "select count(*) from outcome where why in (3, 5)")" -ge 1 ]
+# The mechanism, not the machine: a run is killed at the timeout (plus the
+# two seconds between TERM and KILL).
+check "list: no configuration's test ran past the derived timeout" \
+	[ "$(sqlite3 "$db" "select count(*) from outcome where test_seconds > 5 + 2 + 1")" = 0 ]
+check "list: the text report shows the proofs" \
+	sh -c "cd '$d' && '$CULPRIT' report | grep -q 'proved by configuration'"
+
+# Commits that do not build in the middle of the range are skipped.
+d=$(fixture unbuildable_middle)
+culprit_json "$d" --good good --bad bad --no-semantic -- ./run-test.sh
+check "unbuildable middle: exit 0" [ "$RC" = 0 ]
+check "unbuildable middle: the culprit named" [ "$(jqf .culprit_commit)" = "$(git -C "$d" rev-parse culprit)" ]
+check "unbuildable middle: the change" [ "$(jqf '.failure_inducing[0].added[0]')" = "	return 12;" ]
+
+# Many changes: progress labels that stay readable.
+d=$(fixture many_changes)
+culprit_json "$d" --good good --bad bad --no-semantic -- ./run-test.sh
+check "many changes: exit 0" [ "$RC" = 0 ]
+check "many changes: the change to f27.txt" [ "$(jqf '[.failure_inducing[].file] | join(",")')" = f27.txt ]
+check "many changes: large configurations labelled by count" \
+	[ "$(sqlite3 "$d/.git/culprit/session.db" "select count(*) from outcome where label like 'good + % of 40 changes in % files' or label like 'bad - % of 40 changes in % files'")" -ge 1 ]
+
+# A failing output that ends without a newline.
+d=$(fixture no_newline)
+culprit_json "$d" --good good --bad bad --build true --no-semantic -- ./run-test.sh
+check "no newline: exit 0 (no crash)" [ "$RC" = 0 ]
+check "no newline: the failure's identity holds the output's end" \
+	[ "$(jqf '.signature | startswith("exit 1; output ends \"yyyy")')" = true ]
+finish
