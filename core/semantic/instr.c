@@ -1,4 +1,5 @@
 #include "core/semantic/instr.h"
+#include "core/semantic/csrc.h"
 
 #include <clang-c/Index.h>
 #include <stdint.h>
@@ -251,6 +252,13 @@ static struct node *build(struct ctx *x, CXCursor c, struct node *up)
 	n->e = offset_of(clang_getRangeEnd(r), NULL);
 	if (n->e < n->s || n->e > x->len)
 		n->e = n->s;
+	/* A range whose last token is a macro call ends where the call
+	 * begins (`p != NULL`): it ends where the call ends. */
+	unsigned end = n->e;
+	for (size_t i = 0; i < x->nmr; i++)
+		if (x->mr[i].s == n->e && x->mr[i].e > end)
+			end = x->mr[i].e;
+	n->e = end;
 	ty_of(clang_getCursorType(c), &n->t);
 	n->up = up;
 	n->depth = up ? up->depth + 1 : 0;
@@ -1090,19 +1098,21 @@ static void unmark(struct node *n, struct mrange *m)
 }
 
 /* The cursor of an assert's condition inside its expansion, or NULL. */
-static struct node *assert_cond(struct node *n)
+static struct node *assert_cond(struct node *n, const struct mrange *m)
 {
 	if ((n->k == CXCursor_IfStmt || n->k == CXCursor_ConditionalOperator) && n->nk >= 2) {
+		/* Down to the first node inside the parentheses: the argument,
+		 * itself maybe a macro call (assert(LIMIT)). */
 		struct node *c = n->kid[0];
-		while (c->mac == 1 && c->nk == 1)
+		while (c->s == m->s && c->e == m->e && c->nk == 1)
 			c = c->kid[0];
-		if (c->mac == 2)
+		if (c->s > m->s && c->e < m->e)
 			return c;
 	}
 	for (int i = 0; i < n->nk; i++) {
 		if (n->kid[i]->k == CXCursor_UnaryExpr)
 			continue;
-		struct node *c = assert_cond(n->kid[i]);
+		struct node *c = assert_cond(n->kid[i], m);
 		if (c)
 			return c;
 	}
@@ -1156,6 +1166,14 @@ static void decl(struct ctx *x, struct node *n)
 		expr(x, in, 1);
 		if (!ty_scalar(&v->t) || sc == CX_SC_Register || in->mac || v->mac)
 			continue;
+		/* __auto_type v = e: v is not declared inside its own initializer. */
+		int auto_type = 0;
+		for (size_t k = tok_at(x, n->s); k < x->ntoks && x->toks[k].off < in->s && !auto_type; k++)
+			auto_type = tok_is(x, k, "__auto_type");
+		if (auto_type) {
+			x->st->opaque++;
+			continue;
+		}
 		CXString nm = clang_getCursorSpelling(v->c);
 		const char *name = clang_getCString(nm);
 		unsigned wid = new_id(x);
@@ -1171,6 +1189,22 @@ static void decl(struct ctx *x, struct node *n)
 		buf_release(&ts);
 		free(t);
 		clang_disposeString(nm);
+	}
+}
+
+static const char *keyword_of(enum CXCursorKind k)
+{
+	switch (k) {
+	case CXCursor_ReturnStmt: return "return";
+	case CXCursor_IfStmt: return "if";
+	case CXCursor_WhileStmt: return "while";
+	case CXCursor_ForStmt: return "for";
+	case CXCursor_DoStmt: return "do";
+	case CXCursor_SwitchStmt: return "switch";
+	case CXCursor_BreakStmt: return "break";
+	case CXCursor_ContinueStmt: return "continue";
+	case CXCursor_GotoStmt: case CXCursor_IndirectGotoStmt: return "goto";
+	default: return NULL;
 	}
 }
 
@@ -1199,6 +1233,10 @@ static void stmt(struct ctx *x, struct node *n)
 		if (!any)
 			return;   /* struct, typedef and enum declarations */
 	}
+	/* A statement a macro made (`EINTRLOOP(r, f());` is a while): its
+	 * keyword is not the text's, the expansion is not ours to rewrite. */
+	const char *kw = keyword_of(n->k);
+	int made = kw && !tok_is(x, tok_at(x, n->s), kw);
 	struct node *up = n->up;
 	int braces = up && up->k != CXCursor_CompoundStmt && up->k != CXCursor_CaseStmt &&
 		     up->k != CXCursor_DefaultStmt && up->k != CXCursor_LabelStmt;
@@ -1219,9 +1257,14 @@ static void stmt(struct ctx *x, struct node *n)
 		 stmt_end(x, n), from_macro && !strcmp(m->name, "assert") ? "assert" : stmt_kind(n->k), text.s);
 	buf_release(&text);
 
+	if (made && !from_macro) {
+		x->st->opaque++;
+		x->sid = saved;
+		return;
+	}
 	if (from_macro) {
 		if (!strcmp(m->name, "assert")) {
-			struct node *c = assert_cond(n);
+			struct node *c = assert_cond(n, m);
 			if (c) {
 				unmark(c, m);
 				expr(x, c, 1);
@@ -1453,13 +1496,11 @@ int instr_file(const char *path, const char *rel, const char *text, size_t len, 
 	struct CXUnsavedFile unsaved = {path, src.s ? src.s : "", (unsigned long)src.len};
 	CXIndex index = clang_createIndex(0, 0);
 	CXTranslationUnit tu = NULL;
-	enum CXErrorCode ec = clang_parseTranslationUnit2(
-		index, path, args, nargs, &unsaved, 1,
-		CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing, &tu);
-	if (ec != CXError_Success || !tu) {
+	if (csrc_parse_tu(index, path, &unsaved, 1, args, nargs,
+			  CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing, &tu, e) < 0) {
 		clang_disposeIndex(index);
 		buf_release(&src);
-		return cerr_set(e, "%s: libclang cannot parse it", rel);
+		return -1;
 	}
 	for (unsigned i = 0; i < clang_getNumDiagnostics(tu); i++) {
 		CXDiagnostic d = clang_getDiagnostic(tu, i);
