@@ -1164,8 +1164,8 @@ static void decl(struct ctx *x, struct node *n)
 		if (sc == CX_SC_Static || sc == CX_SC_Extern)
 			continue;
 		expr(x, in, 1);
-		if (!ty_scalar(&v->t) || sc == CX_SC_Register || in->mac || v->mac)
-			continue;
+		if (!ty_scalar(&v->t) || sc == CX_SC_Register || in->mac || v->mac || in->k == CXCursor_InitListExpr)
+			continue;   /* (int n = {3}: braces are no expression) */
 		/* __auto_type v = e: v is not declared inside its own initializer. */
 		int auto_type = 0;
 		for (size_t k = tok_at(x, n->s); k < x->ntoks && x->toks[k].off < in->s && !auto_type; k++)

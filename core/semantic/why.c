@@ -332,6 +332,116 @@ static int write_if_changed(const char *path, const struct buf *b, struct cerr *
 	return same ? 0 : file_write_atomic(path, b->s ? b->s : "", b->len, 0644, e);
 }
 
+/* One file of the instrumented tree: its pristine text and its metadata. */
+struct ifile {
+	char *path;
+	const char *rel;   /* in path */
+	struct buf text, meta;
+	int restored;
+};
+
+/* Whether a compiler message's file name (as the build printed it, maybe
+ * relative to a subdirectory) names path. */
+static int names_file(const char *msg, size_t n, const char *path)
+{
+	size_t pl = strlen(path);
+	if (n == 0 || n > pl || memcmp(path + pl - n, msg, n))
+		return 0;
+	return n == pl || path[pl - n - 1] == '/' || (msg[0] == '.' && msg[1] == '/');
+}
+
+/* The instrumented files a failed build's output blames ("f.c:12:3: error:",
+ * "f.c:12: error:"): put back to their pristine text. How many. */
+static int restore_blamed(struct ifile *fs, size_t n, const char *out, struct buf *names, struct cerr *e)
+{
+	int count = 0;
+	const char *incl = NULL;   /* "In file included from F:1": the error in a header is F's */
+	size_t incl_len = 0;
+	for (const char *l = out; l && *l;) {
+		const char *nl = strchr(l, '\n'), *end = nl ? nl : l + strlen(l);
+		const char *f = l;
+		while (*f == ' ')
+			f++;
+		const char *chain = !strncmp(f, "In file included from ", 22) ? f + 22 : !strncmp(f, "from ", 5) ? f + 5 : NULL;
+		const char *colon = memchr(f, ':', (size_t)(end - f));
+		if (chain) {
+			const char *c = memchr(chain, ':', (size_t)(end - chain));
+			if (c) {
+				incl = chain;
+				incl_len = (size_t)(c - chain);
+			}
+			l = nl ? nl + 1 : NULL;
+			continue;
+		}
+		const char *err = colon ? strstr(colon, "error") : NULL;
+		if (colon && colon > f && colon[1] >= '0' && colon[1] <= '9' && err && err < end) {
+			for (int pass = 0; pass < 2; pass++) {
+				const char *name = pass ? incl : f;
+				size_t len = pass ? incl_len : (size_t)(colon - f);
+				if (!name)
+					continue;
+				if (!strncmp(name, "./", 2))
+					name += 2, len -= 2;
+				int hit = 0;
+				for (size_t i = 0; i < n; i++)
+					hit |= names_file(name, len, fs[i].path);
+				if (!hit)
+					continue;
+				f = name;
+				colon = name + len;
+				break;
+			}
+			for (size_t i = 0; i < n; i++) {
+				if (fs[i].restored || !names_file(f, (size_t)(colon - f), fs[i].path))
+					continue;
+				if (file_write_atomic(fs[i].path, fs[i].text.s ? fs[i].text.s : "", fs[i].text.len, 0644, e) < 0)
+					return -1;
+				fs[i].restored = 1;
+				buf_release(&fs[i].meta);
+				count++;
+				buf_addf(names, "%s%s", names->len ? ", " : "", fs[i].rel);
+			}
+		}
+		incl = NULL;
+		l = nl ? nl + 1 : NULL;
+	}
+	return count;
+}
+
+/* The project's build of the instrumented tree: a file the compiler
+ * rejects is put back as it was (its code untraced) and the build runs
+ * again. 0 built, <0 with e set. */
+static int build_instrumented(struct why *w, const char *dir, struct ifile *fs, size_t n, struct buf *restored,
+			      struct cerr *e)
+{
+	for (int round = 0;; round++) {
+		struct run_result r;
+		if (w->env.run(w->env.priv, dir, w->o.build, 1, NULL, &r, e) < 0)
+			return -1;
+		int rc = 0;
+		if (r.status == RUN_CANCELLED) {
+			rc = cerr_set(e, "stopped");
+		} else if (r.status != RUN_EXITED || r.code != 0) {
+			struct cerr re = {{0}};
+			int k = round < 64 ? restore_blamed(fs, n, r.out.s ? r.out.s : "", restored, &re) : 0;
+			if (k < 0) {
+				rc = cerr_set(e, "%s", re.msg);
+			} else if (k == 0) {
+				char *why = oracle_build_error(r.out.s ? r.out.s : "");
+				char *how = run_describe(&r, 0);
+				rc = cerr_set(e, "the instrumented build failed (%s): %s", how, why && *why ? why : "no output");
+				free(why);
+				free(how);
+			} else {
+				rc = 1;   /* again, without them */
+			}
+		}
+		run_result_release(&r);
+		if (rc <= 0)
+			return rc;
+	}
+}
+
 /* Instrument every file the build compiles, build, run the test traced. */
 static int instrument_side(struct why *w, struct side *s, const char *hex, struct cerr *e)
 {
@@ -369,6 +479,9 @@ static int instrument_side(struct why *w, struct side *s, const char *hex, struc
 	size_t dl = strlen(dir);
 	int fidx = 0, skipped = 0;
 	char *first_skip = NULL;
+	struct ifile *fs = NULL;
+	size_t nfs = 0;
+	struct buf skipped_names = BUF_INIT;
 	for (size_t i = 0; i < nfiles && rc == 0; i++) {
 		const char *path = files[i];
 		if (strncmp(path, dir, dl) || path[dl] != '/' || !has_suffix(path, ".c"))
@@ -410,13 +523,19 @@ static int instrument_side(struct why *w, struct side *s, const char *hex, struc
 			unsigned fnext = next;
 			if (instr_file(path, rel, text.s ? text.s : "", text.len, fidx, (const char *const *)args, nargs,
 				       &fnext, &out, &fmeta, &st, &fe) == 0) {
-				buf_add(&meta, fmeta.s ? fmeta.s : "", fmeta.len);
+				fs = xrealloc(fs, (nfs + 1) * sizeof(*fs));
+				fs[nfs] = (struct ifile){xstrdup(path), NULL, BUF_INIT, fmeta, 0};
+				fs[nfs].rel = fs[nfs].path + dl + 1;
+				buf_add(&fs[nfs].text, text.s ? text.s : "", text.len);
+				nfs++;
+				fmeta = (struct buf)BUF_INIT;
 				next = fnext;
 				fidx++;
 			} else {
 				/* Not this file: it stays as it is, its code opaque. */
 				if (!skipped++)
 					first_skip = xstrdup(fe.msg);
+				buf_addf(&skipped_names, "%s%s", skipped_names.len ? ", " : "", rel);
 				buf_reset(&out);
 				buf_add(&out, text.s ? text.s : "", text.len);
 			}
@@ -440,6 +559,25 @@ static int instrument_side(struct why *w, struct side *s, const char *hex, struc
 	if (rc == 0 && fidx == 0)
 		rc = cerr_set(e, skipped ? "no C file of the project could be instrumented (%d tried)"
 					 : "no C file of the project to instrument", skipped);
+	struct buf restored = BUF_INIT;
+	if (rc == 0) {
+		emit(w, "TRACE", "instrumented %d files of %.12s: %u statements, %u reads, %u writes, %u branches, "
+				 "%u calls (%u opaque parts)",
+		     fidx, hex, st.stmts, st.reads, st.writes, st.branches, st.calls, st.opaque);
+		if (w->o.build && w->o.build[0])
+			rc = build_instrumented(w, dir, fs, nfs, &restored, e);
+		if (restored.len)
+			emit(w, "TRACE", "the compiler rejected the instrumented text of %s: put back as it was (untraced)",
+			     restored.s);
+	}
+	/* The metadata of the files that stay instrumented (a restored one keeps its F record). */
+	for (size_t i = 0; i < nfs; i++) {
+		if (fs[i].restored) {
+			buf_addf(&meta, "F\t%zu\t%s\n", i, fs[i].rel);
+		} else {
+			buf_add(&meta, fs[i].meta.s ? fs[i].meta.s : "", fs[i].meta.len);
+		}
+	}
 	if (rc == 0) {
 		char *mp = xasprintf("%s/meta", cul);
 		rc = file_write_atomic(mp, meta.s ? meta.s : "", meta.len, 0644, e);
@@ -448,15 +586,28 @@ static int instrument_side(struct why *w, struct side *s, const char *hex, struc
 	if (rc == 0)
 		rc = tmeta_parse(&s->meta, meta.s ? meta.s : "", meta.len, e);
 	buf_release(&meta);
-	if (rc == 0) {
-		emit(w, "TRACE", "instrumented %d files of %.12s: %u statements, %u reads, %u writes, %u branches, "
-				 "%u calls (%u opaque parts)",
-		     fidx, hex, st.stmts, st.reads, st.writes, st.branches, st.calls, st.opaque);
-		if (w->o.build && w->o.build[0])
-			rc = run_ok(w, dir, w->o.build, 1, NULL, "the instrumented build", e);
-		if (rc < 0)
-			tmeta_release(&s->meta);
+	/* What is not traced, for the report. */
+	if (rc == 0 && w->t) {
+		struct buf u = BUF_INIT;
+		if (skipped_names.len)
+			buf_addf(&u, "not instrumented (libclang): %s", skipped_names.s);
+		if (restored.len)
+			buf_addf(&u, "%srestored (the compiler rejected the instrumented text): %s", u.len ? "; " : "",
+				 restored.s);
+		lock(w, 1);
+		free(w->t->untraced);
+		w->t->untraced = u.len ? buf_detach(&u) : NULL;
+		lock(w, 0);
+		buf_release(&u);
 	}
+	buf_release(&restored);
+	buf_release(&skipped_names);
+	for (size_t i = 0; i < nfs; i++) {
+		free(fs[i].path);
+		buf_release(&fs[i].text);
+		buf_release(&fs[i].meta);
+	}
+	free(fs);
 	if (w->t)
 		w->t->instrument_seconds += now() - t0;
 	s->instrumented = rc == 0;
@@ -1089,6 +1240,8 @@ void ctree_release(struct ctree *t)
 	free(t->root);
 	free(t->aux);
 	free(t->note);
+	free(t->no_explanation);
+	free(t->untraced);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -1113,6 +1266,11 @@ void ctree_json(const struct ctree *t, const unsigned *ids, struct buf *b)
 	ids_json(t->aux, t->naux, ids, b);
 	buf_adds(b, ",\"note\":");
 	json_str_or_null(b, t->note);
+	buf_adds(b, ",\"no_explanation\":");
+	json_str_or_null(b, t->no_explanation);
+	buf_adds(b, ",\"untraced\":");
+	json_str_or_null(b, t->untraced);
+	buf_addf(b, ",\"trace_cut\":%zu", t->trace_cut);
 	buf_addf(b, ",\"semantic_rounds\":%d,\"dynamic_rounds\":%d,\"events\":%zu,\"slice\":%zu,\"clauses\":%zu,"
 		    "\"solver_checks\":%zu,\"instrument_seconds\":%.3f,\"traced_seconds\":%.3f,\"solver_seconds\":%.3f",
 		 t->semantic_rounds, t->dynamic_rounds, t->events, t->slice, t->clauses, t->formula_checks,
@@ -1205,6 +1363,9 @@ int ctree_from_json(struct ctree *t, const char *text, size_t len, const unsigne
 	t->root = jids(json_get(j, "root"), ids, nids, &t->nroot);
 	t->aux = jids(json_get(j, "auxiliary"), ids, nids, &t->naux);
 	t->note = json_get_str(j, "note");
+	t->no_explanation = json_get_str(j, "no_explanation");
+	t->untraced = json_get_str(j, "untraced");
+	t->trace_cut = (size_t)json_get_num(j, "trace_cut");
 	t->semantic_rounds = (int)json_get_num(j, "semantic_rounds");
 	t->dynamic_rounds = (int)json_get_num(j, "dynamic_rounds");
 	t->events = (size_t)json_get_num(j, "events");
@@ -1341,6 +1502,13 @@ void ctree_text(const struct ctree *t, const unsigned *ids, int utf8, struct buf
 	} else if (t->note) {
 		buf_addf(b, "%s\n", t->note);
 	}
+	if (t->no_explanation)
+		buf_addf(b, "no semantic explanation: %s\n", t->no_explanation);
 	buf_addf(b, "%d semantic and %d dynamic rounds; %zu events traced, slice of %zu, %zu clauses, %.2f s in Z3\n",
 		 t->semantic_rounds, t->dynamic_rounds, t->events, t->slice, t->clauses, t->solver_seconds);
+	if (t->trace_cut)
+		buf_addf(b, "the trace was cut: the %zu events before the last ones were dropped (CULPRIT_TRACE_MAX)\n",
+			 t->trace_cut);
+	if (t->untraced)
+		buf_addf(b, "untraced: %s\n", t->untraced);
 }

@@ -140,4 +140,16 @@ culprit_json "$d" --good good --bad bad --cflags "-std=c99" -- ./run-test.sh
 check "--cflags: explained without bear" [ "$(jqf .causal_tree.root_found)" = true ]
 check "--cflags: no database was recorded" [ ! -e "$(ls -d "$d"/.git/culprit/tr-* | head -1)/.culprit/compile_commands.json" ]
 
+# A file the compiler rejects once instrumented: put back, built again, the
+# explanation goes through the others; the report names it.
+d=$(fixture sem_restore)
+culprit_json "$d" --good good --bad bad --cflags "-O0" -- ./run-test.sh
+check "restore: explained" [ "$(jqf .causal_tree.root_found)" = true ]
+check "restore: the cause in main.c" cause_has '.text | contains("int lim = 3 + w;")'
+check "restore: wide.c is named untraced" sh -c "jq -r .causal_tree.untraced '$T/out.json' | grep -q 'restored.*wide.c'"
+(cd "$d" && git show bad:wide.c) > "$T/wide.c"
+check "restore: wide.c is as it was" cmp -s "$T/wide.c" "$(ls -d "$d"/.git/culprit/tr-* | head -1)/wide.c"
+(cd "$d" && "$CULPRIT" report) > "$T/report.txt"
+check "restore: the text report says so" grep -q '^untraced: .*wide.c' "$T/report.txt"
+
 finish

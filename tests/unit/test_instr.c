@@ -86,7 +86,7 @@ static void test_old_style(void)
 		"static int kr(a, b)\n\tint a;\n\tchar *b;\n{\n\treturn a + (int)strlen(b);\n}\n"
 		"static int oldret(x)\n{\n\tif (x > 100)\n\t\treturn;\n\treturn x + 1;\n}\n"
 		"static volatile int count;\n"
-		"static int vol(void)\n{\n\tvolatile int x = 5;\n\tx += 2;\n\tcount++;\n\treturn x + count;\n}\n"
+		"static int vol(void)\n{\n\tint braced = {2};\n\tvolatile int x = 5 + braced;\n\tx += 2;\n\tcount++;\n\treturn x + count;\n}\n"
 		"int main(void)\n{\n\tstruct flags q = {0};\n\tint b = bits(&q);\n"
 		"\tprintf(\"%d %d %d %d %d %d\\n\", b, q.a, regs(5), kr(3, \"abcd\"), oldret(5), vol());\n"
 		"\treturn 0;\n}\n";
