@@ -1167,6 +1167,8 @@ int why_run(struct why *w, struct ctree *t, struct cerr *e)
 		node_add_stmt(w, &n, s->stmt_ev, 0);
 		for (size_t i = 0; i < cr.n; i++)
 			node_add_stmt(w, &n, cr.ev[i], 0);
+		/* It forces the failure when its core is found and what it explains does. */
+		n.forcing = cr.found && (s->parent < 0 || (s->parent < (int)t->n && t->nodes[s->parent].forcing));
 		if (!cr.found)
 			n.note = xstrdup(cr.why ? cr.why : "no cause");
 		else if (cr.boundary)
@@ -1199,6 +1201,15 @@ int why_run(struct why *w, struct ctree *t, struct cerr *e)
 	}
 	bits_free(u);
 	lock(w, 1);
+	/* Honest: when no cause forces the failure, say why in one line. */
+	size_t forcing = 0;
+	for (size_t i = 0; i < t->n; i++)
+		forcing += t->nodes[i].forcing;
+	if (!forcing && !t->root_found && !t->no_explanation) {
+		t->no_explanation = xstrdup(t->n && t->nodes[0].note ? t->nodes[0].note : "no cause was found");
+		if (!t->note && rc == 0)   /* (the note is what the tree pane shows) */
+			t->note = xasprintf("no semantic explanation: %s", t->no_explanation);
+	}
 	if (!t->root_found && !t->note && rc == 0)
 		t->note = xstrdup(t->n ? "no critical predicate is left and reverting the changes in the causes does "
 					 "not pass: the dynamic analysis's answer stands"
@@ -1212,6 +1223,8 @@ failed:
 	lock(w, 1);
 	free(t->note);
 	t->note = xasprintf("no semantic explanation: %s", e->msg);
+	free(t->no_explanation);
+	t->no_explanation = xstrdup(e->msg);
 	t->done = 1;
 	lock(w, 0);
 	return -1;
@@ -1288,7 +1301,8 @@ void ctree_json(const struct ctree *t, const unsigned *ids, struct buf *b)
 		json_str_or_null(b, n->edge);
 		buf_adds(b, ",\"edge_file\":");
 		json_str_or_null(b, n->edge_file);
-		buf_addf(b, ",\"edge_line\":%d,\"edge_event\":%u,\"note\":", n->edge_line, n->edge_ev);
+		buf_addf(b, ",\"edge_line\":%d,\"edge_event\":%u,\"forcing\":%s,\"note\":", n->edge_line, n->edge_ev,
+			 n->forcing ? "true" : "false");
 		json_str_or_null(b, n->note);
 		buf_adds(b, ",\"changes\":");
 		ids_json(n->changes, n->nchanges, ids, b);
@@ -1391,6 +1405,8 @@ int ctree_from_json(struct ctree *t, const char *text, size_t len, const unsigne
 		n->edge_line = (int)json_get_num(o, "edge_line");
 		n->edge_ev = (uint32_t)json_get_num(o, "edge_event");
 		n->note = json_get_str(o, "note");
+		const struct json *fo = json_get(o, "forcing");
+		n->forcing = fo ? fo->type == JSON_TRUE : 1;
 		n->changes = jids(json_get(o, "changes"), ids, nids, &n->nchanges);
 		const struct json *st = json_get(o, "statements");
 		for (size_t k = 0; st && st->type == JSON_ARRAY && k < st->n; k++) {
@@ -1480,7 +1496,12 @@ static void text_node(const struct ctree *t, size_t k, const unsigned *ids, int 
 void ctree_text(const struct ctree *t, const unsigned *ids, int utf8, struct buf *b)
 {
 	if (!t->failure) {
-		buf_addf(b, "%s\n", t->note ? t->note : "no semantic explanation");
+		if (t->no_explanation)
+			buf_addf(b, "no semantic explanation: %s\n", t->no_explanation);
+		else
+			buf_addf(b, "%s\n", t->note ? t->note : "no semantic explanation");
+		if (t->untraced)
+			buf_addf(b, "untraced: %s\n", t->untraced);
 		return;
 	}
 	buf_addf(b, "failure: %s\n", t->failure);
@@ -1502,7 +1523,7 @@ void ctree_text(const struct ctree *t, const unsigned *ids, int utf8, struct buf
 	} else if (t->note) {
 		buf_addf(b, "%s\n", t->note);
 	}
-	if (t->no_explanation)
+	if (t->no_explanation && (!t->note || strncmp(t->note, "no semantic explanation", 23)))
 		buf_addf(b, "no semantic explanation: %s\n", t->no_explanation);
 	buf_addf(b, "%d semantic and %d dynamic rounds; %zu events traced, slice of %zu, %zu clauses, %.2f s in Z3\n",
 		 t->semantic_rounds, t->dynamic_rounds, t->events, t->slice, t->clauses, t->solver_seconds);

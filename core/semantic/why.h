@@ -42,6 +42,7 @@ struct ct_node {
 	size_t *changes;        /* indices in the change set */
 	size_t nchanges;
 	char *note;             /* why it holds no statements */
+	int forcing;            /* its core forces the failure (an unsat core was found): only then boosted */
 };
 
 struct ctree {

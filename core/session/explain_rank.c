@@ -151,7 +151,9 @@ static int list_has(const char *list, const char *line)
 }
 
 /* SAT-TAR: the statements of the causes' unsat cores get +1, except those
- * an approved failing test rated lower (refine.unboosted). Under the lock. */
+ * an approved failing test rated lower (refine.unboosted). Only causes that
+ * force the failure count: a cause the formula could not force names just
+ * the statement it started from, which proves nothing. Under the lock. */
 void ex_boost(struct explain *x)
 {
 	char *off = store_get(x->p->store, x->p->session, "refine.unboosted");
@@ -159,7 +161,7 @@ void ex_boost(struct explain *x)
 	char **files = NULL;
 	int *lines = NULL;
 	for (size_t k = 0; k < x->tree.n; k++)
-		for (size_t i = 0; i < x->tree.nodes[k].nstmts; i++) {
+		for (size_t i = 0; x->tree.nodes[k].forcing && i < x->tree.nodes[k].nstmts; i++) {
 			const struct ct_stmt *st = &x->tree.nodes[k].stmts[i];
 			if (!st->file || st->line <= 0)
 				continue;
