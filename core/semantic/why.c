@@ -1283,7 +1283,6 @@ void ctree_json(const struct ctree *t, const unsigned *ids, struct buf *b)
 	json_str_or_null(b, t->no_explanation);
 	buf_adds(b, ",\"untraced\":");
 	json_str_or_null(b, t->untraced);
-	buf_addf(b, ",\"trace_cut\":%zu", t->trace_cut);
 	buf_addf(b, ",\"semantic_rounds\":%d,\"dynamic_rounds\":%d,\"events\":%zu,\"slice\":%zu,\"clauses\":%zu,"
 		    "\"solver_checks\":%zu,\"instrument_seconds\":%.3f,\"traced_seconds\":%.3f,\"solver_seconds\":%.3f",
 		 t->semantic_rounds, t->dynamic_rounds, t->events, t->slice, t->clauses, t->formula_checks,
@@ -1379,7 +1378,6 @@ int ctree_from_json(struct ctree *t, const char *text, size_t len, const unsigne
 	t->note = json_get_str(j, "note");
 	t->no_explanation = json_get_str(j, "no_explanation");
 	t->untraced = json_get_str(j, "untraced");
-	t->trace_cut = (size_t)json_get_num(j, "trace_cut");
 	t->semantic_rounds = (int)json_get_num(j, "semantic_rounds");
 	t->dynamic_rounds = (int)json_get_num(j, "dynamic_rounds");
 	t->events = (size_t)json_get_num(j, "events");
@@ -1527,9 +1525,6 @@ void ctree_text(const struct ctree *t, const unsigned *ids, int utf8, struct buf
 		buf_addf(b, "no semantic explanation: %s\n", t->no_explanation);
 	buf_addf(b, "%d semantic and %d dynamic rounds; %zu events traced, slice of %zu, %zu clauses, %.2f s in Z3\n",
 		 t->semantic_rounds, t->dynamic_rounds, t->events, t->slice, t->clauses, t->solver_seconds);
-	if (t->trace_cut)
-		buf_addf(b, "the trace was cut: the %zu events before the last ones were dropped (CULPRIT_TRACE_MAX)\n",
-			 t->trace_cut);
 	if (t->untraced)
 		buf_addf(b, "untraced: %s\n", t->untraced);
 }

@@ -59,7 +59,6 @@ struct ctree {
 	char *note;             /* how it ended when no root was found */
 	char *no_explanation;   /* why no cause forces the failure (one line), or NULL */
 	char *untraced;         /* files left as they were (not instrumented, or restored), or NULL */
-	size_t trace_cut;       /* events the trace's cap dropped (0: traced whole) */
 	int semantic_rounds, dynamic_rounds;
 	size_t events, slice, clauses, formula_checks;
 	double instrument_seconds, traced_seconds, solver_seconds;
