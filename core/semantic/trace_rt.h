@@ -32,6 +32,7 @@
 extern int vsnprintf(char *, size_t, const char *, va_list);
 extern int vscanf(const char *, va_list);
 extern int vsscanf(const char *, const char *, va_list);
+extern unsigned long long strtoull(const char *, char **, int);
 
 struct __cu_ev {
 	unsigned char kind, size;

@@ -164,6 +164,23 @@ static void test_tolerant(void)
 	free(p);
 }
 
+/* Strict C89 with errors for implicit declarations (cJSON's flags): the
+ * runtime declares what such modes hide. */
+static void test_strict_c89(void)
+{
+	static const char src[] =
+		"#include <stdio.h>\n"
+		"static int twice(int x)\n{\n\tint y;\n\ty = x * 2;\n\treturn y;\n}\n"
+		"int main(void)\n{\n\tint i, s = 0;\n\tfor (i = 0; i < 3; i++)\n\t\ts += twice(i);\n"
+		"\tprintf(\"%d\\n\", s);\n\treturn 0;\n}\n";
+	const char *saved = traced_std;
+	traced_std = "-std=c89 -pedantic -Werror=implicit-function-declaration -Werror=declaration-after-statement";
+	struct tmeta m;
+	CHECK(instrumented("c89", src, NULL, &m) == 0);
+	tmeta_release(&m);
+	traced_std = saved;
+}
+
 int main(void)
 {
 	snprintf(dir, sizeof(dir), "%s/culprit-instr.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -175,6 +192,7 @@ int main(void)
 	RUN(test_arrays_varargs);
 	RUN(test_gnu);
 	RUN(test_tolerant);
+	RUN(test_strict_c89);
 	if (!getenv("KEEP"))
 		remove_tree(dir, NULL);
 	TEST_EXIT();
