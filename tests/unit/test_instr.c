@@ -173,12 +173,13 @@ static void test_strict_c89(void)
 		"static int twice(int x)\n{\n\tint y;\n\ty = x * 2;\n\treturn y;\n}\n"
 		"int main(void)\n{\n\tint i, s = 0;\n\tfor (i = 0; i < 3; i++)\n\t\ts += twice(i);\n"
 		"\tprintf(\"%d\\n\", s);\n\treturn 0;\n}\n";
-	const char *saved = traced_std;
-	traced_std = "-std=c89 -pedantic -Werror=implicit-function-declaration -Werror=declaration-after-statement";
 	struct tmeta m;
 	CHECK(instrumented("c89", src, NULL, &m) == 0);
 	tmeta_release(&m);
-	traced_std = saved;
+	char *cmd = xasprintf("cd %s/c89 && cc -std=c89 -pedantic -Werror=implicit-function-declaration "
+			      "-Werror=declaration-after-statement -c -o p.o p.c", dir);
+	CHECK(sh(cmd) == 0);
+	free(cmd);
 }
 
 int main(void)
