@@ -381,6 +381,26 @@ static Z3_ast term(struct formula *f, uint32_t owner, const struct mnode *n)
 	}
 }
 
+/* Whether the tree is a string literal (through conversions). */
+static int literal_of(const struct mnode *n)
+{
+	while (n && n->op == 'x')
+		n = n->k[0];
+	return n && n->op == 's';
+}
+
+/* The tree whose value event e (a write, return or parameter) records. */
+static const struct mnode *clause_tree(const struct trace *t, uint32_t e, const struct msite *s)
+{
+	const struct tev *v = &t->ev[e];
+	if (v->kind == TE_PARAM) {
+		uint32_t enter = t->src[e], call = enter != TRACE_NONE ? t->src[enter] : TRACE_NONE;
+		const struct msite *c = call != TRACE_NONE ? tmeta_site(t->m, t->ev[call].id) : NULL;
+		return c && c->kind == 'C' && s->idx < c->nargs ? c->args[s->idx] : NULL;
+	}
+	return s->tree;
+}
+
 /* The clause of event e: its variable equals its expression, or (opaque)
  * its observed value. */
 static Z3_ast clause(struct formula *f, uint32_t e, int *opaque)
@@ -402,6 +422,8 @@ static Z3_ast clause(struct formula *f, uint32_t e, int *opaque)
 		if (a && modelled(&s->t))
 			rhs = conv(f, a, &arg->t, &s->t);
 	}
+	if (!rhs && s && literal_of(clause_tree(t, e, s)))
+		rhs = bv(f, v->val, w);   /* a string literal's address: a constant of the program */
 	if (rhs && (int)Z3_get_bv_sort_size(f->z, Z3_get_sort(f->z, rhs)) != w)
 		rhs = resize(f, rhs, 0, w);
 	*opaque = rhs == NULL;

@@ -508,6 +508,12 @@ static void meta_tree(struct ctx *x, struct node *n, struct buf *b)
 			}
 			return;
 		}
+		if (l->k == CXCursor_StringLiteral && !l->mac && ty_scalar(&n->t)) {   /* the array decays */
+			buf_adds(b, "(s ");
+			ty_str(&n->t, b);
+			buf_addc(b, ')');
+			return;
+		}
 		if (ty_scalar(&n->t) && ty_scalar(&k->t)) {
 			buf_adds(b, "(x ");
 			ty_str(&n->t, b);
@@ -577,6 +583,12 @@ static void meta_tree(struct ctx *x, struct node *n, struct buf *b)
 			return;
 		}
 		break;
+	case CXCursor_StringLiteral:
+		/* A constant address: the formula takes its observed value as a fact, not an opaque part. */
+		buf_adds(b, "(s ");
+		ty_str(&n->t, b);
+		buf_addc(b, ')');
+		return;
 	default:
 		break;
 	}

@@ -42,7 +42,7 @@ static struct mnode *parse_tree(struct tmeta *m, const char **p, int depth)
 	s++;
 	struct mnode *n = node_new(m);
 	n->op = *s++;
-	if (!strchr("krcwubqxo", n->op) || *s != ' ')
+	if (!strchr("krcwubqxos", n->op) || *s != ' ')
 		return NULL;
 	skip_spaces(&s);
 	char *end;
@@ -87,7 +87,7 @@ static struct mnode *parse_tree(struct tmeta *m, const char **p, int depth)
 			if (!(n->k[i] = parse_tree(m, &s, depth + 1)))
 				return NULL;
 		break;
-	case 'o':
+	case 'o': case 's':   /* opaque; a string literal */
 		if (parse_type(&s, &n->t) < 0)
 			return NULL;
 		break;

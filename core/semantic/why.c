@@ -49,6 +49,7 @@ struct why {
 	struct expect fail_x[MAX_EXPECT];   /* the failure's expected outcome */
 	size_t fail_nx;
 	int reloading;            /* why_reload: nothing is built or run */
+	long bad_proc;            /* the failing process's rank in the trace (-1: the last) */
 };
 
 static double now(void)
@@ -82,6 +83,7 @@ struct why *why_new(const struct why_opts *o, const struct change_set *set, cons
 {
 	struct why *w = xcalloc(1, sizeof(*w));
 	w->o = *o;
+	w->bad_proc = -1;
 	w->set = set;
 	w->env = *env;
 	return w;
@@ -186,8 +188,8 @@ int why_run_traced(struct why *w, const char *cmd, const char *force, struct tra
 			rc = cerr_set(e, "stopped");
 		run_result_release(&r);
 	}
-	if (rc == 0)
-		rc = trace_load(out, tp, &w->bad.meta, e);
+	if (rc == 0 && (w->bad_proc < 0 || trace_load_proc(out, tp, &w->bad.meta, w->bad_proc, e) < 0))
+		rc = trace_load(out, tp, &w->bad.meta, e);   /* the same process as the failing run's */
 	unlink(tp);
 	free(tp);
 	free(env0);
@@ -829,14 +831,131 @@ static const struct mnode *div_by_zero(const struct trace *t, uint32_t owner, co
 	return NULL;
 }
 
+/* Whether argument a of output call callee is a string it prints (not a
+ * format, not a stream). */
+static int string_arg(const char *callee, int a)
+{
+	static const struct { const char *name; int first, last; } calls[] = {   /* last -1: all after first */
+		{"puts", 0, 0}, {"fputs", 0, 0}, {"printf", 1, -1}, {"fprintf", 2, -1}, {"dprintf", 2, -1},
+	};
+	for (size_t i = 0; callee && i < sizeof(calls) / sizeof(calls[0]); i++)
+		if (!strcmp(callee, calls[i].name))
+			return a >= calls[i].first && (calls[i].last < 0 || a <= calls[i].last);
+	return 0;
+}
+
+/* The exit call that ended the process, or TRACE_NONE. */
+static uint32_t exit_call_of(const struct trace *t)
+{
+	uint32_t c = find_call_without_return(t, "exit");
+	return c != TRACE_NONE ? c : find_call_without_return(t, "_exit");
+}
+
+/* main's return that ended the process (the last return in the trace), or TRACE_NONE. */
+static uint32_t main_return_of(const struct trace *t)
+{
+	for (size_t i = t->n; i-- > 0;) {
+		const struct tev *v = &t->ev[i];
+		if (v->kind != TE_RET)
+			continue;
+		const struct msite *r = tmeta_site(t->m, v->id);
+		const struct msite *fn = r ? tmeta_site(t->m, r->fid) : NULL;
+		return fn && fn->kind == 'N' && !strcmp(fn->name, "main") ? (uint32_t)i : TRACE_NONE;
+	}
+	return TRACE_NONE;
+}
+
+/* The status a traced process exited with, as its trace tells: exit(n)'s
+ * argument or main's return value; -1 when it does not tell. */
+static long long exit_status_of(const struct trace *t)
+{
+	uint32_t c = exit_call_of(t);
+	if (c != TRACE_NONE) {
+		const struct msite *site = tmeta_site(t->m, t->ev[c].id);
+		long long v;
+		if (site && site->nargs == 1 && site->args[0] && formula_eval(t, (uint32_t)t->n, site->args[0], &v) == 0)
+			return v & 0xff;
+		return -1;
+	}
+	uint32_t r = main_return_of(t);
+	return r != TRACE_NONE ? trace_value(&t->ev[r], 1) & 0xff : -1;
+}
+
+static int assert_failed(const struct trace *t)
+{
+	for (size_t i = t->n; i-- > 0;) {
+		const struct tev *v = &t->ev[i];
+		if (v->kind != TE_BRANCH || v->val)
+			continue;
+		const struct msite *b = tmeta_site(t->m, v->id);
+		if (b && b->kind == 'B' && !strcmp(b->kindname, "assert"))
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether process b of the failing run fails where the good run's process
+ * g (NULL: none to compare with) did not: an assert, a crash, an exit
+ * status, or output that differs. */
+static int process_fails(const struct trace *b, const struct trace *g)
+{
+	if (assert_failed(b) && !(g && assert_failed(g)))
+		return 1;
+	if (b->sig && !(g && g->sig == b->sig))
+		return 1;
+	long long sb = exit_status_of(b), sg = g ? exit_status_of(g) : 0;
+	if (sb > 0 && sg != sb)
+		return 1;
+	return g && (b->out.len != g->out.len || (b->out.len && memcmp(b->out.s, g->out.s, b->out.len)));
+}
+
+/* A test command that runs several traced processes (a script running the
+ * program on several inputs, a pipe of two programs): the failure is in
+ * the first process that fails where the good run's process of the same
+ * rank did not. Both sides' traces become those processes; with none, the
+ * last process stays. */
+static void choose_process(struct why *w)
+{
+	char *bp = xasprintf("%s/trace-%.12s.bin", w->o.workdir, w->o.bad);
+	char *gp = xasprintf("%s/trace-%.12s.bin", w->o.workdir, w->o.good);
+	size_t n = w->bad.tr.nprocs < 64 ? w->bad.tr.nprocs : 64;
+	for (size_t i = 0; i < n; i++) {
+		struct trace b, g;
+		struct cerr ie;
+		if (trace_load_proc(&b, bp, &w->bad.meta, (long)i, &ie) < 0)
+			continue;
+		int hg = w->good.loaded && trace_load_proc(&g, gp, &w->good.meta, (long)i, &ie) == 0;
+		if (process_fails(&b, hg ? &g : NULL)) {
+			trace_release(&w->bad.tr);
+			w->bad.tr = b;
+			if (hg) {
+				trace_release(&w->good.tr);
+				w->good.tr = g;
+			}
+			w->bad_proc = (long)i;
+			break;
+		}
+		trace_release(&b);
+		if (hg)
+			trace_release(&g);
+	}
+	free(bp);
+	free(gp);
+}
+
 static int failure_point(struct why *w, struct seed *s, struct cerr *e)
 {
-	struct trace *t = &w->bad.tr;
 	struct ctree *ct = w->t;
 	struct buf d = BUF_INIT;
 	memset(s, 0, sizeof(*s));
 	s->parent = -1;
 	s->stmt_ev = TRACE_NONE;
+	if (w->bad.tr.nprocs > 1) {
+		if (!w->good.loaded && !w->reloading && trace_side(w, &w->good, w->o.good, e) < 0)
+			return -1;
+		choose_process(w);
+	}
+	struct trace *t = &w->bad.tr;
 
 	/* A failed assert. */
 	for (size_t i = t->n; i-- > 0 && s->stmt_ev == TRACE_NONE;) {
@@ -884,7 +1003,7 @@ static int failure_point(struct why *w, struct seed *s, struct cerr *e)
 			 st ? st->line : 0, st ? st->text : "", (int)v->val, strsignal((int)v->val));
 	}
 	/* Output that differs from the good revision's. */
-	uint32_t exit_call = s->stmt_ev == TRACE_NONE ? find_call_without_return(t, "exit") : TRACE_NONE;
+	uint32_t exit_call = s->stmt_ev == TRACE_NONE && exit_status_of(t) != 0 ? exit_call_of(t) : TRACE_NONE;
 	if (s->stmt_ev == TRACE_NONE) {
 		if (!w->good.loaded && (w->reloading || trace_side(w, &w->good, w->o.good, e) < 0)) {
 			buf_release(&d);
@@ -906,6 +1025,16 @@ static int failure_point(struct why *w, struct seed *s, struct cerr *e)
 				    bv != gv && c->args[a]->t.cls != 'p')
 					s->x[s->nx++] = (struct expect){.kind = EXPECT_EQ, .ev = o, .tree = c->args[a],
 									.value = gv};
+			}
+			/* No number differs: the string printed does. Its pointer
+			 * (to a literal, followed by the formula) must then be
+			 * another than the one that printed the wrong text. */
+			for (int a = 0; c && !s->nx && a < c->nargs; a++) {
+				long long bv;
+				if (c->args[a] && c->args[a]->t.cls == 'p' && string_arg(c->name, a) &&
+				    formula_eval(t, o, c->args[a], &bv) == 0 && s->nx < MAX_EXPECT)
+					s->x[s->nx++] = (struct expect){.kind = EXPECT_NE, .ev = o, .tree = c->args[a],
+									.value = bv};
 			}
 			if (s->nx || exit_call == TRACE_NONE) {
 				s->stmt_ev = o;
@@ -940,31 +1069,28 @@ static int failure_point(struct why *w, struct seed *s, struct cerr *e)
 		buf_addf(&d, "%s:%d %s exited with a failure status", st ? file_of(&w->bad, st->file) : "?",
 			 st ? st->line : 0, st ? st->text : "");
 	}
-	if (s->stmt_ev == TRACE_NONE) {
-		for (size_t i = t->n; i-- > 0;) {
-			const struct tev *v = &t->ev[i];
-			if (v->kind != TE_RET || !v->val)
-				continue;
-			const struct msite *r = tmeta_site(t->m, v->id);
-			const struct msite *fn = r ? tmeta_site(t->m, r->fid) : NULL;
-			if (fn && fn->kind == 'N' && !strcmp(fn->name, "main")) {
-				s->stmt_ev = (uint32_t)i;
-				s->x[s->nx++] = (struct expect){.kind = EXPECT_EVENT_EQ, .ev = (uint32_t)i, .value = 0};
-				const struct msite *st = trace_stmt_of(t, i);
-				buf_addf(&d, "%s:%d %s: main returned %lld", file_of(&w->bad, st->file), st->line, st->text,
-					 trace_value(v, 1));
-			}
-			break;
-		}
+	uint32_t mret = s->stmt_ev == TRACE_NONE ? main_return_of(t) : TRACE_NONE;
+	if (mret != TRACE_NONE && t->ev[mret].val) {
+		const struct tev *v = &t->ev[mret];
+		s->stmt_ev = mret;
+		s->x[s->nx++] = (struct expect){.kind = EXPECT_EVENT_EQ, .ev = mret, .value = 0};
+		const struct msite *st = trace_stmt_of(t, mret);
+		buf_addf(&d, "%s:%d %s: main returned %lld", file_of(&w->bad, st->file), st->line, st->text,
+			 trace_value(v, 1));
 	}
 	if (s->stmt_ev == TRACE_NONE) {
 		buf_release(&d);
 		return cerr_set(e, "no failure point in the trace: the program neither failed an assert, crashed, "
 				   "exited with a failure status nor printed something else than the good revision");
 	}
+	if (w->bad_proc >= 0)
+		buf_addf(&d, " (traced run %ld of %zu)", w->bad_proc + 1, t->nprocs);
 	lock(w, 1);
 	ct->failure = buf_detach(&d);
-	const struct msite *st = trace_stmt_of(t, s->stmt_ev);
+	uint32_t at = s->stmt_ev;
+	if (t->ev[at].kind == TE_OUT && t->src[at] != TRACE_NONE)
+		at = t->src[at];   /* the output call's statement */
+	const struct msite *st = trace_stmt_of(t, at);
 	if (!st && t->last_stmt != TRACE_NONE)
 		st = trace_stmt_of(t, t->last_stmt);
 	ct->failure_file = xstrdup(st ? file_of(&w->bad, st->file) : "?");

@@ -152,19 +152,19 @@ check "restore: wide.c is as it was" cmp -s "$T/wide.c" "$(ls -d "$d"/.git/culpr
 (cd "$d" && "$CULPRIT" report) > "$T/report.txt"
 check "restore: the text report says so" grep -q '^untraced: .*wide.c' "$T/report.txt"
 
-# Honest output: the classifier's word comes through string literals the
-# formula does not follow; no cause forces the failure, so the report says
-# so in one line, the JSON has the reason, and nothing is boosted: the
-# faulty predicate keeps rank 1.
+# Strings: the classifier's word is a pointer to a string literal; the
+# printed word differs, so the pointer must be another: back through the
+# return of the literal to the predicate that chose it. Forcing causes
+# boost, and the faulty predicate keeps rank 1.
 d=$(fixture sem_strings)
 printf 'iso ./prog 3 3 5\nequi ./prog 2 2 2\nscal ./prog 3 4 5\nwho [ "$(./prog 3 3 5)" = isosceles ]\n' > "$T/suite.list"
 culprit_json "$d" --good good --bad bad --suite "$T/suite.list" -- ./run-test.sh
-if [ "$(jqf '[.causal_tree.nodes[] | select(.kind == "cause" and .forcing)] | length')" = 0 ]; then
-	check "strings: the JSON says why there is no explanation" [ "$(jqf '.causal_tree.no_explanation | length > 0')" = true ]
-	check "strings: no statement boosted by a cause that does not force" [ "$(jqf '[.ranking[] | select(.boosted)] | length')" = 0 ]
-	(cd "$d" && "$CULPRIT" report) > "$T/report.txt"
-	check "strings: the report says so in one line" [ "$(grep -c '^no semantic explanation: ' "$T/report.txt")" = 1 ]
-fi
+check "strings: the failure is the puts, not exit(0)" \
+	[ "$(jqf .causal_tree.failure)" = 'tri.c:18 puts(k); printed "scalene", the good revision printed "isosceles"' ]
+check "strings: through the literal returned" cause_has '.text == "return \"scalene\";"'
+check "strings: the tree reaches the faulty predicate" \
+	[ "$(jqf '[.causal_tree.nodes[] | select(.kind == "cause" and .forcing and (.edge // "" | contains("if (a == b + 1 || b == c || a == c) was false")))] | length')" -gt 0 ]
+check "strings: explained" [ "$(jqf '.causal_tree.no_explanation')" = null ]
 check "strings: the faulty predicate ranks first" [ "$(jqf '.ranking[0].line')" = 8 ]
 
 finish
