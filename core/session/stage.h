@@ -100,6 +100,8 @@ int ex_why(struct explain *x, ex_revert_fn *revert, struct cerr *e);
 
 /* explain_rank.c */
 void ex_boost(struct explain *x);
+/* --changed: the failure-inducing changes' lines first (ex_boost calls it). Under the lock. */
+void ex_prefer_inducing(struct explain *x);
 int ex_rank_stored(struct explain *x, const struct suite *s, int quiet, struct cerr *e);
 int ex_rank_suite(struct explain *x, struct cerr *e);
 int ex_faults(struct explain *x, struct cerr *e);
