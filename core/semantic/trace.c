@@ -220,6 +220,22 @@ static int select_events(struct trace *t, const unsigned char *p, size_t len, lo
 	}
 	t->pid = last;
 	t->nprocs = procs;
+	/* A run longer than the cap: the runtime wrote its first part, a CUT
+	 * event, then its newest events. Only those are kept: a trace starts
+	 * anywhere (reads of unknown writes are inputs), and the newest part
+	 * is the one nearest the failure. */
+	size_t cut = SIZE_MAX;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct tev *v = &t->ev[i];
+		if (v->kind == TE_CUT)
+			cut = i;
+		else if (v->kind == TE_OUT || v->kind == TE_ARG || v->kind == TE_CWD)
+			i += (size_t)((v->addr + R - 1) / R);   /* raw bytes follow */
+	}
+	if (cut != SIZE_MAX) {
+		memmove(t->ev, t->ev + cut, (t->n - cut) * R);
+		t->n -= cut;
+	}
 	return 0;
 }
 

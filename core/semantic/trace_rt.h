@@ -56,7 +56,7 @@ __attribute__((weak)) unsigned __cu_n;
 __attribute__((weak)) struct __cu_ev __cu_buf[__CU_CAP + 1];
 __attribute__((weak)) unsigned long long __cu_pending_addr;
 __attribute__((weak)) unsigned __cu_pending_id;
-__attribute__((weak)) unsigned long long __cu_written, __cu_max = 1ull << 30;
+__attribute__((weak)) unsigned long long __cu_written, __cu_max = 128ull << 20;
 /* Forced branches (CULPRIT_FORCE="site:instance:outcome,..."): the
  * instance-th run of a branch site takes the given outcome. */
 #define __CU_NFORCE 16
@@ -67,27 +67,15 @@ __attribute__((weak)) char **__cu_argv;
 __attribute__((weak)) int __cu_argc;
 __attribute__((weak)) unsigned long __cu_stdin_off, __cu_scanf_items;
 
-__attribute__((weak)) void __cu_flush(void)
+/* Write events [from, from + n) of buf as one chunk headed by the process id. */
+__attribute__((weak)) void __cu_chunk(struct __cu_ev *head, unsigned n)
 {
-	if (__cu_fd < 0 || __cu_n == 0)
-		return;
-	if (__cu_written + (__cu_n + 1) * sizeof(struct __cu_ev) > __cu_max) {
-		/* The cap: say so in one last chunk and stop tracing. */
-		memset(&__cu_buf[1], 0, sizeof(__cu_buf[1]));
-		__cu_buf[1].kind = __CU_CUT;
-		__cu_n = 1;
-		__cu_max = ~0ull;
-		__cu_flush();
-		close(__cu_fd);
-		__cu_fd = -1;
-		return;
-	}
-	__cu_written += (__cu_n + 1) * sizeof(struct __cu_ev);
-	__cu_buf[0].kind = __CU_PID;
-	__cu_buf[0].val = (unsigned long long)getpid();
-	__cu_buf[0].addr = __cu_n;
-	const char *p = (const char *)__cu_buf;
-	size_t left = (size_t)(__cu_n + 1) * sizeof(struct __cu_ev);
+	const char *p = (const char *)head;
+	size_t left = (size_t)(n + 1) * sizeof(struct __cu_ev);
+	memset(head, 0, sizeof(*head));
+	head->kind = __CU_PID;
+	head->val = (unsigned long long)getpid();
+	head->addr = n;
 	while (left) {
 		ssize_t w = write(__cu_fd, p, left);
 		if (w <= 0)
@@ -95,6 +83,95 @@ __attribute__((weak)) void __cu_flush(void)
 		p += w;
 		left -= (size_t)w;
 	}
+}
+
+/* The cap (CULPRIT_TRACE_MAX bytes, default 128 MiB): the first half is
+ * written as it comes; past it, the newest events are kept in a ring of the
+ * other half's size, written after a CUT event when the process ends (exit
+ * or a fatal signal: a hang is ended by SIGTERM), so the trace keeps the
+ * part nearest the failure. A ring slot starting an event (not the raw
+ * bytes after an output) is flagged, so the oldest kept event is whole. */
+__attribute__((weak)) struct __cu_ev *__cu_ring;
+__attribute__((weak)) unsigned char *__cu_rflag;
+__attribute__((weak)) size_t __cu_rcap, __cu_rhead, __cu_rcount, __cu_rraw;
+__attribute__((weak)) int __cu_tail;   /* 1: in the ring; 2: the ring is written */
+
+__attribute__((weak)) void __cu_ring_push(const struct __cu_ev *v, unsigned n)
+{
+	unsigned i;
+	for (i = 0; i < n; i++) {
+		int start = __cu_rraw == 0;
+		if (start) {
+			unsigned k = v[i].kind;
+			if (k == __CU_OUT || k == __CU_ARG || k == __CU_CWD)
+				__cu_rraw = (size_t)((v[i].addr + sizeof(struct __cu_ev) - 1) / sizeof(struct __cu_ev));
+		} else {
+			__cu_rraw--;
+		}
+		__cu_ring[__cu_rhead] = v[i];
+		__cu_rflag[__cu_rhead] = (unsigned char)start;
+		__cu_rhead = (__cu_rhead + 1) % __cu_rcap;
+		if (__cu_rcount < __cu_rcap)
+			__cu_rcount++;
+	}
+}
+
+__attribute__((weak)) void __cu_ring_write(void)
+{
+	size_t at;
+	if (__cu_tail != 1 || __cu_fd < 0)
+		return;
+	if (__cu_n) {   /* what the buffer still holds is the newest */
+		__cu_ring_push(&__cu_buf[1], __cu_n);
+		__cu_n = 0;
+	}
+	at = (__cu_rhead + __cu_rcap - __cu_rcount) % __cu_rcap;
+	__cu_tail = 2;
+	while (__cu_rcount && !__cu_rflag[at]) {   /* the oldest slots: raw bytes of an event dropped */
+		at = (at + 1) % __cu_rcap;
+		__cu_rcount--;
+	}
+	memset(&__cu_buf[1], 0, sizeof(__cu_buf[1]));
+	__cu_buf[1].kind = __CU_CUT;
+	__cu_chunk(&__cu_buf[0], 1);
+	while (__cu_rcount) {
+		unsigned n = 0;
+		while (n < __CU_CAP - 1 && __cu_rcount) {
+			__cu_buf[1 + n++] = __cu_ring[at];
+			at = (at + 1) % __cu_rcap;
+			__cu_rcount--;
+		}
+		__cu_chunk(&__cu_buf[0], n);
+	}
+}
+
+__attribute__((weak)) void __cu_flush(void)
+{
+	if (__cu_fd < 0 || __cu_n == 0 || __cu_tail == 2)
+		return;
+	if (!__cu_tail && __cu_written + (__cu_n + 1) * sizeof(struct __cu_ev) > __cu_max / 2) {
+		__cu_rcap = (size_t)(__cu_max / 2 / sizeof(struct __cu_ev));
+		__cu_ring = __cu_rcap ? (struct __cu_ev *)malloc(__cu_rcap * sizeof(struct __cu_ev)) : NULL;
+		__cu_rflag = __cu_rcap ? (unsigned char *)malloc(__cu_rcap) : NULL;
+		if (!__cu_ring || !__cu_rflag) {   /* no ring: say the trace is cut, and stop */
+			memset(&__cu_buf[1], 0, sizeof(__cu_buf[1]));
+			__cu_buf[1].kind = __CU_CUT;
+			__cu_chunk(&__cu_buf[0], 1);
+			close(__cu_fd);
+			__cu_fd = -1;
+			__cu_n = 0;
+			return;
+		}
+		__cu_tail = 1;
+		atexit(__cu_ring_write);   /* after the last flush (atexit runs in reverse) */
+	}
+	if (__cu_tail) {
+		__cu_ring_push(&__cu_buf[1], __cu_n);
+		__cu_n = 0;
+		return;
+	}
+	__cu_written += (__cu_n + 1) * sizeof(struct __cu_ev);
+	__cu_chunk(&__cu_buf[0], __cu_n);
 	__cu_n = 0;
 }
 
@@ -109,6 +186,7 @@ __attribute__((weak)) void __cu_on_signal(int sig)
 		e->addr = __cu_pending_addr;
 		e->val = (unsigned long long)sig;
 		__cu_flush();
+		__cu_ring_write();
 	}
 	signal(sig, SIG_DFL);
 	raise(sig);

@@ -639,9 +639,15 @@ static int trace_side(struct why *w, struct side *s, const char *hex, struct cer
 		if (rc == 0)
 			rc = trace_load(&s->tr, tp, &s->meta, e);
 		if (rc == 0 && s->tr.cut) {
-			trace_release(&s->tr);
-			rc = cerr_set(e, "the traced run wrote more than %s bytes of trace (CULPRIT_TRACE_MAX): too long to "
-					 "explain", getenv("CULPRIT_TRACE_MAX") ? getenv("CULPRIT_TRACE_MAX") : "1073741824");
+			/* Longer than the cap: the runtime kept the newest events, nearest the failure. */
+			const char *cap = getenv("CULPRIT_TRACE_MAX");
+			lock(w, 1);
+			free(w->t->trace_cut);
+			w->t->trace_cut = xasprintf("the %s run wrote more than %s bytes of trace (CULPRIT_TRACE_MAX): "
+						    "only its last %zu events are kept", s == &w->bad ? "failing" : "good",
+						    cap && *cap ? cap : "134217728", s->tr.n);
+			lock(w, 0);
+			emit(w, "TRACE", "%s", w->t->trace_cut);
 		}
 		if (rc == 0)
 			s->loaded = 1;
@@ -999,8 +1005,10 @@ static int failure_point(struct why *w, struct seed *s, struct cerr *e)
 				}
 			}
 		}
-		buf_addf(&d, "%s:%d %s crashed: signal %d (%s)", st ? file_of(&w->bad, st->file) : "?",
-			 st ? st->line : 0, st ? st->text : "", (int)v->val, strsignal((int)v->val));
+		int stopped = v->val == SIGTERM || v->val == SIGINT || v->val == SIGALRM;   /* a hang ended from outside */
+		buf_addf(&d, "%s:%d %s %s: signal %d (%s)", st ? file_of(&w->bad, st->file) : "?",
+			 st ? st->line : 0, st ? st->text : "", stopped ? "was stopped" : "crashed", (int)v->val,
+			 strsignal((int)v->val));
 	}
 	/* Output that differs from the good revision's. */
 	uint32_t exit_call = s->stmt_ev == TRACE_NONE && exit_status_of(t) != 0 ? exit_call_of(t) : TRACE_NONE;
@@ -1332,7 +1340,10 @@ int why_run(struct why *w, struct ctree *t, struct cerr *e)
 	for (size_t i = 0; i < t->n; i++)
 		forcing += t->nodes[i].forcing;
 	if (!forcing && !t->root_found && !t->no_explanation) {
-		t->no_explanation = xstrdup(t->n && t->nodes[0].note ? t->nodes[0].note : "no cause was found");
+		const char *why = t->n && t->nodes[0].note ? t->nodes[0].note : "no cause was found";
+		t->no_explanation = t->trace_cut ? xasprintf("the trace was cut, its values before the cut are not "
+							    "followed: %s", why)
+						 : xstrdup(why);
 		if (!t->note && rc == 0)   /* (the note is what the tree pane shows) */
 			t->note = xasprintf("no semantic explanation: %s", t->no_explanation);
 	}
@@ -1381,6 +1392,7 @@ void ctree_release(struct ctree *t)
 	free(t->note);
 	free(t->no_explanation);
 	free(t->untraced);
+	free(t->trace_cut);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -1409,6 +1421,8 @@ void ctree_json(const struct ctree *t, const unsigned *ids, struct buf *b)
 	json_str_or_null(b, t->no_explanation);
 	buf_adds(b, ",\"untraced\":");
 	json_str_or_null(b, t->untraced);
+	buf_adds(b, ",\"trace_cut\":");
+	json_str_or_null(b, t->trace_cut);
 	buf_addf(b, ",\"semantic_rounds\":%d,\"dynamic_rounds\":%d,\"events\":%zu,\"slice\":%zu,\"clauses\":%zu,"
 		    "\"solver_checks\":%zu,\"instrument_seconds\":%.3f,\"traced_seconds\":%.3f,\"solver_seconds\":%.3f",
 		 t->semantic_rounds, t->dynamic_rounds, t->events, t->slice, t->clauses, t->formula_checks,
@@ -1504,6 +1518,7 @@ int ctree_from_json(struct ctree *t, const char *text, size_t len, const unsigne
 	t->note = json_get_str(j, "note");
 	t->no_explanation = json_get_str(j, "no_explanation");
 	t->untraced = json_get_str(j, "untraced");
+	t->trace_cut = json_get_str(j, "trace_cut");
 	t->semantic_rounds = (int)json_get_num(j, "semantic_rounds");
 	t->dynamic_rounds = (int)json_get_num(j, "dynamic_rounds");
 	t->events = (size_t)json_get_num(j, "events");
@@ -1626,6 +1641,8 @@ void ctree_text(const struct ctree *t, const unsigned *ids, int utf8, struct buf
 			buf_addf(b, "%s\n", t->note ? t->note : "no semantic explanation");
 		if (t->untraced)
 			buf_addf(b, "untraced: %s\n", t->untraced);
+		if (t->trace_cut)
+			buf_addf(b, "trace cut: %s\n", t->trace_cut);
 		return;
 	}
 	buf_addf(b, "failure: %s\n", t->failure);
@@ -1653,4 +1670,6 @@ void ctree_text(const struct ctree *t, const unsigned *ids, int utf8, struct buf
 		 t->semantic_rounds, t->dynamic_rounds, t->events, t->slice, t->clauses, t->solver_seconds);
 	if (t->untraced)
 		buf_addf(b, "untraced: %s\n", t->untraced);
+	if (t->trace_cut)
+		buf_addf(b, "trace cut: %s\n", t->trace_cut);
 }

@@ -59,6 +59,7 @@ struct ctree {
 	char *note;             /* how it ended when no root was found */
 	char *no_explanation;   /* why no cause forces the failure (one line), or NULL */
 	char *untraced;         /* files left as they were (not instrumented, or restored), or NULL */
+	char *trace_cut;        /* the run was longer than the trace's cap: what was kept, or NULL */
 	int semantic_rounds, dynamic_rounds;
 	size_t events, slice, clauses, formula_checks;
 	double instrument_seconds, traced_seconds, solver_seconds;

@@ -59,4 +59,17 @@ check "buffer: no statement boosted by a cause that does not force" [ "$(jqf '[.
 (cd "$d" && "$CULPRIT" report) > "$T/report.txt"
 check "buffer: the report says so in one line" [ "$(grep -c '^no semantic explanation: ' "$T/report.txt")" = 1 ]
 
+# A hang ended by the test's own timeout: the traced run is capped, the
+# newest events kept (the loop), and the report says the trace was cut.
+d=$(fixture sem_hang)
+CULPRIT_TRACE_MAX=4000000 culprit_json "$d" --good good --bad bad -- ./run-test.sh
+check "hang: the failure is in the loop, stopped by the timeout" \
+	[ "$(jqf .causal_tree.failure)" = 'count.c:5 return i + 2; was stopped: signal 15 (Terminated)' ]
+check "hang: the trace was cut" sh -c "jq -r .causal_tree.trace_cut '$T/out.json' | grep -q '^the failing run wrote more than 4000000 bytes'"
+check "hang: the trace file stays under the cap" \
+	[ "$(for f in "$d"/.git/culprit/trace-*.bin; do wc -c < "$f"; done | sort -n | tail -1)" -le 4000000 ]
+check "hang: the events kept are the tail's" [ "$(jqf .causal_tree.events)" -le 83334 ]
+(cd "$d" && "$CULPRIT" report) > "$T/report.txt"
+check "hang: the report says the trace was cut" grep -q '^trace cut: the failing run wrote more' "$T/report.txt"
+
 finish

@@ -128,11 +128,14 @@ check "no database: says why there is no semantic explanation" \
 culprit_json "$d" --good good --bad bad --fresh --no-semantic -- ./run-test.sh
 check "--no-semantic: no tree" [ "$(jqf .causal_tree)" = null ]
 
-# A run longer than the trace's cap: a clear note, the dynamic answer.
+# A run longer than the trace's cap: the newest events are kept, the tree
+# says the trace was cut, and why no cause forces the failure.
 d=$(fixture sem_loop)
 CULPRIT_TRACE_MAX=2000 culprit_json "$d" --good good --bad bad -- ./run-test.sh
 check "trace cap: still explained" [ "$RC" = 0 ]
-check "trace cap: says the run is too long" sh -c "jq -r .causal_tree.note '$T/out.json' | grep -q 'more than 2000 bytes of trace'"
+check "trace cap: says the trace was cut" sh -c "jq -r .causal_tree.trace_cut '$T/out.json' | grep -q 'more than 2000 bytes of trace'"
+check "trace cap: the failure is still the assert" [ "$(jqf .causal_tree.failure)" = 'loop.c:13 assert(sum == 10); failed' ]
+check "trace cap: the reason names the cut" sh -c "jq -r .causal_tree.no_explanation '$T/out.json' | grep -q '^the trace was cut'"
 
 # --cflags instead of a compilation database.
 d=$(fixture sem_calls)
