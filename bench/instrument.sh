@@ -13,7 +13,8 @@ if [ $# -gt 0 ] && [ -x "$1/bench/instrument" ]; then BUILD=$1; shift; fi
 cd "$(dirname "$0")/.." || exit 1
 TOP=$(pwd)
 BIN=$TOP/$BUILD/bench/instrument
-[ -x "$BIN" ] || { echo "build first: make tests $BUILD/bench/instrument" >&2; exit 2; }
+# Rebuilt when stale (a runtime or instrumenter newer than the binary).
+make -s BUILD="$BUILD" "$BUILD/bench/instrument" >&2 || { echo "cannot build $BUILD/bench/instrument" >&2; exit 2; }
 if [ $# -eq 0 ]; then
 	echo "no project given: bench/instrument.sh PROJECT... (paths of clones; see docs/FIELD.md)"
 	exit 0

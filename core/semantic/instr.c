@@ -79,6 +79,7 @@ struct ctx {
 	struct node **all;
 	size_t nall;
 	int functions_pass;
+	char *rettype;     /* current function's result type as spelled (scalars), or NULL */
 };
 
 static void ty_of(CXType t0, struct ty *t)
@@ -698,6 +699,43 @@ static const char *input_call(const char *name)
 	return NULL;
 }
 
+static void src_text(struct ctx *x, unsigned s, unsigned e, struct buf *b);
+
+/* String functions the runtime follows (see trace_rt.h, "strings"): a copy
+ * writes its destination's identity (a W site, the source's read the next
+ * id), a comparison or length reads its arguments' (the ids after its own).
+ * Returns the number of string arguments read, 0 when name is none. */
+static int string_call(const char *name, int *copy)
+{
+	static const struct { const char *name; int copy, reads; } fns[] = {
+		{"strcpy", 1, 1}, {"strncpy", 1, 1}, {"memcpy", 1, 1}, {"memmove", 1, 1}, {"strcat", 1, 1},
+		{"strncat", 1, 1}, {"strcmp", 0, 2}, {"strncmp", 0, 2}, {"memcmp", 0, 2}, {"strlen", 0, 1},
+	};
+	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
+		if (!strcmp(name, fns[i].name)) {
+			*copy = fns[i].copy;
+			return fns[i].reads;
+		}
+	return 0;
+}
+
+/* Whether the function a call names is declared in a system header (the
+ * library's, not a definition of the project's own with the same name). */
+static int system_decl(struct node *f)
+{
+	CXCursor d = clang_getCursorReferenced(f->c);
+	return !clang_Cursor_isNull(d) && clang_Location_isInSystemHeader(clang_getCursorLocation(d));
+}
+
+/* The offset just after the '(' that opens a call's arguments after its callee, or 0. */
+static unsigned args_open(struct ctx *x, struct node *f)
+{
+	unsigned i = f->e;
+	while (i < x->len && (x->src[i] == ' ' || x->src[i] == '\t'))
+		i++;
+	return i < x->len && x->src[i] == '(' ? i + 1 : 0;
+}
+
 static struct node *callee_ref(struct node *n)
 {
 	struct node *c = n->nk ? n->kid[0] : NULL;
@@ -732,6 +770,16 @@ static void call_site(struct ctx *x, struct node *n)
 		edit(x, f->s, (unsigned)strlen(name), 1, 2 * f->depth, xasprintf("__cu_%s", out ? out : in));
 	else
 		out = NULL;
+	int copy = 0, sreads = name ? string_call(name, &copy) : 0;
+	unsigned sbase = 0, paren = 0;
+	if (sreads && f && !f->mac && f->e - f->s == strlen(name) && n->nk - 1 >= 1 + copy &&
+	    (paren = args_open(x, f)) && system_decl(f)) {
+		sbase = new_id(x);
+		for (int i = 0; i < sreads; i++)
+			new_id(x);
+		edit(x, f->s, (unsigned)strlen(name), 1, 2 * f->depth, xasprintf("__cu_%s", name));
+		open_(x, paren, 2 * n->depth, xasprintf("%u, ", sbase));
+	}
 	if (!value) {   /* void, or a value nobody uses */
 		open_(x, n->s, 2 * n->depth, xasprintf("__extension__ ({ __cu_call(%u); ", n->cid));
 		close_(x, n->e, 2 * n->depth, xasprintf("; __cu_cret0(%u); })", n->cid));
@@ -749,6 +797,39 @@ static void call_site(struct ctx *x, struct node *n)
 		char *tr = tree_of(x, n->kid[i]);
 		buf_addf(x->meta, "A\t%u\t%d\t%s\n", n->cid, i - 1, tr);
 		free(tr);
+	}
+	if (sbase) {
+		/* A copy's source read is the string copied (dst is argument 0);
+		 * a comparison's reads are its arguments. */
+		for (int i = 0; i < sreads; i++) {
+			struct node *a = n->kid[1 + copy + i];
+			char *an = name_of(a);
+			buf_addf(x->meta, "R\t%u\t%u\tp64\t%s\n", sbase + 1 + i, x->sid, an);
+			free(an);
+		}
+		if (copy) {
+			/* The value written: a literal copied is that constant
+			 * address; a buffer copied, the identity its read saw;
+			 * a concatenation, a new string. */
+			struct node *src = n->kid[2];
+			char *st = tree_of(x, src), *dn = name_of(n->kid[1]);
+			const char *p = st;
+			while (!strncmp(p, "(x ", 3) && strchr(p + 3, '('))
+				p = strchr(p + 3, '(');
+			struct buf tree = BUF_INIT, lx = BUF_INIT;
+			if (!strcmp(name, "strcat") || !strcmp(name, "strncat"))
+				buf_adds(&tree, "(o p64)");
+			else if (!strncmp(p, "(s ", 3))
+				buf_adds(&tree, "(s p64)");
+			else
+				buf_addf(&tree, "(r %u p64)", sbase + 1);
+			src_text(x, n->kid[1]->s, n->kid[1]->e, &lx);
+			buf_addf(x->meta, "W\t%u\t%u\tp64\t*%s\t%s\t*%s\n", sbase, x->sid, dn, tree.s, lx.s);
+			buf_release(&tree);
+			buf_release(&lx);
+			free(st);
+			free(dn);
+		}
 	}
 	buf_release(&t);
 	free(name);
@@ -1380,7 +1461,9 @@ static void stmt(struct ctx *x, struct node *n)
 			struct node *v = n->kid[0];
 			expr(x, v, 1);
 			unsigned tid = new_id(x);
-			open_(x, v->s, 2 * v->depth - 1, xstrdup("__extension__ ({ __auto_type __cu_r = ("));
+			open_(x, v->s, 2 * v->depth - 1,
+			      x->rettype ? xasprintf("__extension__ ({ __typeof__(%s) __cu_r = (", x->rettype)
+					 : xstrdup("__extension__ ({ __auto_type __cu_r = ("));
 			close_(x, v->e, 2 * v->depth - 1,
 			       xasprintf("); __cu_ret(%u, &__cu_r, %s); __cu_r; })", tid,
 					 ty_scalar(&v->t) ? "sizeof __cu_r" : "0"));
@@ -1462,7 +1545,18 @@ static void function(struct ctx *x, struct node *f)
 		buf_adds(&entry, " __cu_main(0, 0);");
 	buf_addc(&entry, ' ');
 	open_(x, body->s + 1, 0, buf_detach(&entry));
+	/* A return's value is held in a variable of the function's own type
+	 * (spelled as declared), so converting it warns only as the return
+	 * did: `return 0;` in an unsigned function stays a constant's. */
+	CXString rs = clang_getTypeSpelling(clang_getResultType(clang_getCursorType(f->c)));
+	const char *rsp = clang_getCString(rs);
+	free(x->rettype);
+	x->rettype = (ty_scalar(&rt) || rt.cls == 'f') && rsp && *rsp && !strstr(rsp, "anonymous") && !strstr(rsp, "unnamed") ?
+		     xstrdup(rsp) : NULL;
+	clang_disposeString(rs);
 	stmt(x, body);
+	free(x->rettype);
+	x->rettype = NULL;
 	if (body->e > body->s + 1)
 		open_(x, body->e - 1, 0, xasprintf(" __cu_ret0(%u); ", x->fid));
 }

@@ -19,6 +19,26 @@
 #pragma GCC diagnostic ignored "-Wmissing-declarations"
 #pragma GCC diagnostic ignored "-Wgnu-statement-expression"
 #pragma GCC diagnostic ignored "-Wgnu-auto-type"
+/* Warnings the instrumented text may add to what the project's code gives
+ * (a value passed through a temporary, larger frames), which a -Werror
+ * build would otherwise turn into a restored, untraced file. */
+#pragma GCC diagnostic ignored "-Wunknown-warning-option"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
+#pragma GCC diagnostic ignored "-Wfloat-conversion"
+#pragma GCC diagnostic ignored "-Wdouble-promotion"
+#pragma GCC diagnostic ignored "-Wcast-qual"
+#pragma GCC diagnostic ignored "-Wcast-align"
+#pragma GCC diagnostic ignored "-Wbad-function-cast"
+#pragma GCC diagnostic ignored "-Wnull-dereference"
+#pragma GCC diagnostic ignored "-Wstrict-overflow"
+#pragma GCC diagnostic ignored "-Wjump-misses-init"
+#pragma GCC diagnostic ignored "-Wframe-larger-than="
+#pragma GCC diagnostic ignored "-Wstack-usage="
+#pragma GCC diagnostic ignored "-Wlarger-than="
+#pragma GCC diagnostic ignored "-Wstack-protector"
+#pragma GCC diagnostic ignored "-Wunused-but-set-variable"
+#pragma GCC diagnostic ignored "-Wtype-limits"
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -330,6 +350,155 @@ static __inline__ unsigned long long __cu_sw(unsigned id, unsigned long long v)
 	return v;
 }
 
+/* ----------------------------------------------------------------- strings */
+
+/* Bytes copied into memory by the string functions are followed as one
+ * value each: the string's identity, the address of the literal (or other
+ * untracked memory) they first came from. A copy writes the identity of
+ * what it read to its destination (a WRITE of 8 bytes at it, after a READ of
+ * the source's identity), and a table remembers which bytes it left there
+ * (their length and a checksum), so a later read of the same address finds
+ * the identity only while those bytes are unchanged. */
+#define __CU_NSTR 64
+struct __cu_str { const char *at; unsigned long long id, sum; size_t len; };
+__attribute__((weak)) struct __cu_str __cu_strs[__CU_NSTR];
+__attribute__((weak)) unsigned __cu_nstrs;
+
+static __inline__ unsigned long long __cu_sum(const void *p, size_t n)
+{
+	const unsigned char *b = (const unsigned char *)p;
+	unsigned long long h = 1469598103934665603ull;
+	size_t i;
+	for (i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ull;
+	return h;
+}
+
+/* The identity of the n bytes at p: the copy that left them there, or p. */
+__attribute__((weak)) unsigned long long __cu_ident(const void *p, size_t n)
+{
+	unsigned i;
+	for (i = 0; i < __cu_nstrs && i < __CU_NSTR; i++) {
+		const struct __cu_str *s = &__cu_strs[i];
+		if (s->at == (const char *)p && (s->len == n || s->len == n + 1 || s->len + 1 == n) && s->sum == __cu_sum(p, s->len))
+			return s->id;
+	}
+	return (unsigned long long)(size_t)p;
+}
+
+/* Read the identity of the n bytes at p (site id, 0: an output's), and return it. */
+__attribute__((weak)) unsigned long long __cu_sread(unsigned id, const void *p, size_t n)
+{
+	unsigned long long v;
+	struct __cu_ev *e;
+	if (__builtin_expect(__cu_fd == -2, 0))
+		__cu_open();
+	if (__cu_fd < 0 || !p)
+		return 0;
+	v = __cu_ident(p, n);
+	e = __cu_ev(__CU_READ, id);
+	e->addr = (unsigned long long)(size_t)p;
+	e->size = 8;
+	e->val = v;
+	return v;
+}
+
+/* n bytes at p now hold a string of identity v (write site id). */
+__attribute__((weak)) void __cu_swrite(unsigned id, const void *p, size_t n, unsigned long long v)
+{
+	struct __cu_ev *e;
+	unsigned i, slot = __cu_nstrs % __CU_NSTR;
+	if (__cu_fd < 0 || !p)
+		return;
+	for (i = 0; i < __cu_nstrs && i < __CU_NSTR; i++)
+		if (__cu_strs[i].at == (const char *)p)
+			slot = i;
+	if (slot == __cu_nstrs % __CU_NSTR)
+		__cu_nstrs++;
+	__cu_strs[slot].at = (const char *)p;
+	__cu_strs[slot].id = v;
+	__cu_strs[slot].len = n;
+	__cu_strs[slot].sum = __cu_sum(p, n);
+	e = __cu_ev(__CU_WRITE, id);
+	e->addr = (unsigned long long)(size_t)p;
+	e->size = 8;
+	e->val = v;
+}
+
+/* The copies, called with their write site (the source's read is site + 1). */
+__attribute__((weak)) char *__cu_strcpy(unsigned id, char *d, const char *s)
+{
+	size_t n = strlen(s);
+	unsigned long long v = __cu_sread(id + 1, s, n);
+	char *r = strcpy(d, s);
+	__cu_swrite(id, d, n, v);
+	return r;
+}
+__attribute__((weak)) char *__cu_strncpy(unsigned id, char *d, const char *s, size_t n)
+{
+	size_t k = strlen(s) < n ? strlen(s) : n;
+	unsigned long long v = __cu_sread(id + 1, s, k);
+	char *r = strncpy(d, s, n);
+	__cu_swrite(id, d, k, v);
+	return r;
+}
+__attribute__((weak)) void *__cu_memcpy(unsigned id, void *d, const void *s, size_t n)
+{
+	unsigned long long v = __cu_sread(id + 1, s, n);
+	void *r = memcpy(d, s, n);
+	__cu_swrite(id, d, n, v);
+	return r;
+}
+__attribute__((weak)) void *__cu_memmove(unsigned id, void *d, const void *s, size_t n)
+{
+	unsigned long long v = __cu_sread(id + 1, s, n);
+	void *r = memmove(d, s, n);
+	__cu_swrite(id, d, n, v);
+	return r;
+}
+/* strcat: the result is a new string (its checksum as identity). */
+__attribute__((weak)) char *__cu_strcat(unsigned id, char *d, const char *s)
+{
+	char *r;
+	__cu_sread(id + 1, s, strlen(s));
+	r = strcat(d, s);
+	__cu_swrite(id, d, strlen(d), __cu_sum(d, strlen(d)));
+	return r;
+}
+__attribute__((weak)) char *__cu_strncat(unsigned id, char *d, const char *s, size_t n)
+{
+	char *r;
+	__cu_sread(id + 1, s, strlen(s) < n ? strlen(s) : n);
+	r = strncat(d, s, n);
+	__cu_swrite(id, d, strlen(d), __cu_sum(d, strlen(d)));
+	return r;
+}
+/* Comparisons and lengths: the identities they read (result site + 1, + 2). */
+__attribute__((weak)) int __cu_strcmp(unsigned id, const char *a, const char *b)
+{
+	__cu_sread(id + 1, a, strlen(a));
+	__cu_sread(id + 2, b, strlen(b));
+	return strcmp(a, b);
+}
+__attribute__((weak)) int __cu_strncmp(unsigned id, const char *a, const char *b, size_t n)
+{
+	__cu_sread(id + 1, a, strlen(a));
+	__cu_sread(id + 2, b, strlen(b));
+	return strncmp(a, b, n);
+}
+__attribute__((weak)) int __cu_memcmp(unsigned id, const void *a, const void *b, size_t n)
+{
+	__cu_sread(id + 1, a, n);
+	__cu_sread(id + 2, b, n);
+	return memcmp(a, b, n);
+}
+__attribute__((weak)) size_t __cu_strlen(unsigned id, const char *s)
+{
+	size_t n = strlen(s);
+	__cu_sread(id + 1, s, n);
+	return n;
+}
+
 /* ------------------------------------------------------------ output calls */
 
 __attribute__((weak)) void __cu_bytes(int fd, const void *data, size_t len)
@@ -404,12 +573,14 @@ __attribute__((weak)) int __cu_fprintf(FILE *f, const char *fmt, ...)
 __attribute__((weak)) int __cu_puts(const char *s)
 {
 	size_t n = strlen(s);
+	__cu_sread(0, s, n);   /* the string's identity, for the failure point */
 	__cu_bytes(1, s, n);
 	__cu_bytes(1, "\n", 1);
 	return puts(s);
 }
 __attribute__((weak)) int __cu_fputs(const char *s, FILE *f)
 {
+	__cu_sread(0, s, strlen(s));
 	__cu_bytes(__cu_fdof(f), s, strlen(s));
 	return fputs(s, f);
 }

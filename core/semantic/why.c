@@ -702,6 +702,53 @@ static void value_str(const struct tev *v, char cls, struct buf *b)
 		buf_addf(b, "%lld", trace_value(v, cls == 'i'));
 }
 
+/* The one string literal of a statement's text ("..." with its quotes),
+ * when the text has exactly one: what a pointer to it shows. */
+static int one_literal(const char *text, struct buf *b)
+{
+	const char *p = text ? strchr(text, '"') : NULL, *q = p;
+	if (!p || (p > text && p[-1] == '\''))
+		return 0;
+	for (q = p + 1; *q && *q != '"'; q++)
+		if (*q == '\\' && q[1])
+			q++;
+	if (*q != '"' || strchr(q + 1, '"'))
+		return 0;
+	buf_add(b, p, (size_t)(q + 1 - p));
+	return 1;
+}
+
+/* The string literal a pointer value of event e came from, following
+ * its definition through reads, call results and copies: 1 with the
+ * literal added to b. */
+static int literal_value(const struct trace *t, uint32_t e, struct buf *b, int depth)
+{
+	if (e == TRACE_NONE || e >= t->n || depth > 16 || !t->ev[e].val)
+		return 0;
+	const struct tev *v = &t->ev[e];
+	const struct msite *site = tmeta_site(t->m, v->id);
+	if (!site || (v->kind != TE_WRITE && v->kind != TE_RET) || site->t.cls != 'p' || !site->tree)
+		return 0;
+	const struct mnode *n = site->tree;
+	while (n && n->op == 'x')
+		n = n->k[0];
+	if (!n)
+		return 0;
+	if (n->op == 's') {
+		const struct msite *st = trace_stmt_of(t, e);
+		return st && one_literal(st->text, b);
+	}
+	if (n->op == 'r') {
+		uint32_t r = trace_dep_find(t, e, TE_READ, (unsigned)n->v);
+		return r != TRACE_NONE && t->ev[r].val == v->val && literal_value(t, t->src[r], b, depth + 1);
+	}
+	if (n->op == 'c') {
+		uint32_t c = trace_dep_find(t, e, TE_CRET, (unsigned)n->v);
+		return c != TRACE_NONE && t->ev[c].val == v->val && literal_value(t, t->src[c], b, depth + 1);
+	}
+	return 0;
+}
+
 static void escape_out(const char *s, size_t n, struct buf *b)
 {
 	for (size_t i = 0; i < n && i < 60; i++) {
@@ -743,12 +790,15 @@ static void stmt_of(struct why *w, uint32_t e, struct ct_stmt *s)
 	s->line = st ? st->line : 0;
 	s->text = xstrdup(st && st->text ? st->text : "");
 	struct buf b = BUF_INIT;
+	/* A pointer to a string literal shows as the string. */
 	if (site && (v->kind == TE_WRITE || v->kind == TE_PARAM)) {
 		buf_addf(&b, "%s = ", site->kind == 'W' && site->text && site->text[0] ? site->text : site->name);
-		value_str(v, site->t.cls, &b);
+		if (!literal_value(t, e, &b, 0))
+			value_str(v, site->t.cls, &b);
 	} else if (site && v->kind == TE_RET) {
 		buf_adds(&b, "returned ");
-		value_str(v, site->t.cls, &b);
+		if (!literal_value(t, e, &b, 0))
+			value_str(v, site->t.cls, &b);
 	} else if (site && v->kind == TE_BRANCH) {
 		if (!strcmp(site->kindname, "switch"))
 			buf_addf(&b, "switch on %lld", trace_value(v, site->tree && site->tree->t.cls == 'i'));
@@ -1034,7 +1084,25 @@ static int failure_point(struct why *w, struct seed *s, struct cerr *e)
 					s->x[s->nx++] = (struct expect){.kind = EXPECT_EQ, .ev = o, .tree = c->args[a],
 									.value = gv};
 			}
-			/* No number differs: the string printed does. Its pointer
+			/* No number differs: the string printed does. Printed from
+			 * memory a string function filled (its identity, read by
+			 * the output call, comes from a copy), the copy must have
+			 * written another string. */
+			if (c && !s->nx) {
+				const uint32_t *dd;
+				size_t nd = trace_deps(t, o, &dd);
+				for (size_t q = nd; q-- > 0;) {
+					const struct tev *r = &t->ev[dd[q]];
+					if (r->kind != TE_READ || r->id != 0)
+						continue;
+					uint32_t wr = t->src[dd[q]];
+					if (wr != TRACE_NONE && t->ev[wr].kind == TE_WRITE)
+						s->x[s->nx++] = (struct expect){.kind = EXPECT_EVENT_NE, .ev = wr,
+										.value = (long long)t->ev[wr].val};
+					break;
+				}
+			}
+			/* Otherwise its pointer
 			 * (to a literal, followed by the formula) must then be
 			 * another than the one that printed the wrong text. */
 			for (int a = 0; c && !s->nx && a < c->nargs; a++) {

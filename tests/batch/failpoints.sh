@@ -44,20 +44,52 @@ check "wrapper: the failing run is the first of three" \
 check "wrapper: the tree reaches the predicate" edge_has 'max.c:6 if (a >= b || a >= c) was true'
 check "wrapper: root found" [ "$(jqf .causal_tree.root_found)" = true ]
 
-# Honest output: a word copied into a char array is not followed; no cause
-# forces the failure (output, not exit(0)), so the report says so in one
-# line, the JSON has the reason, and nothing is boosted.
+# A word copied into a char array by strcpy and printed from it: the copy
+# is followed, so the tree reaches the branch that chose the word.
 d=$(fixture sem_buffer)
-printf 'big ./prog 12\nsmall ./prog 3\nhuge ./prog 40\nwho [ "$(./prog 12)" = big ]\n' > "$T/suite.list"
-culprit_json "$d" --good good --bad bad --suite "$T/suite.list" -- ./run-test.sh
+culprit_json "$d" --good good --bad bad -- ./run-test.sh
 check "buffer: the failure is the puts, not exit(0)" \
 	[ "$(jqf .causal_tree.failure)" = 'label.c:17 puts(buf); printed "small", the good revision printed "big"' ]
-check "buffer: no cause forces it" \
+check "buffer: the cause is the strcpy, shown as the string" cause_has '.text == "strcpy(out, \"small\");" and .values == "*out = \"small\""'
+check "buffer: the tree reaches the faulty predicate" edge_has 'label.c:7 if (v > 20) was false'
+check "buffer: root found" [ "$(jqf .causal_tree.root_found)" = true ]
+
+# strcpy, strlen, memcpy and strcmp: a driver's strcmp check leads through
+# both copies to the predicate that chose the word.
+d=$(fixture sem_strfuncs)
+culprit_json "$d" --good good --bad bad -- ./run-test.sh
+check "strfuncs: the failure is main's return 1" \
+	[ "$(jqf .causal_tree.failure)" = 'mode.c:19 return 1;: main returned 1' ]
+check "strfuncs: through the strcmp check" edge_has 'mode.c:18 if (strcmp(copy, \"fast\") != 0) was true'
+check "strfuncs: through the memcpy" cause_has '.text == "memcpy(copy, mode, strlen(mode) + 1);" and .values == "*copy = \"slow\""'
+check "strfuncs: through the strcpy" cause_has '.text == "strcpy(out, \"slow\");"'
+check "strfuncs: the tree reaches the faulty predicate" edge_has 'mode.c:7 if (v > 20) was false'
+
+# A linked list walked by address: the sum's loop over next leads to the
+# unlink that rewrote the links, and on to the removal predicate.
+d=$(fixture sem_list)
+culprit_json "$d" --good good --bad bad -- ./run-test.sh
+check "list: the failure is main's return 1" [ "$(jqf .causal_tree.failure)" = 'list.c:46 return 1;: main returned 1' ]
+check "list: through the walk over next" edge_has 'list.c:43 for (n = head; n; n = n->next) was true'
+check "list: through the links unlink_node rewrote" edge_has 'list.c:24 if (n->prev) was true'
+check "list: the tree reaches the removal predicate" edge_has 'list.c:40 if (n->v % 2 == 1 || n->v == 4) was true'
+check "list: root found" [ "$(jqf .causal_tree.root_found)" = true ]
+
+# Honest output: a word formatted by snprintf into a char array is not
+# followed; no cause forces the failure (output, not exit(0)), so the
+# report says so in one line, the JSON has the reason, and nothing is
+# boosted.
+d=$(fixture sem_format)
+printf 'big ./prog 12\nsmall ./prog 3\nhuge ./prog 40\nwho [ "$(./prog 12)" = big ]\n' > "$T/suite.list"
+culprit_json "$d" --good good --bad bad --suite "$T/suite.list" -- ./run-test.sh
+check "format: the failure is the puts, not exit(0)" \
+	[ "$(jqf .causal_tree.failure)" = 'label.c:17 puts(buf); printed "small", the good revision printed "big"' ]
+check "format: no cause forces it" \
 	[ "$(jqf '[.causal_tree.nodes[] | select(.kind == "cause" and .forcing)] | length')" = 0 ]
-check "buffer: the JSON says why there is no explanation" [ "$(jqf '.causal_tree.no_explanation | length > 0')" = true ]
-check "buffer: no statement boosted by a cause that does not force" [ "$(jqf '[.ranking[] | select(.boosted)] | length')" = 0 ]
+check "format: the JSON says why there is no explanation" [ "$(jqf '.causal_tree.no_explanation | length > 0')" = true ]
+check "format: no statement boosted by a cause that does not force" [ "$(jqf '[.ranking[] | select(.boosted)] | length')" = 0 ]
 (cd "$d" && "$CULPRIT" report) > "$T/report.txt"
-check "buffer: the report says so in one line" [ "$(grep -c '^no semantic explanation: ' "$T/report.txt")" = 1 ]
+check "format: the report says so in one line" [ "$(grep -c '^no semantic explanation: ' "$T/report.txt")" = 1 ]
 
 # A hang ended by the test's own timeout: the traced run is capped, the
 # newest events kept (the loop), and the report says the trace was cut.

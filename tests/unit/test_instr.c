@@ -182,6 +182,48 @@ static void test_strict_c89(void)
 	free(cmd);
 }
 
+/* The string functions the runtime follows (renamed to its wrappers, with
+ * their site) behave as the library's, traced or not, and the program's
+ * own functions stay as they are. */
+static void test_strings(void)
+{
+	static const char src[] =
+		"#include <stdio.h>\n#include <string.h>\n"
+		"static size_t mylen(const char *s) { return strlen(s); }\n"
+		"static int strlen2(const char *s) { return (int)strlen(s) * 2; }\n"
+		"int main(int argc, char **argv)\n{\n\tchar a[32], b[32];\n"
+		"\tstrcpy(a, argc > 1 ? argv[1] : \"none\");\n\tstrncpy(b, a, sizeof b);\n"
+		"\tmemmove(b + 1, b, 3);\n\tmemcpy(a, b, strlen(b) + 1);\n\tstrcat(a, \"!\");\n"
+		"\tstrncat(a, \"??\", 1);\n"
+		"\tprintf(\"%s %d %d %d %d\\n\", a, strcmp(a, b) > 0, strncmp(a, b, 2), memcmp(a, b, 1), strlen2(a));\n"
+		"\tputs(a);\n\treturn (int)mylen(a) - 9;\n}\n";
+	CHECK(agrees("strings", src, "word") == 0);
+	CHECK(agrees("strings0", src, "") == 0);
+	char *cmd = xasprintf("cd %s/strings && grep -q '__cu_strcpy([0-9]*, a, ' p.c && "
+			      "grep -q '__cu_memcpy([0-9]*, a, b, ' p.c && ! grep -q '__cu_strlen2' p.c", dir);
+	CHECK(sh(cmd) == 0);
+	free(cmd);
+}
+
+/* A return converted to the function's type warns as the original did: not
+ * for a constant (`return 0;` in an unsigned function), under the
+ * project's -Wconversion -Werror. */
+static void test_warning_clean(void)
+{
+	static const char src[] =
+		"static unsigned hex(const unsigned char *p)\n{\n\tif (*p >= 'a')\n\t\treturn 0;\n"
+		"\treturn (unsigned)(*p - '0');\n}\n"
+		"static unsigned char low(unsigned v)\n{\n\tif (v > 255)\n\t\treturn 0;\n\treturn (unsigned char)v;\n}\n"
+		"int main(void)\n{\n\tconst unsigned char s[] = \"7\";\n\treturn (int)(hex(s) + low(3)) - 10;\n}\n";
+	struct tmeta m;
+	CHECK(instrumented("wclean", src, NULL, &m) == 0);
+	tmeta_release(&m);
+	char *cmd = xasprintf("cd %s/wclean && cc -std=c89 -pedantic -Wall -Wextra -Wconversion -Wsign-conversion "
+			      "-Werror -c -o p.o p.c", dir);
+	CHECK(sh(cmd) == 0);
+	free(cmd);
+}
+
 int main(void)
 {
 	snprintf(dir, sizeof(dir), "%s/culprit-instr.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -194,6 +236,8 @@ int main(void)
 	RUN(test_gnu);
 	RUN(test_tolerant);
 	RUN(test_strict_c89);
+	RUN(test_strings);
+	RUN(test_warning_clean);
 	if (!getenv("KEEP"))
 		remove_tree(dir, NULL);
 	TEST_EXIT();
