@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 
 #include "core/semantic/trace_rt.inc"
@@ -1591,6 +1592,93 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
 	return CXChildVisit_Continue;
 }
 
+/* Feature-test macros (_GNU_SOURCE, _POSIX_C_SOURCE, ...) decide what the
+ * system headers declare, and the first system header fixes them. The
+ * runtime, included first, includes system headers: so the definitions the
+ * file makes before its first #include, or that its own headers make (a
+ * config.h), are repeated ahead of the runtime, token for token, so that
+ * the file's own definition later is an identical redefinition. */
+struct features {
+	struct ctx *x;
+	unsigned first_include;   /* offset of the file's first #include */
+	struct buf main_defs;     /* the file's own, with their offsets */
+	struct buf defs;
+};
+
+static int feature_macro(const char *name)
+{
+	static const char *fm[] = {"_GNU_SOURCE", "_POSIX_C_SOURCE", "_XOPEN_SOURCE", "_XOPEN_SOURCE_EXTENDED",
+				   "_DEFAULT_SOURCE", "_BSD_SOURCE", "_SVID_SOURCE", "_POSIX_SOURCE", "_ISOC99_SOURCE",
+				   "_ISOC11_SOURCE", "_ISOC2X_SOURCE", "_LARGEFILE_SOURCE", "_LARGEFILE64_SOURCE",
+				   "_FILE_OFFSET_BITS", "_TIME_BITS", "_REENTRANT", "_THREAD_SAFE", "_ALL_SOURCE",
+				   "_NETBSD_SOURCE", "_DARWIN_C_SOURCE", "__EXTENSIONS__", "_TANDEM_SOURCE",
+				   "_OPENBSD_SOURCE", "__STDC_WANT_LIB_EXT1__", "__STDC_WANT_IEC_60559_BFP_EXT__",
+				   "__STDC_WANT_IEC_60559_FUNCS_EXT__", "__STDC_WANT_IEC_60559_TYPES_EXT__",
+				   "__STDC_WANT_MATH_SPEC_FUNCS__", "__STDC_WANT_IEC_60559_ATTRIBS__",
+				   "__STDC_WANT_IEC_60559_DFP_EXT__", "_HPUX_ALT_XOPEN_SOCKET_API", "_MINIX",
+				   "_POSIX_1_SOURCE", "_POSIX_PTHREAD_SEMANTICS", NULL};
+	for (int i = 0; fm[i]; i++)
+		if (!strcmp(name, fm[i]))
+			return 1;
+	return 0;
+}
+
+static enum CXChildVisitResult feature_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+	(void)parent;
+	struct features *fe = d;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k != CXCursor_MacroDefinition && k != CXCursor_InclusionDirective)
+		return CXChildVisit_Continue;
+	CXSourceRange r = clang_getCursorExtent(c);
+	CXFile file;
+	unsigned s, en;
+	clang_getFileLocation(clang_getRangeStart(r), &file, NULL, NULL, &s);
+	clang_getFileLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &en);
+	if (!file || clang_Location_isInSystemHeader(clang_getRangeStart(r)))
+		return CXChildVisit_Continue;
+	int in_main = clang_File_isEqual(file, fe->x->file);
+	if (k == CXCursor_InclusionDirective) {
+		if (in_main && s < fe->first_include)
+			fe->first_include = s;
+		return CXChildVisit_Continue;
+	}
+	CXString nm = clang_getCursorSpelling(c);
+	int want = feature_macro(clang_getCString(nm));
+	clang_disposeString(nm);
+	size_t size = 0;
+	const char *text = want ? clang_getFileContents(fe->x->tu, file, &size) : NULL;
+	if (!text || en > size || en <= s)
+		return CXChildVisit_Continue;
+	struct buf *b = in_main ? &fe->main_defs : &fe->defs;
+	if (in_main)
+		buf_addf(b, "%u ", s);
+	buf_adds(b, "#define ");
+	for (unsigned i = s; i < en; i++)
+		buf_addc(b, text[i] == '\n' || text[i] == '\r' ? ' ' : text[i]);
+	buf_addc(b, '\n');
+	return CXChildVisit_Continue;
+}
+
+/* The prelude of feature-test macro definitions (see struct features). */
+static void features_of(struct ctx *x, struct buf *prelude)
+{
+	struct features fe = {x, UINT_MAX, BUF_INIT, BUF_INIT};
+	clang_visitChildren(clang_getTranslationUnitCursor(x->tu), feature_visit, &fe);
+	for (const char *p = fe.main_defs.s; p && *p;) {
+		char *end;
+		unsigned long off = strtoul(p, &end, 10);
+		const char *nl = strchr(end, '\n');
+		if (off < fe.first_include)
+			buf_add(prelude, end + 1, (size_t)(nl - end));
+		p = nl + 1;
+	}
+	if (fe.defs.len)
+		buf_add(prelude, fe.defs.s, fe.defs.len);
+	buf_release(&fe.main_defs);
+	buf_release(&fe.defs);
+}
+
 int instr_file(const char *path, const char *rel, const char *text, size_t len, int fidx, const char *const *args,
 	       int nargs, unsigned *next_id, struct buf *out, struct buf *meta, struct instr_stats *st, struct cerr *e)
 {
@@ -1653,6 +1741,14 @@ int instr_file(const char *path, const char *rel, const char *text, size_t len, 
 	clang_visitChildren(root, top_visit, &x);
 	x.functions_pass = 1;
 	clang_visitChildren(root, top_visit, &x);
+
+	struct buf prelude = BUF_INIT;
+	features_of(&x, &prelude);
+	if (prelude.len) {   /* ahead of what the caller put first (the runtime's include) */
+		buf_add(&prelude, out->s ? out->s : "", out->len);
+		buf_release(out);
+		*out = prelude;
+	}
 
 	qsort(x.ed, x.ned, sizeof(*x.ed), edit_cmp);
 	size_t at = 0;

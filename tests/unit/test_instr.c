@@ -224,6 +224,38 @@ static void test_warning_clean(void)
 	free(cmd);
 }
 
+/* Feature-test macros the file defines before its includes, or that its
+ * own config header defines, still decide what the system headers declare
+ * although the runtime (which includes some) comes first: struct
+ * sigaction under -std=c99 needs _POSIX_C_SOURCE, asprintf _GNU_SOURCE. */
+static void test_features(void)
+{
+	static const char src[] =
+		"#define _POSIX_C_SOURCE 200809L\n#include <signal.h>\n#include <string.h>\n#include <stdio.h>\n"
+		"static void on(int s) { (void)s; }\n"
+		"int main(void)\n{\n\tstruct sigaction sa;\n\tmemset(&sa, 0, sizeof sa);\n\tsa.sa_handler = on;\n"
+		"\tsigemptyset(&sa.sa_mask);\n\treturn sigaction(SIGINT, &sa, NULL) != 0 || !strdup(\"x\");\n}\n";
+	static const char src2[] =
+		"#include \"cfg.h\"\n#include <stdio.h>\n#include <stdlib.h>\n"
+		"int main(void)\n{\n\tchar *s = NULL;\n\tif (asprintf(&s, \"%d\", 42) < 0)\n\t\treturn 1;\n"
+		"\tputs(s);\n\tfree(s);\n\treturn 0;\n}\n";
+	struct tmeta m;
+	CHECK(instrumented("feat", src, NULL, &m) == 0);
+	tmeta_release(&m);
+	char *cmd = xasprintf("cd %s/feat && cc -std=c99 -Werror=implicit-function-declaration -c -o p.o p.c", dir);
+	CHECK(sh(cmd) == 0);
+	free(cmd);
+	cmd = xasprintf("mkdir -p %s/feat2 && printf '#ifndef CFG_H\\n#define CFG_H\\n#define _GNU_SOURCE 1\\n#endif\\n' "
+			"> %s/feat2/cfg.h", dir, dir);
+	CHECK(sh(cmd) == 0);
+	free(cmd);
+	CHECK(instrumented("feat2", src2, NULL, &m) == 0);
+	tmeta_release(&m);
+	cmd = xasprintf("cd %s/feat2 && cc -std=c99 -Werror=implicit-function-declaration -c -o p.o p.c", dir);
+	CHECK(sh(cmd) == 0);
+	free(cmd);
+}
+
 int main(void)
 {
 	snprintf(dir, sizeof(dir), "%s/culprit-instr.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -238,6 +270,7 @@ int main(void)
 	RUN(test_strict_c89);
 	RUN(test_strings);
 	RUN(test_warning_clean);
+	RUN(test_features);
 	if (!getenv("KEEP"))
 		remove_tree(dir, NULL);
 	TEST_EXIT();
