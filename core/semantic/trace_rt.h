@@ -525,12 +525,79 @@ static __inline__ int __cu_fdof(FILE *f)
 	return f == stdout ? 1 : f == stderr ? 2 : 3;
 }
 
+/* The identities of the strings a format prints (%s), read for the
+ * failure point; stops at a conversion it does not know. */
+__attribute__((weak)) void __cu_fmt_reads(const char *fmt, va_list ap)
+{
+	const char *p;
+	for (p = fmt; p && *p; p++) {
+		int longs = 0, wide = 0;
+		if (*p != '%')
+			continue;
+		p++;
+		if (*p == '%')
+			continue;
+		while (*p && strchr("-+ #0'", *p))
+			p++;
+		if (*p == '*') {
+			(void)va_arg(ap, int);
+			p++;
+		}
+		while (*p >= '0' && *p <= '9')
+			p++;
+		if (*p == '.') {
+			p++;
+			if (*p == '*') {
+				(void)va_arg(ap, int);
+				p++;
+			}
+			while (*p >= '0' && *p <= '9')
+				p++;
+		}
+		for (; *p && strchr("hlLqjzt", *p); p++)
+			longs += *p == 'l' || *p == 'q' || *p == 'j' || *p == 'z' || *p == 't' ? (*p == 'l' ? 1 : 2) : 0,
+			wide |= *p == 'L';
+		switch (*p) {
+		case 'd': case 'i': case 'u': case 'o': case 'x': case 'X': case 'c':
+			if (longs >= 2)
+				(void)va_arg(ap, long long);
+			else if (longs == 1 && *p != 'c')
+				(void)va_arg(ap, long);
+			else
+				(void)va_arg(ap, int);
+			break;
+		case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A':
+			if (wide)
+				(void)va_arg(ap, long double);
+			else
+				(void)va_arg(ap, double);
+			break;
+		case 'p': case 'n':
+			(void)va_arg(ap, void *);
+			break;
+		case 's': {
+			const char *s = va_arg(ap, const char *);
+			if (s && !longs)
+				__cu_sread(0, s, strlen(s));
+			break;
+		}
+		default:
+			return;
+		}
+	}
+}
+
 __attribute__((weak)) int __cu_vfprintf(FILE *f, const char *fmt, va_list ap)
 {
 	char small[512], *s = small;
-	va_list again;
+	va_list again, strs;
 	int n;
 	size_t w;
+	if (__cu_fd != -1) {
+		__builtin_va_copy(strs, ap);
+		__cu_fmt_reads(fmt, strs);
+		va_end(strs);
+	}
 	__builtin_va_copy(again, ap);
 	n = vsnprintf(small, sizeof(small), fmt, ap);
 	if (n < 0) {

@@ -1091,15 +1091,12 @@ static int failure_point(struct why *w, struct seed *s, struct cerr *e)
 			if (c && !s->nx) {
 				const uint32_t *dd;
 				size_t nd = trace_deps(t, o, &dd);
-				for (size_t q = nd; q-- > 0;) {
+				for (size_t q = 0; q < nd && !s->nx; q++) {   /* (printf: its first %s copied) */
 					const struct tev *r = &t->ev[dd[q]];
-					if (r->kind != TE_READ || r->id != 0)
-						continue;
-					uint32_t wr = t->src[dd[q]];
+					uint32_t wr = r->kind == TE_READ && r->id == 0 ? t->src[dd[q]] : TRACE_NONE;
 					if (wr != TRACE_NONE && t->ev[wr].kind == TE_WRITE)
 						s->x[s->nx++] = (struct expect){.kind = EXPECT_EVENT_NE, .ev = wr,
 										.value = (long long)t->ev[wr].val};
-					break;
 				}
 			}
 			/* Otherwise its pointer

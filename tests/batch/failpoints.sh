@@ -54,6 +54,14 @@ check "buffer: the cause is the strcpy, shown as the string" cause_has '.text ==
 check "buffer: the tree reaches the faulty predicate" edge_has 'label.c:7 if (v > 20) was false'
 check "buffer: root found" [ "$(jqf .causal_tree.root_found)" = true ]
 
+# The same word printed by printf after a number: the format is walked to
+# its %s.
+d=$(fixture sem_printf)
+culprit_json "$d" --good good --bad bad -- ./run-test.sh
+check "printf: the failure is the printf" \
+	[ "$(jqf .causal_tree.failure)" = 'label.c:17 printf("%d: %s\n", argc, buf); printed "2: small\n", the good revision printed "2: big\n"' ]
+check "printf: the tree reaches the faulty predicate" edge_has 'label.c:7 if (v > 20) was false'
+
 # strcpy, strlen, memcpy and strcmp: a driver's strcmp check leads through
 # both copies to the predicate that chose the word.
 d=$(fixture sem_strfuncs)
