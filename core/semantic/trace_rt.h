@@ -425,10 +425,19 @@ __attribute__((weak)) void __cu_swrite(unsigned id, const void *p, size_t n, uns
 	e->val = v;
 }
 
+/* The length of the string at s, at most n (s need not end within n). */
+static __inline__ size_t __cu_strnlen(const char *s, size_t n)
+{
+	size_t k = 0;
+	while (k < n && s[k])
+		k++;
+	return k;
+}
+
 /* The copies, called with their write site (the source's read is site + 1). */
 __attribute__((weak)) char *__cu_strcpy(unsigned id, char *d, const char *s)
 {
-	size_t n = strlen(s);
+	size_t n = __cu_fd != -1 ? strlen(s) : 0;
 	unsigned long long v = __cu_sread(id + 1, s, n);
 	char *r = strcpy(d, s);
 	__cu_swrite(id, d, n, v);
@@ -436,7 +445,7 @@ __attribute__((weak)) char *__cu_strcpy(unsigned id, char *d, const char *s)
 }
 __attribute__((weak)) char *__cu_strncpy(unsigned id, char *d, const char *s, size_t n)
 {
-	size_t k = strlen(s) < n ? strlen(s) : n;
+	size_t k = __cu_fd != -1 ? __cu_strnlen(s, n) : 0;
 	unsigned long long v = __cu_sread(id + 1, s, k);
 	char *r = strncpy(d, s, n);
 	__cu_swrite(id, d, k, v);
@@ -460,30 +469,38 @@ __attribute__((weak)) void *__cu_memmove(unsigned id, void *d, const void *s, si
 __attribute__((weak)) char *__cu_strcat(unsigned id, char *d, const char *s)
 {
 	char *r;
-	__cu_sread(id + 1, s, strlen(s));
+	if (__cu_fd != -1)
+		__cu_sread(id + 1, s, strlen(s));
 	r = strcat(d, s);
-	__cu_swrite(id, d, strlen(d), __cu_sum(d, strlen(d)));
+	if (__cu_fd >= 0)
+		__cu_swrite(id, d, strlen(d), __cu_sum(d, strlen(d)));
 	return r;
 }
 __attribute__((weak)) char *__cu_strncat(unsigned id, char *d, const char *s, size_t n)
 {
 	char *r;
-	__cu_sread(id + 1, s, strlen(s) < n ? strlen(s) : n);
+	if (__cu_fd != -1)
+		__cu_sread(id + 1, s, __cu_strnlen(s, n));
 	r = strncat(d, s, n);
-	__cu_swrite(id, d, strlen(d), __cu_sum(d, strlen(d)));
+	if (__cu_fd >= 0)
+		__cu_swrite(id, d, strlen(d), __cu_sum(d, strlen(d)));
 	return r;
 }
 /* Comparisons and lengths: the identities they read (result site + 1, + 2). */
 __attribute__((weak)) int __cu_strcmp(unsigned id, const char *a, const char *b)
 {
-	__cu_sread(id + 1, a, strlen(a));
-	__cu_sread(id + 2, b, strlen(b));
+	if (__cu_fd != -1) {
+		__cu_sread(id + 1, a, strlen(a));
+		__cu_sread(id + 2, b, strlen(b));
+	}
 	return strcmp(a, b);
 }
 __attribute__((weak)) int __cu_strncmp(unsigned id, const char *a, const char *b, size_t n)
 {
-	__cu_sread(id + 1, a, strlen(a));
-	__cu_sread(id + 2, b, strlen(b));
+	if (__cu_fd != -1) {
+		__cu_sread(id + 1, a, __cu_strnlen(a, n));
+		__cu_sread(id + 2, b, __cu_strnlen(b, n));
+	}
 	return strncmp(a, b, n);
 }
 __attribute__((weak)) int __cu_memcmp(unsigned id, const void *a, const void *b, size_t n)
