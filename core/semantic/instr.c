@@ -1132,9 +1132,14 @@ static unsigned branch(struct ctx *x, struct node *c, int sw)
 	expr(x, c, 1);
 	unsigned bid = new_id(x);
 	x->st->branches++;
+	/* `if ISZERO(dn)`: the parentheses the statement needs come from the
+	 * macro, and the condition is no longer the macro's whole text. */
+	size_t i = tok_at(x, c->s);
+	int paren = i > 0 && (tok_is(x, i - 1, "if") || tok_is(x, i - 1, "while") || tok_is(x, i - 1, "switch"));
 	open_(x, c->s, 2 * c->depth - 1,
-	      sw ? xasprintf("__cu_sw(%u, (unsigned long long)(", bid) : xasprintf("__cu_br(%u, !!(", bid));
-	close_(x, c->e, 2 * c->depth - 1, xstrdup("))"));
+	      sw ? xasprintf("%s__cu_sw(%u, (unsigned long long)(", paren ? "(" : "", bid)
+		 : xasprintf("%s__cu_br(%u, !!(", paren ? "(" : "", bid));
+	close_(x, c->e, 2 * c->depth - 1, xstrdup(paren ? ")))" : "))"));
 	return bid;
 }
 

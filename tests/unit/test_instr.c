@@ -49,7 +49,8 @@ static int agrees(const char *name, const char *src, const char *args)
 	return rc;
 }
 
-/* Macros that expand to statements, and macros at the edge of a condition. */
+/* Macros that expand to statements, macros at the edge of a condition, and
+ * a condition whose parentheses come from its macro (`if ISZERO(x) {`). */
 static void test_macros(void)
 {
 	static const char src[] =
@@ -66,7 +67,10 @@ static void test_macros(void)
 		"static int h(const int *p)\n{\n\tint v = 3;\n\tassert(p != NULL);\n\tassert(&v != MYNULL);\n"
 		"\tassert(LIMIT);\n\tassert(IS_OK(v));\n\tassert(v < LIMIT);\n\tassert(NULL != p && v);\n"
 		"\treturn v + (p == NULL) + (MYNULL == p);\n}\n"
-		"int main(int argc, char **argv)\n{\n\tint a[2] = {argc, 0};\n\tprintf(\"%d %d\\n\", g(7, argc + 2), h(a));\n"
+		"static int k(int n)\n{\n\tint s = 0;\n\tif IS_OK(n) {\n\t\ts = 1;\n\t}\n"
+		"\twhile IS_OK(n)\n\t\tn--;\n\tswitch IS_OK(s) {\n\tcase 1: s += 2; break;\n\t}\n\treturn s + n;\n}\n"
+		"int main(int argc, char **argv)\n{\n\tint a[2] = {argc, 0};\n"
+		"\tprintf(\"%d %d %d\\n\", g(7, argc + 2), h(a), k(argc));\n"
 		"\tassert(argc < 3);\n\treturn 0;\n}\n";
 	CHECK(agrees("macros", src, "") == 0);
 	CHECK(agrees("macros_assert", src, "x y") == 0);   /* the assert fails alike */
