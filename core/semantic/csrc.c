@@ -238,18 +238,88 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
 	return CXChildVisit_Recurse;
 }
 
+/* What gcc accepts and clang calls an error, as clang's own warning groups. */
+static const char *const tolerant[] = {
+	"-Wno-error",
+	"-Wno-error=return-type",
+	"-Wno-return-type",
+	"-Wno-error=implicit-function-declaration",
+	"-Wno-error=implicit-int",
+	"-Wno-error=int-conversion",
+	"-Wno-error=incompatible-pointer-types",
+	"-Wno-error=incompatible-function-pointer-types",
+	"-Wno-error=int-to-pointer-cast",
+	"-Wno-error=pointer-sign",
+	"-Wno-unknown-warning-option",
+	"-Wno-unused-command-line-argument",
+	"-Wno-ignored-optimization-argument",
+	"-ferror-limit=0",
+};
+
+/* The argument a driver diagnostic names ("unknown argument: '-fx'"), or -1. */
+static int unknown_arg(CXTranslationUnit tu, char **av, int n)
+{
+	for (unsigned i = 0; tu && i < clang_getNumDiagnostics(tu); i++) {
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
+		CXString s = clang_getDiagnosticSpelling(d);
+		const char *m = clang_getCString(s), *q = m ? strstr(m, "unknown argument: '") : NULL;
+		int found = -1;
+		if (q) {
+			q += strlen("unknown argument: '");
+			size_t l = strcspn(q, "'");
+			for (int k = 0; k < n && found < 0; k++)
+				if (strlen(av[k]) == l && !strncmp(av[k], q, l))
+					found = k;
+		}
+		clang_disposeString(s);
+		clang_disposeDiagnostic(d);
+		if (found >= 0)
+			return found;
+	}
+	return -1;
+}
+
+int csrc_parse_tu(void *index, const char *path, struct CXUnsavedFile *unsaved, unsigned nunsaved,
+		  const char *const *args, int nargs, unsigned options, struct CXTranslationUnitImpl **tu,
+		  struct cerr *e)
+{
+	int n = 0, cap = nargs + (int)(sizeof(tolerant) / sizeof(*tolerant));
+	char **av = xmalloc((size_t)(cap + 1) * sizeof(*av));
+	for (int i = 0; i < nargs; i++)
+		av[n++] = (char *)args[i];
+	for (size_t i = 0; i < sizeof(tolerant) / sizeof(*tolerant); i++)
+		av[n++] = (char *)tolerant[i];
+	enum CXErrorCode ec = CXError_Failure;
+	for (int tries = 0; tries < 16; tries++) {
+		*tu = NULL;
+		ec = clang_parseTranslationUnit2(index, path, (const char *const *)av, n, unsaved, nunsaved, options, tu);
+		int bad = ec == CXError_Success && *tu ? unknown_arg(*tu, av, n) : -1;
+		if (bad < 0)
+			break;
+		clang_disposeTranslationUnit(*tu);
+		*tu = NULL;
+		memmove(av + bad, av + bad + 1, (size_t)(n - bad - 1) * sizeof(*av));
+		n--;
+	}
+	free(av);
+	if (ec != CXError_Success || !*tu) {
+		if (*tu)
+			clang_disposeTranslationUnit(*tu);
+		*tu = NULL;
+		return cerr_set(e, "%s: libclang cannot parse it (error %d)", path, (int)ec);
+	}
+	return 0;
+}
+
 int csrc_parse(struct csrc_file *f, const char *path, const char *const *args, int nargs, struct cerr *e)
 {
 	memset(f, 0, sizeof(*f));
 	CXIndex idx = clang_createIndex(0, 0);
 	CXTranslationUnit tu = NULL;
-	enum CXErrorCode err = clang_parseTranslationUnit2(idx, path, args, nargs, NULL, 0,
-							   CXTranslationUnit_DetailedPreprocessingRecord |
-								   CXTranslationUnit_KeepGoing,
-							   &tu);
-	if (err != CXError_Success || !tu) {
+	if (csrc_parse_tu(idx, path, NULL, 0, args, nargs,
+			  CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing, &tu, e) < 0) {
 		clang_disposeIndex(idx);
-		return cerr_set(e, "%s: libclang cannot parse it (error %d)", path, (int)err);
+		return -1;
 	}
 	f->path = xstrdup(path);
 	struct walk w = {f, tu, clang_getFile(tu, path)};

@@ -44,6 +44,17 @@ struct csrc_file {
 	size_t nbranches;
 };
 
+/* Parse path into *tu (in index) the way gcc would accept it: the
+ * project's arguments, then errors gcc does not make (a bare `return;` in a
+ * non-void function, implicit int or declarations, pointer and integer
+ * mix-ups) turned into warnings; an argument clang does not know is dropped
+ * and the parse tried again. unsaved may be NULL. 0, or <0 with e set. */
+struct CXTranslationUnitImpl;
+struct CXUnsavedFile;
+int csrc_parse_tu(void *index, const char *path, struct CXUnsavedFile *unsaved, unsigned nunsaved,
+		  const char *const *args, int nargs, unsigned options, struct CXTranslationUnitImpl **tu,
+		  struct cerr *e);
+
 /* Parse path with the compiler arguments args (may be NULL); f is embedded:
  * release with csrc_release. Syntax errors are not fatal (libclang keeps
  * going); a file that cannot be read or parsed at all is an error. */

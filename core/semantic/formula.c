@@ -231,6 +231,36 @@ Z3_ast formula_read_value(struct formula *f, uint32_t r, int sgn, int w)
 	}
 }
 
+/* The result of a string comparison or length (strcmp, strlen, ...: the
+ * runtime read the identities of its strings, sites cid + 2 and cid + 3)
+ * as a function of those identities known at one point: the observed
+ * result when each identity is the observed one, anything otherwise. NULL
+ * when the call is not one of them. */
+static Z3_ast string_result(struct formula *f, uint32_t c, int w)
+{
+	const struct trace *t = f->t;
+	const struct msite *cs = tmeta_site(t->m, t->ev[c].id);
+	static const char *fns[] = {"strcmp", "strncmp", "memcmp", "strlen"};
+	int known = 0;
+	for (size_t i = 0; cs && cs->name && i < sizeof(fns) / sizeof(fns[0]); i++)
+		known |= !strcmp(cs->name, fns[i]);
+	if (!known)
+		return NULL;
+	Z3_ast same[2];
+	unsigned n = 0;
+	for (unsigned k = 0; k < 2; k++) {
+		const struct msite *rs = tmeta_site(t->m, t->ev[c].id + 2 + k);
+		uint32_t r = rs && rs->kind == 'R' && rs->sid == cs->sid ?
+			     trace_dep_find(t, c, TE_READ, t->ev[c].id + 2 + k) : TRACE_NONE;
+		if (r == TRACE_NONE)
+			continue;
+		same[n++] = Z3_mk_eq(f->z, formula_read_value(f, r, 0, 64), bv(f, t->ev[r].val, 64));
+	}
+	if (!n)
+		return NULL;
+	return Z3_mk_ite(f->z, n == 1 ? same[0] : Z3_mk_and(f->z, n, same), bv(f, t->ev[c].val, w), fresh(f, w));
+}
+
 /* c: a call's result */
 static Z3_ast call_result(struct formula *f, uint32_t owner, const struct mnode *n, int w)
 {
@@ -239,6 +269,11 @@ static Z3_ast call_result(struct formula *f, uint32_t owner, const struct mnode 
 	if (c == TRACE_NONE || (!t->ev[c].size && t->src[c] == TRACE_NONE))
 		return fresh(f, w);
 	uint32_t ret = t->src[c];
+	if (ret == TRACE_NONE) {
+		Z3_ast sv = string_result(f, c, w);
+		if (sv)
+			return sv;
+	}
 	if (ret != TRACE_NONE && t->ev[ret].kind == TE_IN)
 		return input(f, ret, 1, w);
 	if (ret != TRACE_NONE) {
@@ -381,6 +416,26 @@ static Z3_ast term(struct formula *f, uint32_t owner, const struct mnode *n)
 	}
 }
 
+/* Whether the tree is a string literal (through conversions). */
+static int literal_of(const struct mnode *n)
+{
+	while (n && n->op == 'x')
+		n = n->k[0];
+	return n && n->op == 's';
+}
+
+/* The tree whose value event e (a write, return or parameter) records. */
+static const struct mnode *clause_tree(const struct trace *t, uint32_t e, const struct msite *s)
+{
+	const struct tev *v = &t->ev[e];
+	if (v->kind == TE_PARAM) {
+		uint32_t enter = t->src[e], call = enter != TRACE_NONE ? t->src[enter] : TRACE_NONE;
+		const struct msite *c = call != TRACE_NONE ? tmeta_site(t->m, t->ev[call].id) : NULL;
+		return c && c->kind == 'C' && s->idx < c->nargs ? c->args[s->idx] : NULL;
+	}
+	return s->tree;
+}
+
 /* The clause of event e: its variable equals its expression, or (opaque)
  * its observed value. */
 static Z3_ast clause(struct formula *f, uint32_t e, int *opaque)
@@ -402,6 +457,8 @@ static Z3_ast clause(struct formula *f, uint32_t e, int *opaque)
 		if (a && modelled(&s->t))
 			rhs = conv(f, a, &arg->t, &s->t);
 	}
+	if (!rhs && s && literal_of(clause_tree(t, e, s)))
+		rhs = bv(f, v->val, w);   /* a string literal's address: a constant of the program */
 	if (rhs && (int)Z3_get_bv_sort_size(f->z, Z3_get_sort(f->z, rhs)) != w)
 		rhs = resize(f, rhs, 0, w);
 	*opaque = rhs == NULL;
@@ -427,9 +484,10 @@ static Z3_ast expected(struct formula *f, const struct expect *x)
 			return Z3_mk_not(f->z, Z3_mk_eq(f->z, c, bv(f, b->val, width(&s->tree->t))));
 		return b->val ? Z3_mk_not(f->z, nonzero(f, c)) : nonzero(f, c);
 	}
-	if (x->kind == EXPECT_EVENT_EQ) {
+	if (x->kind == EXPECT_EVENT_EQ || x->kind == EXPECT_EVENT_NE) {
 		Z3_ast v = var(f, x->ev);
-		return Z3_mk_eq(f->z, v, bv(f, (unsigned long long)x->value, ev_width(&t->ev[x->ev])));
+		Z3_ast eq = Z3_mk_eq(f->z, v, bv(f, (unsigned long long)x->value, ev_width(&t->ev[x->ev])));
+		return x->kind == EXPECT_EVENT_EQ ? eq : Z3_mk_not(f->z, eq);
 	}
 	if (!x->tree || !modelled(&x->tree->t))
 		return NULL;

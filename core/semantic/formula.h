@@ -22,6 +22,7 @@ enum expect_kind {
 	EXPECT_NONZERO,  /* the tree's value is not 0 */
 	EXPECT_BOUNDS,   /* 0 <= value of tree < value */
 	EXPECT_EVENT_EQ, /* the value of event ev (a write or return) equals value */
+	EXPECT_EVENT_NE, /* the value of event ev (a write or return) differs from value */
 };
 
 struct expect {

@@ -1,9 +1,11 @@
 #include "core/semantic/instr.h"
+#include "core/semantic/csrc.h"
 
 #include <clang-c/Index.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 
 #include "core/semantic/trace_rt.inc"
@@ -78,6 +80,7 @@ struct ctx {
 	struct node **all;
 	size_t nall;
 	int functions_pass;
+	char *rettype;     /* current function's result type as spelled (scalars), or NULL */
 };
 
 static void ty_of(CXType t0, struct ty *t)
@@ -251,6 +254,13 @@ static struct node *build(struct ctx *x, CXCursor c, struct node *up)
 	n->e = offset_of(clang_getRangeEnd(r), NULL);
 	if (n->e < n->s || n->e > x->len)
 		n->e = n->s;
+	/* A range whose last token is a macro call ends where the call
+	 * begins (`p != NULL`): it ends where the call ends. */
+	unsigned end = n->e;
+	for (size_t i = 0; i < x->nmr; i++)
+		if (x->mr[i].s == n->e && x->mr[i].e > end)
+			end = x->mr[i].e;
+	n->e = end;
 	ty_of(clang_getCursorType(c), &n->t);
 	n->up = up;
 	n->depth = up ? up->depth + 1 : 0;
@@ -500,6 +510,12 @@ static void meta_tree(struct ctx *x, struct node *n, struct buf *b)
 			}
 			return;
 		}
+		if (l->k == CXCursor_StringLiteral && !l->mac && ty_scalar(&n->t)) {   /* the array decays */
+			buf_adds(b, "(s ");
+			ty_str(&n->t, b);
+			buf_addc(b, ')');
+			return;
+		}
 		if (ty_scalar(&n->t) && ty_scalar(&k->t)) {
 			buf_adds(b, "(x ");
 			ty_str(&n->t, b);
@@ -569,6 +585,12 @@ static void meta_tree(struct ctx *x, struct node *n, struct buf *b)
 			return;
 		}
 		break;
+	case CXCursor_StringLiteral:
+		/* A constant address: the formula takes its observed value as a fact, not an opaque part. */
+		buf_adds(b, "(s ");
+		ty_str(&n->t, b);
+		buf_addc(b, ')');
+		return;
 	default:
 		break;
 	}
@@ -678,6 +700,43 @@ static const char *input_call(const char *name)
 	return NULL;
 }
 
+static void src_text(struct ctx *x, unsigned s, unsigned e, struct buf *b);
+
+/* String functions the runtime follows (see trace_rt.h, "strings"): a copy
+ * writes its destination's identity (a W site, the source's read the next
+ * id), a comparison or length reads its arguments' (the ids after its own).
+ * Returns the number of string arguments read, 0 when name is none. */
+static int string_call(const char *name, int *copy)
+{
+	static const struct { const char *name; int copy, reads; } fns[] = {
+		{"strcpy", 1, 1}, {"strncpy", 1, 1}, {"memcpy", 1, 1}, {"memmove", 1, 1}, {"strcat", 1, 1},
+		{"strncat", 1, 1}, {"strcmp", 0, 2}, {"strncmp", 0, 2}, {"memcmp", 0, 2}, {"strlen", 0, 1},
+	};
+	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
+		if (!strcmp(name, fns[i].name)) {
+			*copy = fns[i].copy;
+			return fns[i].reads;
+		}
+	return 0;
+}
+
+/* Whether the function a call names is declared in a system header (the
+ * library's, not a definition of the project's own with the same name). */
+static int system_decl(struct node *f)
+{
+	CXCursor d = clang_getCursorReferenced(f->c);
+	return !clang_Cursor_isNull(d) && clang_Location_isInSystemHeader(clang_getCursorLocation(d));
+}
+
+/* The offset just after the '(' that opens a call's arguments after its callee, or 0. */
+static unsigned args_open(struct ctx *x, struct node *f)
+{
+	unsigned i = f->e;
+	while (i < x->len && (x->src[i] == ' ' || x->src[i] == '\t'))
+		i++;
+	return i < x->len && x->src[i] == '(' ? i + 1 : 0;
+}
+
 static struct node *callee_ref(struct node *n)
 {
 	struct node *c = n->nk ? n->kid[0] : NULL;
@@ -712,6 +771,16 @@ static void call_site(struct ctx *x, struct node *n)
 		edit(x, f->s, (unsigned)strlen(name), 1, 2 * f->depth, xasprintf("__cu_%s", out ? out : in));
 	else
 		out = NULL;
+	int copy = 0, sreads = name ? string_call(name, &copy) : 0;
+	unsigned sbase = 0, paren = 0;
+	if (sreads && f && !f->mac && f->e - f->s == strlen(name) && n->nk - 1 >= 1 + copy &&
+	    (paren = args_open(x, f)) && system_decl(f)) {
+		sbase = new_id(x);
+		for (int i = 0; i < sreads; i++)
+			new_id(x);
+		edit(x, f->s, (unsigned)strlen(name), 1, 2 * f->depth, xasprintf("__cu_%s", name));
+		open_(x, paren, 2 * n->depth, xasprintf("%u, ", sbase));
+	}
 	if (!value) {   /* void, or a value nobody uses */
 		open_(x, n->s, 2 * n->depth, xasprintf("__extension__ ({ __cu_call(%u); ", n->cid));
 		close_(x, n->e, 2 * n->depth, xasprintf("; __cu_cret0(%u); })", n->cid));
@@ -729,6 +798,39 @@ static void call_site(struct ctx *x, struct node *n)
 		char *tr = tree_of(x, n->kid[i]);
 		buf_addf(x->meta, "A\t%u\t%d\t%s\n", n->cid, i - 1, tr);
 		free(tr);
+	}
+	if (sbase) {
+		/* A copy's source read is the string copied (dst is argument 0);
+		 * a comparison's reads are its arguments. */
+		for (int i = 0; i < sreads; i++) {
+			struct node *a = n->kid[1 + copy + i];
+			char *an = name_of(a);
+			buf_addf(x->meta, "R\t%u\t%u\tp64\t%s\n", sbase + 1 + i, x->sid, an);
+			free(an);
+		}
+		if (copy) {
+			/* The value written: a literal copied is that constant
+			 * address; a buffer copied, the identity its read saw;
+			 * a concatenation, a new string. */
+			struct node *src = n->kid[2];
+			char *st = tree_of(x, src), *dn = name_of(n->kid[1]);
+			const char *p = st;
+			while (!strncmp(p, "(x ", 3) && strchr(p + 3, '('))
+				p = strchr(p + 3, '(');
+			struct buf tree = BUF_INIT, lx = BUF_INIT;
+			if (!strcmp(name, "strcat") || !strcmp(name, "strncat"))
+				buf_adds(&tree, "(o p64)");
+			else if (!strncmp(p, "(s ", 3))
+				buf_adds(&tree, "(s p64)");
+			else
+				buf_addf(&tree, "(r %u p64)", sbase + 1);
+			src_text(x, n->kid[1]->s, n->kid[1]->e, &lx);
+			buf_addf(x->meta, "W\t%u\t%u\tp64\t*%s\t%s\t*%s\n", sbase, x->sid, dn, tree.s, lx.s);
+			buf_release(&tree);
+			buf_release(&lx);
+			free(st);
+			free(dn);
+		}
 	}
 	buf_release(&t);
 	free(name);
@@ -1030,9 +1132,14 @@ static unsigned branch(struct ctx *x, struct node *c, int sw)
 	expr(x, c, 1);
 	unsigned bid = new_id(x);
 	x->st->branches++;
+	/* `if ISZERO(dn)`: the parentheses the statement needs come from the
+	 * macro, and the condition is no longer the macro's whole text. */
+	size_t i = tok_at(x, c->s);
+	int paren = i > 0 && (tok_is(x, i - 1, "if") || tok_is(x, i - 1, "while") || tok_is(x, i - 1, "switch"));
 	open_(x, c->s, 2 * c->depth - 1,
-	      sw ? xasprintf("__cu_sw(%u, (unsigned long long)(", bid) : xasprintf("__cu_br(%u, !!(", bid));
-	close_(x, c->e, 2 * c->depth - 1, xstrdup("))"));
+	      sw ? xasprintf("%s__cu_sw(%u, (unsigned long long)(", paren ? "(" : "", bid)
+		 : xasprintf("%s__cu_br(%u, !!(", paren ? "(" : "", bid));
+	close_(x, c->e, 2 * c->depth - 1, xstrdup(paren ? ")))" : "))"));
 	return bid;
 }
 
@@ -1090,19 +1197,21 @@ static void unmark(struct node *n, struct mrange *m)
 }
 
 /* The cursor of an assert's condition inside its expansion, or NULL. */
-static struct node *assert_cond(struct node *n)
+static struct node *assert_cond(struct node *n, const struct mrange *m)
 {
 	if ((n->k == CXCursor_IfStmt || n->k == CXCursor_ConditionalOperator) && n->nk >= 2) {
+		/* Down to the first node inside the parentheses: the argument,
+		 * itself maybe a macro call (assert(LIMIT)). */
 		struct node *c = n->kid[0];
-		while (c->mac == 1 && c->nk == 1)
+		while (c->s == m->s && c->e == m->e && c->nk == 1)
 			c = c->kid[0];
-		if (c->mac == 2)
+		if (c->s > m->s && c->e < m->e)
 			return c;
 	}
 	for (int i = 0; i < n->nk; i++) {
 		if (n->kid[i]->k == CXCursor_UnaryExpr)
 			continue;
-		struct node *c = assert_cond(n->kid[i]);
+		struct node *c = assert_cond(n->kid[i], m);
 		if (c)
 			return c;
 	}
@@ -1154,8 +1263,16 @@ static void decl(struct ctx *x, struct node *n)
 		if (sc == CX_SC_Static || sc == CX_SC_Extern)
 			continue;
 		expr(x, in, 1);
-		if (!ty_scalar(&v->t) || sc == CX_SC_Register || in->mac || v->mac)
+		if (!ty_scalar(&v->t) || sc == CX_SC_Register || in->mac || v->mac || in->k == CXCursor_InitListExpr)
+			continue;   /* (int n = {3}: braces are no expression) */
+		/* __auto_type v = e: v is not declared inside its own initializer. */
+		int auto_type = 0;
+		for (size_t k = tok_at(x, n->s); k < x->ntoks && x->toks[k].off < in->s && !auto_type; k++)
+			auto_type = tok_is(x, k, "__auto_type");
+		if (auto_type) {
+			x->st->opaque++;
 			continue;
+		}
 		CXString nm = clang_getCursorSpelling(v->c);
 		const char *name = clang_getCString(nm);
 		unsigned wid = new_id(x);
@@ -1171,6 +1288,22 @@ static void decl(struct ctx *x, struct node *n)
 		buf_release(&ts);
 		free(t);
 		clang_disposeString(nm);
+	}
+}
+
+static const char *keyword_of(enum CXCursorKind k)
+{
+	switch (k) {
+	case CXCursor_ReturnStmt: return "return";
+	case CXCursor_IfStmt: return "if";
+	case CXCursor_WhileStmt: return "while";
+	case CXCursor_ForStmt: return "for";
+	case CXCursor_DoStmt: return "do";
+	case CXCursor_SwitchStmt: return "switch";
+	case CXCursor_BreakStmt: return "break";
+	case CXCursor_ContinueStmt: return "continue";
+	case CXCursor_GotoStmt: case CXCursor_IndirectGotoStmt: return "goto";
+	default: return NULL;
 	}
 }
 
@@ -1199,6 +1332,10 @@ static void stmt(struct ctx *x, struct node *n)
 		if (!any)
 			return;   /* struct, typedef and enum declarations */
 	}
+	/* A statement a macro made (`EINTRLOOP(r, f());` is a while): its
+	 * keyword is not the text's, the expansion is not ours to rewrite. */
+	const char *kw = keyword_of(n->k);
+	int made = kw && !tok_is(x, tok_at(x, n->s), kw);
 	struct node *up = n->up;
 	int braces = up && up->k != CXCursor_CompoundStmt && up->k != CXCursor_CaseStmt &&
 		     up->k != CXCursor_DefaultStmt && up->k != CXCursor_LabelStmt;
@@ -1219,9 +1356,14 @@ static void stmt(struct ctx *x, struct node *n)
 		 stmt_end(x, n), from_macro && !strcmp(m->name, "assert") ? "assert" : stmt_kind(n->k), text.s);
 	buf_release(&text);
 
+	if (made && !from_macro) {
+		x->st->opaque++;
+		x->sid = saved;
+		return;
+	}
 	if (from_macro) {
 		if (!strcmp(m->name, "assert")) {
-			struct node *c = assert_cond(n);
+			struct node *c = assert_cond(n, m);
 			if (c) {
 				unmark(c, m);
 				expr(x, c, 1);
@@ -1325,7 +1467,9 @@ static void stmt(struct ctx *x, struct node *n)
 			struct node *v = n->kid[0];
 			expr(x, v, 1);
 			unsigned tid = new_id(x);
-			open_(x, v->s, 2 * v->depth - 1, xstrdup("__extension__ ({ __auto_type __cu_r = ("));
+			open_(x, v->s, 2 * v->depth - 1,
+			      x->rettype ? xasprintf("__extension__ ({ __typeof__(%s) __cu_r = (", x->rettype)
+					 : xstrdup("__extension__ ({ __auto_type __cu_r = ("));
 			close_(x, v->e, 2 * v->depth - 1,
 			       xasprintf("); __cu_ret(%u, &__cu_r, %s); __cu_r; })", tid,
 					 ty_scalar(&v->t) ? "sizeof __cu_r" : "0"));
@@ -1407,7 +1551,18 @@ static void function(struct ctx *x, struct node *f)
 		buf_adds(&entry, " __cu_main(0, 0);");
 	buf_addc(&entry, ' ');
 	open_(x, body->s + 1, 0, buf_detach(&entry));
+	/* A return's value is held in a variable of the function's own type
+	 * (spelled as declared), so converting it warns only as the return
+	 * did: `return 0;` in an unsigned function stays a constant's. */
+	CXString rs = clang_getTypeSpelling(clang_getResultType(clang_getCursorType(f->c)));
+	const char *rsp = clang_getCString(rs);
+	free(x->rettype);
+	x->rettype = (ty_scalar(&rt) || rt.cls == 'f') && rsp && *rsp && !strstr(rsp, "anonymous") && !strstr(rsp, "unnamed") ?
+		     xstrdup(rsp) : NULL;
+	clang_disposeString(rs);
 	stmt(x, body);
+	free(x->rettype);
+	x->rettype = NULL;
 	if (body->e > body->s + 1)
 		open_(x, body->e - 1, 0, xasprintf(" __cu_ret0(%u); ", x->fid));
 }
@@ -1442,6 +1597,93 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
 	return CXChildVisit_Continue;
 }
 
+/* Feature-test macros (_GNU_SOURCE, _POSIX_C_SOURCE, ...) decide what the
+ * system headers declare, and the first system header fixes them. The
+ * runtime, included first, includes system headers: so the definitions the
+ * file makes before its first #include, or that its own headers make (a
+ * config.h), are repeated ahead of the runtime, token for token, so that
+ * the file's own definition later is an identical redefinition. */
+struct features {
+	struct ctx *x;
+	unsigned first_include;   /* offset of the file's first #include */
+	struct buf main_defs;     /* the file's own, with their offsets */
+	struct buf defs;
+};
+
+static int feature_macro(const char *name)
+{
+	static const char *fm[] = {"_GNU_SOURCE", "_POSIX_C_SOURCE", "_XOPEN_SOURCE", "_XOPEN_SOURCE_EXTENDED",
+				   "_DEFAULT_SOURCE", "_BSD_SOURCE", "_SVID_SOURCE", "_POSIX_SOURCE", "_ISOC99_SOURCE",
+				   "_ISOC11_SOURCE", "_ISOC2X_SOURCE", "_LARGEFILE_SOURCE", "_LARGEFILE64_SOURCE",
+				   "_FILE_OFFSET_BITS", "_TIME_BITS", "_REENTRANT", "_THREAD_SAFE", "_ALL_SOURCE",
+				   "_NETBSD_SOURCE", "_DARWIN_C_SOURCE", "__EXTENSIONS__", "_TANDEM_SOURCE",
+				   "_OPENBSD_SOURCE", "__STDC_WANT_LIB_EXT1__", "__STDC_WANT_IEC_60559_BFP_EXT__",
+				   "__STDC_WANT_IEC_60559_FUNCS_EXT__", "__STDC_WANT_IEC_60559_TYPES_EXT__",
+				   "__STDC_WANT_MATH_SPEC_FUNCS__", "__STDC_WANT_IEC_60559_ATTRIBS__",
+				   "__STDC_WANT_IEC_60559_DFP_EXT__", "_HPUX_ALT_XOPEN_SOCKET_API", "_MINIX",
+				   "_POSIX_1_SOURCE", "_POSIX_PTHREAD_SEMANTICS", NULL};
+	for (int i = 0; fm[i]; i++)
+		if (!strcmp(name, fm[i]))
+			return 1;
+	return 0;
+}
+
+static enum CXChildVisitResult feature_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+	(void)parent;
+	struct features *fe = d;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k != CXCursor_MacroDefinition && k != CXCursor_InclusionDirective)
+		return CXChildVisit_Continue;
+	CXSourceRange r = clang_getCursorExtent(c);
+	CXFile file;
+	unsigned s, en;
+	clang_getFileLocation(clang_getRangeStart(r), &file, NULL, NULL, &s);
+	clang_getFileLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &en);
+	if (!file || clang_Location_isInSystemHeader(clang_getRangeStart(r)))
+		return CXChildVisit_Continue;
+	int in_main = clang_File_isEqual(file, fe->x->file);
+	if (k == CXCursor_InclusionDirective) {
+		if (in_main && s < fe->first_include)
+			fe->first_include = s;
+		return CXChildVisit_Continue;
+	}
+	CXString nm = clang_getCursorSpelling(c);
+	int want = feature_macro(clang_getCString(nm));
+	clang_disposeString(nm);
+	size_t size = 0;
+	const char *text = want ? clang_getFileContents(fe->x->tu, file, &size) : NULL;
+	if (!text || en > size || en <= s)
+		return CXChildVisit_Continue;
+	struct buf *b = in_main ? &fe->main_defs : &fe->defs;
+	if (in_main)
+		buf_addf(b, "%u ", s);
+	buf_adds(b, "#define ");
+	for (unsigned i = s; i < en; i++)
+		buf_addc(b, text[i] == '\n' || text[i] == '\r' ? ' ' : text[i]);
+	buf_addc(b, '\n');
+	return CXChildVisit_Continue;
+}
+
+/* The prelude of feature-test macro definitions (see struct features). */
+static void features_of(struct ctx *x, struct buf *prelude)
+{
+	struct features fe = {x, UINT_MAX, BUF_INIT, BUF_INIT};
+	clang_visitChildren(clang_getTranslationUnitCursor(x->tu), feature_visit, &fe);
+	for (const char *p = fe.main_defs.s; p && *p;) {
+		char *end;
+		unsigned long off = strtoul(p, &end, 10);
+		const char *nl = strchr(end, '\n');
+		if (off < fe.first_include)
+			buf_add(prelude, end + 1, (size_t)(nl - end));
+		p = nl + 1;
+	}
+	if (fe.defs.len)
+		buf_add(prelude, fe.defs.s, fe.defs.len);
+	buf_release(&fe.main_defs);
+	buf_release(&fe.defs);
+}
+
 int instr_file(const char *path, const char *rel, const char *text, size_t len, int fidx, const char *const *args,
 	       int nargs, unsigned *next_id, struct buf *out, struct buf *meta, struct instr_stats *st, struct cerr *e)
 {
@@ -1453,13 +1695,11 @@ int instr_file(const char *path, const char *rel, const char *text, size_t len, 
 	struct CXUnsavedFile unsaved = {path, src.s ? src.s : "", (unsigned long)src.len};
 	CXIndex index = clang_createIndex(0, 0);
 	CXTranslationUnit tu = NULL;
-	enum CXErrorCode ec = clang_parseTranslationUnit2(
-		index, path, args, nargs, &unsaved, 1,
-		CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing, &tu);
-	if (ec != CXError_Success || !tu) {
+	if (csrc_parse_tu(index, path, &unsaved, 1, args, nargs,
+			  CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing, &tu, e) < 0) {
 		clang_disposeIndex(index);
 		buf_release(&src);
-		return cerr_set(e, "%s: libclang cannot parse it", rel);
+		return -1;
 	}
 	for (unsigned i = 0; i < clang_getNumDiagnostics(tu); i++) {
 		CXDiagnostic d = clang_getDiagnostic(tu, i);
@@ -1506,6 +1746,14 @@ int instr_file(const char *path, const char *rel, const char *text, size_t len, 
 	clang_visitChildren(root, top_visit, &x);
 	x.functions_pass = 1;
 	clang_visitChildren(root, top_visit, &x);
+
+	struct buf prelude = BUF_INIT;
+	features_of(&x, &prelude);
+	if (prelude.len) {   /* ahead of what the caller put first (the runtime's include) */
+		buf_add(&prelude, out->s ? out->s : "", out->len);
+		buf_release(out);
+		*out = prelude;
+	}
 
 	if (x.ned)   /* qsort(NULL, 0) is undefined */
 		qsort(x.ed, x.ned, sizeof(*x.ed), edit_cmp);

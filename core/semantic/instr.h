@@ -30,8 +30,10 @@ struct instr_stats {
 /* Instrument the file at path (file index fidx, shown as rel; its text is
  * text/len, or read from path when text is NULL) with the compiler
  * arguments args. out receives the new text (without the runtime
- * include, which the caller puts first), meta the records; *next_id is the
- * next free id and is advanced. 0 or <0 with e set. */
+ * include, which the caller puts first; the feature-test macro definitions
+ * the file makes before its includes or in its own headers are put ahead
+ * of what the caller put), meta the records; *next_id is the next free id
+ * and is advanced. 0 or <0 with e set. */
 int instr_file(const char *path, const char *rel, const char *text, size_t len, int fidx, const char *const *args,
 	       int nargs, unsigned *next_id, struct buf *out, struct buf *meta, struct instr_stats *st, struct cerr *e);
 

@@ -44,7 +44,7 @@ static struct mnode *parse_tree(struct tmeta *m, const char **p, int depth)
 	s++;
 	struct mnode *n = node_new(m);
 	n->op = *s++;
-	if (!n->op || !strchr("krcwubqxo", n->op) || *s != ' ')   /* strchr finds the '\0' too */
+	if (!n->op || !strchr("krcwubqxos", n->op) || *s != ' ')   /* strchr finds the '\0' too */
 		return NULL;
 	skip_spaces(&s);
 	char *end;
@@ -89,7 +89,7 @@ static struct mnode *parse_tree(struct tmeta *m, const char **p, int depth)
 			if (!(n->k[i] = parse_tree(m, &s, depth + 1)))
 				return NULL;
 		break;
-	case 'o':
+	case 'o': case 's':   /* opaque; a string literal */
 		if (parse_type(&s, &n->t) < 0)
 			return NULL;
 		break;

@@ -165,11 +165,12 @@ uint32_t trace_dep_find(const struct trace *t, size_t owner, int kind, unsigned 
 	return TRACE_NONE;
 }
 
-/* Take the events of one process out of the chunks. */
-static int select_events(struct trace *t, const unsigned char *p, size_t len, struct cerr *e)
+/* Take the events of one process out of the chunks: the want-th to write
+ * (in the order of their first chunk), or the last one (want < 0). */
+static int select_events(struct trace *t, const unsigned char *p, size_t len, long want, struct cerr *e)
 {
 	const size_t R = sizeof(struct tev);
-	long last = -1;
+	long last = -1, chosen = -1;
 	size_t count = 0, procs = 0;
 	long seen[64];
 	for (size_t off = 0; off + R <= len;) {
@@ -182,9 +183,16 @@ static int select_events(struct trace *t, const unsigned char *p, size_t len, st
 			known |= seen[i] == (long)h.val;
 		if (!known && procs < 64)
 			seen[procs] = (long)h.val;
+		if (!known && want >= 0 && (size_t)want == procs)
+			chosen = (long)h.val;
 		procs += !known;
 		last = (long)h.val;
 		off += R * (1 + h.addr);
+	}
+	if (want >= 0) {
+		if (chosen < 0)
+			return cerr_set(e, "the trace holds %zu processes, not %ld", procs, want + 1);
+		last = chosen;
 	}
 	for (size_t off = 0; off + R <= len;) {
 		struct tev h;
@@ -212,6 +220,22 @@ static int select_events(struct trace *t, const unsigned char *p, size_t len, st
 	}
 	t->pid = last;
 	t->nprocs = procs;
+	/* A run longer than the cap: the runtime wrote its first part, a CUT
+	 * event, then its newest events. Only those are kept: a trace starts
+	 * anywhere (reads of unknown writes are inputs), and the newest part
+	 * is the one nearest the failure. */
+	size_t cut = SIZE_MAX;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct tev *v = &t->ev[i];
+		if (v->kind == TE_CUT)
+			cut = i;
+		else if (v->kind == TE_OUT || v->kind == TE_ARG || v->kind == TE_CWD)
+			i += (size_t)((v->addr + R - 1) / R);   /* raw bytes follow */
+	}
+	if (cut != SIZE_MAX) {
+		memmove(t->ev, t->ev + cut, (t->n - cut) * R);
+		t->n -= cut;
+	}
 	return 0;
 }
 
@@ -448,11 +472,16 @@ static int index_events(struct trace *t, struct cerr *e)
 
 int trace_parse(struct trace *t, const void *data, size_t len, const struct tmeta *m, struct cerr *e)
 {
+	return trace_parse_proc(t, data, len, m, -1, e);
+}
+
+int trace_parse_proc(struct trace *t, const void *data, size_t len, const struct tmeta *m, long proc, struct cerr *e)
+{
 	memset(t, 0, sizeof(*t));
 	t->m = m;
 	if (len % sizeof(struct tev))
 		len -= len % sizeof(struct tev);   /* a write cut short by a kill */
-	if (select_events(t, data, len, e) < 0)
+	if (select_events(t, data, len, proc, e) < 0)
 		return -1;
 	if (index_events(t, e) < 0) {
 		trace_release(t);
@@ -462,6 +491,11 @@ int trace_parse(struct trace *t, const void *data, size_t len, const struct tmet
 }
 
 int trace_load(struct trace *t, const char *path, const struct tmeta *m, struct cerr *e)
+{
+	return trace_load_proc(t, path, m, -1, e);
+}
+
+int trace_load_proc(struct trace *t, const char *path, const struct tmeta *m, long proc, struct cerr *e)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -475,7 +509,7 @@ int trace_load(struct trace *t, const char *path, const struct tmeta *m, struct 
 	close(fd);
 	if (p == MAP_FAILED)
 		return cerr_set(e, "%s: cannot map the trace", path);
-	int rc = trace_parse(t, p, (size_t)st.st_size, m, e);
+	int rc = trace_parse_proc(t, p, (size_t)st.st_size, m, proc, e);
 	munmap(p, (size_t)st.st_size);
 	return rc;
 }

@@ -50,8 +50,8 @@ struct trace {
 	uint32_t *dep_off;  /* n + 2 offsets into deps: owner n is the context at the end */
 	uint32_t *deps;
 	size_t ndeps;
-	long pid;           /* the process traced (the last one that wrote) */
-	size_t nprocs;
+	long pid;           /* the process read (the last one that wrote, unless one was asked for) */
+	size_t nprocs;      /* how many processes wrote into the file */
 	/* Standard output as written: the bytes and, per byte, its OUT event. */
 	struct buf out;
 	uint32_t *out_ev;
@@ -70,6 +70,10 @@ struct trace {
 int trace_load(struct trace *t, const char *path, const struct tmeta *m, struct cerr *e);
 /* The same from bytes in memory. */
 int trace_parse(struct trace *t, const void *data, size_t len, const struct tmeta *m, struct cerr *e);
+/* The proc-th process to write into the file (in the order of their first
+ * chunk; < 0: the last one). */
+int trace_load_proc(struct trace *t, const char *path, const struct tmeta *m, long proc, struct cerr *e);
+int trace_parse_proc(struct trace *t, const void *data, size_t len, const struct tmeta *m, long proc, struct cerr *e);
 void trace_release(struct trace *t);
 
 /* The evaluation context of owner event i (i = n: where the trace ends). */

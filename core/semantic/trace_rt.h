@@ -19,6 +19,26 @@
 #pragma GCC diagnostic ignored "-Wmissing-declarations"
 #pragma GCC diagnostic ignored "-Wgnu-statement-expression"
 #pragma GCC diagnostic ignored "-Wgnu-auto-type"
+/* Warnings the instrumented text may add to what the project's code gives
+ * (a value passed through a temporary, larger frames), which a -Werror
+ * build would otherwise turn into a restored, untraced file. */
+#pragma GCC diagnostic ignored "-Wunknown-warning-option"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
+#pragma GCC diagnostic ignored "-Wfloat-conversion"
+#pragma GCC diagnostic ignored "-Wdouble-promotion"
+#pragma GCC diagnostic ignored "-Wcast-qual"
+#pragma GCC diagnostic ignored "-Wcast-align"
+#pragma GCC diagnostic ignored "-Wbad-function-cast"
+#pragma GCC diagnostic ignored "-Wnull-dereference"
+#pragma GCC diagnostic ignored "-Wstrict-overflow"
+#pragma GCC diagnostic ignored "-Wjump-misses-init"
+#pragma GCC diagnostic ignored "-Wframe-larger-than="
+#pragma GCC diagnostic ignored "-Wstack-usage="
+#pragma GCC diagnostic ignored "-Wlarger-than="
+#pragma GCC diagnostic ignored "-Wstack-protector"
+#pragma GCC diagnostic ignored "-Wunused-but-set-variable"
+#pragma GCC diagnostic ignored "-Wtype-limits"
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -32,6 +52,7 @@
 extern int vsnprintf(char *, size_t, const char *, va_list);
 extern int vscanf(const char *, va_list);
 extern int vsscanf(const char *, const char *, va_list);
+extern unsigned long long strtoull(const char *, char **, int);
 
 struct __cu_ev {
 	unsigned char kind, size;
@@ -55,7 +76,7 @@ __attribute__((weak)) unsigned __cu_n;
 __attribute__((weak)) struct __cu_ev __cu_buf[__CU_CAP + 1];
 __attribute__((weak)) unsigned long long __cu_pending_addr;
 __attribute__((weak)) unsigned __cu_pending_id;
-__attribute__((weak)) unsigned long long __cu_written, __cu_max = 1ull << 30;
+__attribute__((weak)) unsigned long long __cu_written, __cu_max = 128ull << 20;
 /* Forced branches (CULPRIT_FORCE="site:instance:outcome,..."): the
  * instance-th run of a branch site takes the given outcome. */
 #define __CU_NFORCE 16
@@ -66,27 +87,15 @@ __attribute__((weak)) char **__cu_argv;
 __attribute__((weak)) int __cu_argc;
 __attribute__((weak)) unsigned long __cu_stdin_off, __cu_scanf_items;
 
-__attribute__((weak)) void __cu_flush(void)
+/* Write events [from, from + n) of buf as one chunk headed by the process id. */
+__attribute__((weak)) void __cu_chunk(struct __cu_ev *head, unsigned n)
 {
-	if (__cu_fd < 0 || __cu_n == 0)
-		return;
-	if (__cu_written + (__cu_n + 1) * sizeof(struct __cu_ev) > __cu_max) {
-		/* The cap: say so in one last chunk and stop tracing. */
-		memset(&__cu_buf[1], 0, sizeof(__cu_buf[1]));
-		__cu_buf[1].kind = __CU_CUT;
-		__cu_n = 1;
-		__cu_max = ~0ull;
-		__cu_flush();
-		close(__cu_fd);
-		__cu_fd = -1;
-		return;
-	}
-	__cu_written += (__cu_n + 1) * sizeof(struct __cu_ev);
-	__cu_buf[0].kind = __CU_PID;
-	__cu_buf[0].val = (unsigned long long)getpid();
-	__cu_buf[0].addr = __cu_n;
-	const char *p = (const char *)__cu_buf;
-	size_t left = (size_t)(__cu_n + 1) * sizeof(struct __cu_ev);
+	const char *p = (const char *)head;
+	size_t left = (size_t)(n + 1) * sizeof(struct __cu_ev);
+	memset(head, 0, sizeof(*head));
+	head->kind = __CU_PID;
+	head->val = (unsigned long long)getpid();
+	head->addr = n;
 	while (left) {
 		ssize_t w = write(__cu_fd, p, left);
 		if (w <= 0)
@@ -94,6 +103,95 @@ __attribute__((weak)) void __cu_flush(void)
 		p += w;
 		left -= (size_t)w;
 	}
+}
+
+/* The cap (CULPRIT_TRACE_MAX bytes, default 128 MiB): the first half is
+ * written as it comes; past it, the newest events are kept in a ring of the
+ * other half's size, written after a CUT event when the process ends (exit
+ * or a fatal signal: a hang is ended by SIGTERM), so the trace keeps the
+ * part nearest the failure. A ring slot starting an event (not the raw
+ * bytes after an output) is flagged, so the oldest kept event is whole. */
+__attribute__((weak)) struct __cu_ev *__cu_ring;
+__attribute__((weak)) unsigned char *__cu_rflag;
+__attribute__((weak)) size_t __cu_rcap, __cu_rhead, __cu_rcount, __cu_rraw;
+__attribute__((weak)) int __cu_tail;   /* 1: in the ring; 2: the ring is written */
+
+__attribute__((weak)) void __cu_ring_push(const struct __cu_ev *v, unsigned n)
+{
+	unsigned i;
+	for (i = 0; i < n; i++) {
+		int start = __cu_rraw == 0;
+		if (start) {
+			unsigned k = v[i].kind;
+			if (k == __CU_OUT || k == __CU_ARG || k == __CU_CWD)
+				__cu_rraw = (size_t)((v[i].addr + sizeof(struct __cu_ev) - 1) / sizeof(struct __cu_ev));
+		} else {
+			__cu_rraw--;
+		}
+		__cu_ring[__cu_rhead] = v[i];
+		__cu_rflag[__cu_rhead] = (unsigned char)start;
+		__cu_rhead = (__cu_rhead + 1) % __cu_rcap;
+		if (__cu_rcount < __cu_rcap)
+			__cu_rcount++;
+	}
+}
+
+__attribute__((weak)) void __cu_ring_write(void)
+{
+	size_t at;
+	if (__cu_tail != 1 || __cu_fd < 0)
+		return;
+	if (__cu_n) {   /* what the buffer still holds is the newest */
+		__cu_ring_push(&__cu_buf[1], __cu_n);
+		__cu_n = 0;
+	}
+	at = (__cu_rhead + __cu_rcap - __cu_rcount) % __cu_rcap;
+	__cu_tail = 2;
+	while (__cu_rcount && !__cu_rflag[at]) {   /* the oldest slots: raw bytes of an event dropped */
+		at = (at + 1) % __cu_rcap;
+		__cu_rcount--;
+	}
+	memset(&__cu_buf[1], 0, sizeof(__cu_buf[1]));
+	__cu_buf[1].kind = __CU_CUT;
+	__cu_chunk(&__cu_buf[0], 1);
+	while (__cu_rcount) {
+		unsigned n = 0;
+		while (n < __CU_CAP - 1 && __cu_rcount) {
+			__cu_buf[1 + n++] = __cu_ring[at];
+			at = (at + 1) % __cu_rcap;
+			__cu_rcount--;
+		}
+		__cu_chunk(&__cu_buf[0], n);
+	}
+}
+
+__attribute__((weak)) void __cu_flush(void)
+{
+	if (__cu_fd < 0 || __cu_n == 0 || __cu_tail == 2)
+		return;
+	if (!__cu_tail && __cu_written + (__cu_n + 1) * sizeof(struct __cu_ev) > __cu_max / 2) {
+		__cu_rcap = (size_t)(__cu_max / 2 / sizeof(struct __cu_ev));
+		__cu_ring = __cu_rcap ? (struct __cu_ev *)malloc(__cu_rcap * sizeof(struct __cu_ev)) : NULL;
+		__cu_rflag = __cu_rcap ? (unsigned char *)malloc(__cu_rcap) : NULL;
+		if (!__cu_ring || !__cu_rflag) {   /* no ring: say the trace is cut, and stop */
+			memset(&__cu_buf[1], 0, sizeof(__cu_buf[1]));
+			__cu_buf[1].kind = __CU_CUT;
+			__cu_chunk(&__cu_buf[0], 1);
+			close(__cu_fd);
+			__cu_fd = -1;
+			__cu_n = 0;
+			return;
+		}
+		__cu_tail = 1;
+		atexit(__cu_ring_write);   /* after the last flush (atexit runs in reverse) */
+	}
+	if (__cu_tail) {
+		__cu_ring_push(&__cu_buf[1], __cu_n);
+		__cu_n = 0;
+		return;
+	}
+	__cu_written += (__cu_n + 1) * sizeof(struct __cu_ev);
+	__cu_chunk(&__cu_buf[0], __cu_n);
 	__cu_n = 0;
 }
 
@@ -108,6 +206,7 @@ __attribute__((weak)) void __cu_on_signal(int sig)
 		e->addr = __cu_pending_addr;
 		e->val = (unsigned long long)sig;
 		__cu_flush();
+		__cu_ring_write();
 	}
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -251,6 +350,172 @@ static __inline__ unsigned long long __cu_sw(unsigned id, unsigned long long v)
 	return v;
 }
 
+/* ----------------------------------------------------------------- strings */
+
+/* Bytes copied into memory by the string functions are followed as one
+ * value each: the string's identity, the address of the literal (or other
+ * untracked memory) they first came from. A copy writes the identity of
+ * what it read to its destination (a WRITE of 8 bytes at it, after a READ of
+ * the source's identity), and a table remembers which bytes it left there
+ * (their length and a checksum), so a later read of the same address finds
+ * the identity only while those bytes are unchanged. */
+#define __CU_NSTR 64
+struct __cu_str { const char *at; unsigned long long id, sum; size_t len; };
+__attribute__((weak)) struct __cu_str __cu_strs[__CU_NSTR];
+__attribute__((weak)) unsigned __cu_nstrs;
+
+static __inline__ unsigned long long __cu_sum(const void *p, size_t n)
+{
+	const unsigned char *b = (const unsigned char *)p;
+	unsigned long long h = 1469598103934665603ull;
+	size_t i;
+	for (i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ull;
+	return h;
+}
+
+/* The identity of the n bytes at p: the copy that left them there, or p. */
+__attribute__((weak)) unsigned long long __cu_ident(const void *p, size_t n)
+{
+	unsigned i;
+	for (i = 0; i < __cu_nstrs && i < __CU_NSTR; i++) {
+		const struct __cu_str *s = &__cu_strs[i];
+		if (s->at == (const char *)p && (s->len == n || s->len == n + 1 || s->len + 1 == n) && s->sum == __cu_sum(p, s->len))
+			return s->id;
+	}
+	return (unsigned long long)(size_t)p;
+}
+
+/* Read the identity of the n bytes at p (site id, 0: an output's), and return it. */
+__attribute__((weak)) unsigned long long __cu_sread(unsigned id, const void *p, size_t n)
+{
+	unsigned long long v;
+	struct __cu_ev *e;
+	if (__builtin_expect(__cu_fd == -2, 0))
+		__cu_open();
+	if (__cu_fd < 0 || !p)
+		return 0;
+	v = __cu_ident(p, n);
+	e = __cu_ev(__CU_READ, id);
+	e->addr = (unsigned long long)(size_t)p;
+	e->size = 8;
+	e->val = v;
+	return v;
+}
+
+/* n bytes at p now hold a string of identity v (write site id). */
+__attribute__((weak)) void __cu_swrite(unsigned id, const void *p, size_t n, unsigned long long v)
+{
+	struct __cu_ev *e;
+	unsigned i, slot = __cu_nstrs % __CU_NSTR;
+	if (__cu_fd < 0 || !p)
+		return;
+	for (i = 0; i < __cu_nstrs && i < __CU_NSTR; i++)
+		if (__cu_strs[i].at == (const char *)p)
+			slot = i;
+	if (slot == __cu_nstrs % __CU_NSTR)
+		__cu_nstrs++;
+	__cu_strs[slot].at = (const char *)p;
+	__cu_strs[slot].id = v;
+	__cu_strs[slot].len = n;
+	__cu_strs[slot].sum = __cu_sum(p, n);
+	e = __cu_ev(__CU_WRITE, id);
+	e->addr = (unsigned long long)(size_t)p;
+	e->size = 8;
+	e->val = v;
+}
+
+/* The length of the string at s, at most n (s need not end within n). */
+static __inline__ size_t __cu_strnlen(const char *s, size_t n)
+{
+	size_t k = 0;
+	while (k < n && s[k])
+		k++;
+	return k;
+}
+
+/* The copies, called with their write site (the source's read is site + 1). */
+__attribute__((weak)) char *__cu_strcpy(unsigned id, char *d, const char *s)
+{
+	size_t n = __cu_fd != -1 ? strlen(s) : 0;
+	unsigned long long v = __cu_sread(id + 1, s, n);
+	char *r = strcpy(d, s);
+	__cu_swrite(id, d, n, v);
+	return r;
+}
+__attribute__((weak)) char *__cu_strncpy(unsigned id, char *d, const char *s, size_t n)
+{
+	size_t k = __cu_fd != -1 ? __cu_strnlen(s, n) : 0;
+	unsigned long long v = __cu_sread(id + 1, s, k);
+	char *r = strncpy(d, s, n);
+	__cu_swrite(id, d, k, v);
+	return r;
+}
+__attribute__((weak)) void *__cu_memcpy(unsigned id, void *d, const void *s, size_t n)
+{
+	unsigned long long v = __cu_sread(id + 1, s, n);
+	void *r = memcpy(d, s, n);
+	__cu_swrite(id, d, n, v);
+	return r;
+}
+__attribute__((weak)) void *__cu_memmove(unsigned id, void *d, const void *s, size_t n)
+{
+	unsigned long long v = __cu_sread(id + 1, s, n);
+	void *r = memmove(d, s, n);
+	__cu_swrite(id, d, n, v);
+	return r;
+}
+/* strcat: the result is a new string (its checksum as identity). */
+__attribute__((weak)) char *__cu_strcat(unsigned id, char *d, const char *s)
+{
+	char *r;
+	if (__cu_fd != -1)
+		__cu_sread(id + 1, s, strlen(s));
+	r = strcat(d, s);
+	if (__cu_fd >= 0)
+		__cu_swrite(id, d, strlen(d), __cu_sum(d, strlen(d)));
+	return r;
+}
+__attribute__((weak)) char *__cu_strncat(unsigned id, char *d, const char *s, size_t n)
+{
+	char *r;
+	if (__cu_fd != -1)
+		__cu_sread(id + 1, s, __cu_strnlen(s, n));
+	r = strncat(d, s, n);
+	if (__cu_fd >= 0)
+		__cu_swrite(id, d, strlen(d), __cu_sum(d, strlen(d)));
+	return r;
+}
+/* Comparisons and lengths: the identities they read (result site + 1, + 2). */
+__attribute__((weak)) int __cu_strcmp(unsigned id, const char *a, const char *b)
+{
+	if (__cu_fd != -1) {
+		__cu_sread(id + 1, a, strlen(a));
+		__cu_sread(id + 2, b, strlen(b));
+	}
+	return strcmp(a, b);
+}
+__attribute__((weak)) int __cu_strncmp(unsigned id, const char *a, const char *b, size_t n)
+{
+	if (__cu_fd != -1) {
+		__cu_sread(id + 1, a, __cu_strnlen(a, n));
+		__cu_sread(id + 2, b, __cu_strnlen(b, n));
+	}
+	return strncmp(a, b, n);
+}
+__attribute__((weak)) int __cu_memcmp(unsigned id, const void *a, const void *b, size_t n)
+{
+	__cu_sread(id + 1, a, n);
+	__cu_sread(id + 2, b, n);
+	return memcmp(a, b, n);
+}
+__attribute__((weak)) size_t __cu_strlen(unsigned id, const char *s)
+{
+	size_t n = strlen(s);
+	__cu_sread(id + 1, s, n);
+	return n;
+}
+
 /* ------------------------------------------------------------ output calls */
 
 __attribute__((weak)) void __cu_bytes(int fd, const void *data, size_t len)
@@ -277,12 +542,79 @@ static __inline__ int __cu_fdof(FILE *f)
 	return f == stdout ? 1 : f == stderr ? 2 : 3;
 }
 
+/* The identities of the strings a format prints (%s), read for the
+ * failure point; stops at a conversion it does not know. */
+__attribute__((weak)) void __cu_fmt_reads(const char *fmt, va_list ap)
+{
+	const char *p;
+	for (p = fmt; p && *p; p++) {
+		int longs = 0, wide = 0;
+		if (*p != '%')
+			continue;
+		p++;
+		if (*p == '%')
+			continue;
+		while (*p && strchr("-+ #0'", *p))
+			p++;
+		if (*p == '*') {
+			(void)va_arg(ap, int);
+			p++;
+		}
+		while (*p >= '0' && *p <= '9')
+			p++;
+		if (*p == '.') {
+			p++;
+			if (*p == '*') {
+				(void)va_arg(ap, int);
+				p++;
+			}
+			while (*p >= '0' && *p <= '9')
+				p++;
+		}
+		for (; *p && strchr("hlLqjzt", *p); p++)
+			longs += *p == 'l' || *p == 'q' || *p == 'j' || *p == 'z' || *p == 't' ? (*p == 'l' ? 1 : 2) : 0,
+			wide |= *p == 'L';
+		switch (*p) {
+		case 'd': case 'i': case 'u': case 'o': case 'x': case 'X': case 'c':
+			if (longs >= 2)
+				(void)va_arg(ap, long long);
+			else if (longs == 1 && *p != 'c')
+				(void)va_arg(ap, long);
+			else
+				(void)va_arg(ap, int);
+			break;
+		case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A':
+			if (wide)
+				(void)va_arg(ap, long double);
+			else
+				(void)va_arg(ap, double);
+			break;
+		case 'p': case 'n':
+			(void)va_arg(ap, void *);
+			break;
+		case 's': {
+			const char *s = va_arg(ap, const char *);
+			if (s && !longs)
+				__cu_sread(0, s, strlen(s));
+			break;
+		}
+		default:
+			return;
+		}
+	}
+}
+
 __attribute__((weak)) int __cu_vfprintf(FILE *f, const char *fmt, va_list ap)
 {
 	char small[512], *s = small;
-	va_list again;
+	va_list again, strs;
 	int n;
 	size_t w;
+	if (__cu_fd != -1) {
+		__builtin_va_copy(strs, ap);
+		__cu_fmt_reads(fmt, strs);
+		va_end(strs);
+	}
 	__builtin_va_copy(again, ap);
 	n = vsnprintf(small, sizeof(small), fmt, ap);
 	if (n < 0) {
@@ -325,12 +657,14 @@ __attribute__((weak)) int __cu_fprintf(FILE *f, const char *fmt, ...)
 __attribute__((weak)) int __cu_puts(const char *s)
 {
 	size_t n = strlen(s);
+	__cu_sread(0, s, n);   /* the string's identity, for the failure point */
 	__cu_bytes(1, s, n);
 	__cu_bytes(1, "\n", 1);
 	return puts(s);
 }
 __attribute__((weak)) int __cu_fputs(const char *s, FILE *f)
 {
+	__cu_sread(0, s, strlen(s));
 	__cu_bytes(__cu_fdof(f), s, strlen(s));
 	return fputs(s, f);
 }

@@ -49,6 +49,7 @@ struct why {
 	struct expect fail_x[MAX_EXPECT];   /* the failure's expected outcome */
 	size_t fail_nx;
 	int reloading;            /* why_reload: nothing is built or run */
+	long bad_proc;            /* the failing process's rank in the trace (-1: the last) */
 };
 
 static double now(void)
@@ -82,6 +83,7 @@ struct why *why_new(const struct why_opts *o, const struct change_set *set, cons
 {
 	struct why *w = xcalloc(1, sizeof(*w));
 	w->o = *o;
+	w->bad_proc = -1;
 	w->set = set;
 	w->env = *env;
 	return w;
@@ -186,8 +188,8 @@ int why_run_traced(struct why *w, const char *cmd, const char *force, struct tra
 			rc = cerr_set(e, "stopped");
 		run_result_release(&r);
 	}
-	if (rc == 0)
-		rc = trace_load(out, tp, &w->bad.meta, e);
+	if (rc == 0 && (w->bad_proc < 0 || trace_load_proc(out, tp, &w->bad.meta, w->bad_proc, e) < 0))
+		rc = trace_load(out, tp, &w->bad.meta, e);   /* the same process as the failing run's */
 	unlink(tp);
 	free(tp);
 	free(env0);
@@ -332,6 +334,116 @@ static int write_if_changed(const char *path, const struct buf *b, struct cerr *
 	return same ? 0 : file_write_atomic(path, b->s ? b->s : "", b->len, 0644, e);
 }
 
+/* One file of the instrumented tree: its pristine text and its metadata. */
+struct ifile {
+	char *path;
+	const char *rel;   /* in path */
+	struct buf text, meta;
+	int restored;
+};
+
+/* Whether a compiler message's file name (as the build printed it, maybe
+ * relative to a subdirectory) names path. */
+static int names_file(const char *msg, size_t n, const char *path)
+{
+	size_t pl = strlen(path);
+	if (n == 0 || n > pl || memcmp(path + pl - n, msg, n))
+		return 0;
+	return n == pl || path[pl - n - 1] == '/' || (msg[0] == '.' && msg[1] == '/');
+}
+
+/* The instrumented files a failed build's output blames ("f.c:12:3: error:",
+ * "f.c:12: error:"): put back to their pristine text. How many. */
+static int restore_blamed(struct ifile *fs, size_t n, const char *out, struct buf *names, struct cerr *e)
+{
+	int count = 0;
+	const char *incl = NULL;   /* "In file included from F:1": the error in a header is F's */
+	size_t incl_len = 0;
+	for (const char *l = out; l && *l;) {
+		const char *nl = strchr(l, '\n'), *end = nl ? nl : l + strlen(l);
+		const char *f = l;
+		while (*f == ' ')
+			f++;
+		const char *chain = !strncmp(f, "In file included from ", 22) ? f + 22 : !strncmp(f, "from ", 5) ? f + 5 : NULL;
+		const char *colon = memchr(f, ':', (size_t)(end - f));
+		if (chain) {
+			const char *c = memchr(chain, ':', (size_t)(end - chain));
+			if (c) {
+				incl = chain;
+				incl_len = (size_t)(c - chain);
+			}
+			l = nl ? nl + 1 : NULL;
+			continue;
+		}
+		const char *err = colon ? strstr(colon, "error") : NULL;
+		if (colon && colon > f && colon[1] >= '0' && colon[1] <= '9' && err && err < end) {
+			for (int pass = 0; pass < 2; pass++) {
+				const char *name = pass ? incl : f;
+				size_t len = pass ? incl_len : (size_t)(colon - f);
+				if (!name)
+					continue;
+				if (!strncmp(name, "./", 2))
+					name += 2, len -= 2;
+				int hit = 0;
+				for (size_t i = 0; i < n; i++)
+					hit |= names_file(name, len, fs[i].path);
+				if (!hit)
+					continue;
+				f = name;
+				colon = name + len;
+				break;
+			}
+			for (size_t i = 0; i < n; i++) {
+				if (fs[i].restored || !names_file(f, (size_t)(colon - f), fs[i].path))
+					continue;
+				if (file_write_atomic(fs[i].path, fs[i].text.s ? fs[i].text.s : "", fs[i].text.len, 0644, e) < 0)
+					return -1;
+				fs[i].restored = 1;
+				buf_release(&fs[i].meta);
+				count++;
+				buf_addf(names, "%s%s", names->len ? ", " : "", fs[i].rel);
+			}
+		}
+		incl = NULL;
+		l = nl ? nl + 1 : NULL;
+	}
+	return count;
+}
+
+/* The project's build of the instrumented tree: a file the compiler
+ * rejects is put back as it was (its code untraced) and the build runs
+ * again. 0 built, <0 with e set. */
+static int build_instrumented(struct why *w, const char *dir, struct ifile *fs, size_t n, struct buf *restored,
+			      struct cerr *e)
+{
+	for (int round = 0;; round++) {
+		struct run_result r;
+		if (w->env.run(w->env.priv, dir, w->o.build, 1, NULL, &r, e) < 0)
+			return -1;
+		int rc = 0;
+		if (r.status == RUN_CANCELLED) {
+			rc = cerr_set(e, "stopped");
+		} else if (r.status != RUN_EXITED || r.code != 0) {
+			struct cerr re = {{0}};
+			int k = round < 64 ? restore_blamed(fs, n, r.out.s ? r.out.s : "", restored, &re) : 0;
+			if (k < 0) {
+				rc = cerr_set(e, "%s", re.msg);
+			} else if (k == 0) {
+				char *why = oracle_build_error(r.out.s ? r.out.s : "");
+				char *how = run_describe(&r, 0);
+				rc = cerr_set(e, "the instrumented build failed (%s): %s", how, why && *why ? why : "no output");
+				free(why);
+				free(how);
+			} else {
+				rc = 1;   /* again, without them */
+			}
+		}
+		run_result_release(&r);
+		if (rc <= 0)
+			return rc;
+	}
+}
+
 /* Instrument every file the build compiles, build, run the test traced. */
 static int instrument_side(struct why *w, struct side *s, const char *hex, struct cerr *e)
 {
@@ -369,6 +481,9 @@ static int instrument_side(struct why *w, struct side *s, const char *hex, struc
 	size_t dl = strlen(dir);
 	int fidx = 0, skipped = 0;
 	char *first_skip = NULL;
+	struct ifile *fs = NULL;
+	size_t nfs = 0;
+	struct buf skipped_names = BUF_INIT;
 	for (size_t i = 0; i < nfiles && rc == 0; i++) {
 		const char *path = files[i];
 		if (strncmp(path, dir, dl) || path[dl] != '/' || !has_suffix(path, ".c"))
@@ -410,13 +525,19 @@ static int instrument_side(struct why *w, struct side *s, const char *hex, struc
 			unsigned fnext = next;
 			if (instr_file(path, rel, text.s ? text.s : "", text.len, fidx, (const char *const *)args, nargs,
 				       &fnext, &out, &fmeta, &st, &fe) == 0) {
-				buf_add(&meta, fmeta.s ? fmeta.s : "", fmeta.len);
+				fs = xrealloc(fs, (nfs + 1) * sizeof(*fs));
+				fs[nfs] = (struct ifile){xstrdup(path), NULL, BUF_INIT, fmeta, 0};
+				fs[nfs].rel = fs[nfs].path + dl + 1;
+				buf_add(&fs[nfs].text, text.s ? text.s : "", text.len);
+				nfs++;
+				fmeta = (struct buf)BUF_INIT;
 				next = fnext;
 				fidx++;
 			} else {
 				/* Not this file: it stays as it is, its code opaque. */
 				if (!skipped++)
 					first_skip = xstrdup(fe.msg);
+				buf_addf(&skipped_names, "%s%s", skipped_names.len ? ", " : "", rel);
 				buf_reset(&out);
 				buf_add(&out, text.s ? text.s : "", text.len);
 			}
@@ -440,6 +561,25 @@ static int instrument_side(struct why *w, struct side *s, const char *hex, struc
 	if (rc == 0 && fidx == 0)
 		rc = cerr_set(e, skipped ? "no C file of the project could be instrumented (%d tried)"
 					 : "no C file of the project to instrument", skipped);
+	struct buf restored = BUF_INIT;
+	if (rc == 0) {
+		emit(w, "TRACE", "instrumented %d files of %.12s: %u statements, %u reads, %u writes, %u branches, "
+				 "%u calls (%u opaque parts)",
+		     fidx, hex, st.stmts, st.reads, st.writes, st.branches, st.calls, st.opaque);
+		if (w->o.build && w->o.build[0])
+			rc = build_instrumented(w, dir, fs, nfs, &restored, e);
+		if (restored.len)
+			emit(w, "TRACE", "the compiler rejected the instrumented text of %s: put back as it was (untraced)",
+			     restored.s);
+	}
+	/* The metadata of the files that stay instrumented (a restored one keeps its F record). */
+	for (size_t i = 0; i < nfs; i++) {
+		if (fs[i].restored) {
+			buf_addf(&meta, "F\t%zu\t%s\n", i, fs[i].rel);
+		} else {
+			buf_add(&meta, fs[i].meta.s ? fs[i].meta.s : "", fs[i].meta.len);
+		}
+	}
 	if (rc == 0) {
 		char *mp = xasprintf("%s/meta", cul);
 		rc = file_write_atomic(mp, meta.s ? meta.s : "", meta.len, 0644, e);
@@ -448,15 +588,28 @@ static int instrument_side(struct why *w, struct side *s, const char *hex, struc
 	if (rc == 0)
 		rc = tmeta_parse(&s->meta, meta.s ? meta.s : "", meta.len, e);
 	buf_release(&meta);
-	if (rc == 0) {
-		emit(w, "TRACE", "instrumented %d files of %.12s: %u statements, %u reads, %u writes, %u branches, "
-				 "%u calls (%u opaque parts)",
-		     fidx, hex, st.stmts, st.reads, st.writes, st.branches, st.calls, st.opaque);
-		if (w->o.build && w->o.build[0])
-			rc = run_ok(w, dir, w->o.build, 1, NULL, "the instrumented build", e);
-		if (rc < 0)
-			tmeta_release(&s->meta);
+	/* What is not traced, for the report. */
+	if (rc == 0 && w->t) {
+		struct buf u = BUF_INIT;
+		if (skipped_names.len)
+			buf_addf(&u, "not instrumented (libclang): %s", skipped_names.s);
+		if (restored.len)
+			buf_addf(&u, "%srestored (the compiler rejected the instrumented text): %s", u.len ? "; " : "",
+				 restored.s);
+		lock(w, 1);
+		free(w->t->untraced);
+		w->t->untraced = u.len ? buf_detach(&u) : NULL;
+		lock(w, 0);
+		buf_release(&u);
 	}
+	buf_release(&restored);
+	buf_release(&skipped_names);
+	for (size_t i = 0; i < nfs; i++) {
+		free(fs[i].path);
+		buf_release(&fs[i].text);
+		buf_release(&fs[i].meta);
+	}
+	free(fs);
 	if (w->t)
 		w->t->instrument_seconds += now() - t0;
 	s->instrumented = rc == 0;
@@ -486,9 +639,15 @@ static int trace_side(struct why *w, struct side *s, const char *hex, struct cer
 		if (rc == 0)
 			rc = trace_load(&s->tr, tp, &s->meta, e);
 		if (rc == 0 && s->tr.cut) {
-			trace_release(&s->tr);
-			rc = cerr_set(e, "the traced run wrote more than %s bytes of trace (CULPRIT_TRACE_MAX): too long to "
-					 "explain", getenv("CULPRIT_TRACE_MAX") ? getenv("CULPRIT_TRACE_MAX") : "1073741824");
+			/* Longer than the cap: the runtime kept the newest events, nearest the failure. */
+			const char *cap = getenv("CULPRIT_TRACE_MAX");
+			lock(w, 1);
+			free(w->t->trace_cut);
+			w->t->trace_cut = xasprintf("the %s run wrote more than %s bytes of trace (CULPRIT_TRACE_MAX): "
+						    "only its last %zu events are kept", s == &w->bad ? "failing" : "good",
+						    cap && *cap ? cap : "134217728", s->tr.n);
+			lock(w, 0);
+			emit(w, "TRACE", "%s", w->t->trace_cut);
 		}
 		if (rc == 0)
 			s->loaded = 1;
@@ -543,6 +702,53 @@ static void value_str(const struct tev *v, char cls, struct buf *b)
 		buf_addf(b, "%lld", trace_value(v, cls == 'i'));
 }
 
+/* The one string literal of a statement's text ("..." with its quotes),
+ * when the text has exactly one: what a pointer to it shows. */
+static int one_literal(const char *text, struct buf *b)
+{
+	const char *p = text ? strchr(text, '"') : NULL, *q = p;
+	if (!p || (p > text && p[-1] == '\''))
+		return 0;
+	for (q = p + 1; *q && *q != '"'; q++)
+		if (*q == '\\' && q[1])
+			q++;
+	if (*q != '"' || strchr(q + 1, '"'))
+		return 0;
+	buf_add(b, p, (size_t)(q + 1 - p));
+	return 1;
+}
+
+/* The string literal a pointer value of event e came from, following
+ * its definition through reads, call results and copies: 1 with the
+ * literal added to b. */
+static int literal_value(const struct trace *t, uint32_t e, struct buf *b, int depth)
+{
+	if (e == TRACE_NONE || e >= t->n || depth > 16 || !t->ev[e].val)
+		return 0;
+	const struct tev *v = &t->ev[e];
+	const struct msite *site = tmeta_site(t->m, v->id);
+	if (!site || (v->kind != TE_WRITE && v->kind != TE_RET) || site->t.cls != 'p' || !site->tree)
+		return 0;
+	const struct mnode *n = site->tree;
+	while (n && n->op == 'x')
+		n = n->k[0];
+	if (!n)
+		return 0;
+	if (n->op == 's') {
+		const struct msite *st = trace_stmt_of(t, e);
+		return st && one_literal(st->text, b);
+	}
+	if (n->op == 'r') {
+		uint32_t r = trace_dep_find(t, e, TE_READ, (unsigned)n->v);
+		return r != TRACE_NONE && t->ev[r].val == v->val && literal_value(t, t->src[r], b, depth + 1);
+	}
+	if (n->op == 'c') {
+		uint32_t c = trace_dep_find(t, e, TE_CRET, (unsigned)n->v);
+		return c != TRACE_NONE && t->ev[c].val == v->val && literal_value(t, t->src[c], b, depth + 1);
+	}
+	return 0;
+}
+
 static void escape_out(const char *s, size_t n, struct buf *b)
 {
 	for (size_t i = 0; i < n && i < 60; i++) {
@@ -584,12 +790,15 @@ static void stmt_of(struct why *w, uint32_t e, struct ct_stmt *s)
 	s->line = st ? st->line : 0;
 	s->text = xstrdup(st && st->text ? st->text : "");
 	struct buf b = BUF_INIT;
+	/* A pointer to a string literal shows as the string. */
 	if (site && (v->kind == TE_WRITE || v->kind == TE_PARAM)) {
 		buf_addf(&b, "%s = ", site->kind == 'W' && site->text && site->text[0] ? site->text : site->name);
-		value_str(v, site->t.cls, &b);
+		if (!literal_value(t, e, &b, 0))
+			value_str(v, site->t.cls, &b);
 	} else if (site && v->kind == TE_RET) {
 		buf_adds(&b, "returned ");
-		value_str(v, site->t.cls, &b);
+		if (!literal_value(t, e, &b, 0))
+			value_str(v, site->t.cls, &b);
 	} else if (site && v->kind == TE_BRANCH) {
 		if (!strcmp(site->kindname, "switch"))
 			buf_addf(&b, "switch on %lld", trace_value(v, site->tree && site->tree->t.cls == 'i'));
@@ -678,15 +887,132 @@ static const struct mnode *div_by_zero(const struct trace *t, uint32_t owner, co
 	return NULL;
 }
 
+/* Whether argument a of output call callee is a string it prints (not a
+ * format, not a stream). */
+static int string_arg(const char *callee, int a)
+{
+	static const struct { const char *name; int first, last; } calls[] = {   /* last -1: all after first */
+		{"puts", 0, 0}, {"fputs", 0, 0}, {"printf", 1, -1}, {"fprintf", 2, -1}, {"dprintf", 2, -1},
+	};
+	for (size_t i = 0; callee && i < sizeof(calls) / sizeof(calls[0]); i++)
+		if (!strcmp(callee, calls[i].name))
+			return a >= calls[i].first && (calls[i].last < 0 || a <= calls[i].last);
+	return 0;
+}
+
+/* The exit call that ended the process, or TRACE_NONE. */
+static uint32_t exit_call_of(const struct trace *t)
+{
+	uint32_t c = find_call_without_return(t, "exit");
+	return c != TRACE_NONE ? c : find_call_without_return(t, "_exit");
+}
+
+/* main's return that ended the process (the last return in the trace), or TRACE_NONE. */
+static uint32_t main_return_of(const struct trace *t)
+{
+	for (size_t i = t->n; i-- > 0;) {
+		const struct tev *v = &t->ev[i];
+		if (v->kind != TE_RET)
+			continue;
+		const struct msite *r = tmeta_site(t->m, v->id);
+		const struct msite *fn = r ? tmeta_site(t->m, r->fid) : NULL;
+		return fn && fn->kind == 'N' && !strcmp(fn->name, "main") ? (uint32_t)i : TRACE_NONE;
+	}
+	return TRACE_NONE;
+}
+
+/* The status a traced process exited with, as its trace tells: exit(n)'s
+ * argument or main's return value; -1 when it does not tell. */
+static long long exit_status_of(const struct trace *t)
+{
+	uint32_t c = exit_call_of(t);
+	if (c != TRACE_NONE) {
+		const struct msite *site = tmeta_site(t->m, t->ev[c].id);
+		long long v;
+		if (site && site->nargs == 1 && site->args[0] && formula_eval(t, (uint32_t)t->n, site->args[0], &v) == 0)
+			return v & 0xff;
+		return -1;
+	}
+	uint32_t r = main_return_of(t);
+	return r != TRACE_NONE ? trace_value(&t->ev[r], 1) & 0xff : -1;
+}
+
+static int assert_failed(const struct trace *t)
+{
+	for (size_t i = t->n; i-- > 0;) {
+		const struct tev *v = &t->ev[i];
+		if (v->kind != TE_BRANCH || v->val)
+			continue;
+		const struct msite *b = tmeta_site(t->m, v->id);
+		if (b && b->kind == 'B' && !strcmp(b->kindname, "assert"))
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether process b of the failing run fails where the good run's process
+ * g (NULL: none to compare with) did not: an assert, a crash, an exit
+ * status, or output that differs. */
+static int process_fails(const struct trace *b, const struct trace *g)
+{
+	if (assert_failed(b) && !(g && assert_failed(g)))
+		return 1;
+	if (b->sig && !(g && g->sig == b->sig))
+		return 1;
+	long long sb = exit_status_of(b), sg = g ? exit_status_of(g) : 0;
+	if (sb > 0 && sg != sb)
+		return 1;
+	return g && (b->out.len != g->out.len || (b->out.len && memcmp(b->out.s, g->out.s, b->out.len)));
+}
+
+/* A test command that runs several traced processes (a script running the
+ * program on several inputs, a pipe of two programs): the failure is in
+ * the first process that fails where the good run's process of the same
+ * rank did not. Both sides' traces become those processes; with none, the
+ * last process stays. */
+static void choose_process(struct why *w)
+{
+	char *bp = xasprintf("%s/trace-%.12s.bin", w->o.workdir, w->o.bad);
+	char *gp = xasprintf("%s/trace-%.12s.bin", w->o.workdir, w->o.good);
+	size_t n = w->bad.tr.nprocs < 64 ? w->bad.tr.nprocs : 64;
+	for (size_t i = 0; i < n; i++) {
+		struct trace b, g;
+		struct cerr ie;
+		if (trace_load_proc(&b, bp, &w->bad.meta, (long)i, &ie) < 0)
+			continue;
+		int hg = w->good.loaded && trace_load_proc(&g, gp, &w->good.meta, (long)i, &ie) == 0;
+		if (process_fails(&b, hg ? &g : NULL)) {
+			trace_release(&w->bad.tr);
+			w->bad.tr = b;
+			if (hg) {
+				trace_release(&w->good.tr);
+				w->good.tr = g;
+			}
+			w->bad_proc = (long)i;
+			break;
+		}
+		trace_release(&b);
+		if (hg)
+			trace_release(&g);
+	}
+	free(bp);
+	free(gp);
+}
+
 static int failure_point(struct why *w, struct seed *s, struct cerr *e)
 {
-	struct trace *t = &w->bad.tr;
 	struct ctree *ct = w->t;
 	struct buf d = BUF_INIT;
 	memset(s, 0, sizeof(*s));
 	s->parent = -1;
 	s->stmt_ev = TRACE_NONE;
 	const struct msite *where = NULL;   /* the statement the description names */
+	if (w->bad.tr.nprocs > 1) {
+		if (!w->good.loaded && !w->reloading && trace_side(w, &w->good, w->o.good, e) < 0)
+			return -1;
+		choose_process(w);
+	}
+	struct trace *t = &w->bad.tr;
 
 	/* A failed assert. */
 	for (size_t i = t->n; i-- > 0 && s->stmt_ev == TRACE_NONE;) {
@@ -732,11 +1058,13 @@ static int failure_point(struct why *w, struct seed *s, struct cerr *e)
 			}
 		}
 		where = st;
-		buf_addf(&d, "%s:%d %s crashed: signal %d (%s)", st ? file_of(&w->bad, st->file) : "?",
-			 st ? st->line : 0, st ? st->text : "", (int)v->val, strsignal((int)v->val));
+		int stopped = v->val == SIGTERM || v->val == SIGINT || v->val == SIGALRM;   /* a hang ended from outside */
+		buf_addf(&d, "%s:%d %s %s: signal %d (%s)", st ? file_of(&w->bad, st->file) : "?",
+			 st ? st->line : 0, st ? st->text : "", stopped ? "was stopped" : "crashed", (int)v->val,
+			 strsignal((int)v->val));
 	}
 	/* Output that differs from the good revision's. */
-	uint32_t exit_call = s->stmt_ev == TRACE_NONE ? find_call_without_return(t, "exit") : TRACE_NONE;
+	uint32_t exit_call = s->stmt_ev == TRACE_NONE && exit_status_of(t) != 0 ? exit_call_of(t) : TRACE_NONE;
 	if (s->stmt_ev == TRACE_NONE) {
 		if (!w->good.loaded && (w->reloading || trace_side(w, &w->good, w->o.good, e) < 0)) {
 			buf_release(&d);
@@ -758,6 +1086,31 @@ static int failure_point(struct why *w, struct seed *s, struct cerr *e)
 				    bv != gv && c->args[a]->t.cls != 'p')
 					s->x[s->nx++] = (struct expect){.kind = EXPECT_EQ, .ev = o, .tree = c->args[a],
 									.value = gv};
+			}
+			/* No number differs: the string printed does. Printed from
+			 * memory a string function filled (its identity, read by
+			 * the output call, comes from a copy), the copy must have
+			 * written another string. */
+			if (c && !s->nx) {
+				const uint32_t *dd;
+				size_t nd = trace_deps(t, o, &dd);
+				for (size_t q = 0; q < nd && !s->nx; q++) {   /* (printf: its first %s copied) */
+					const struct tev *r = &t->ev[dd[q]];
+					uint32_t wr = r->kind == TE_READ && r->id == 0 ? t->src[dd[q]] : TRACE_NONE;
+					if (wr != TRACE_NONE && t->ev[wr].kind == TE_WRITE)
+						s->x[s->nx++] = (struct expect){.kind = EXPECT_EVENT_NE, .ev = wr,
+										.value = (long long)t->ev[wr].val};
+				}
+			}
+			/* Otherwise its pointer
+			 * (to a literal, followed by the formula) must then be
+			 * another than the one that printed the wrong text. */
+			for (int a = 0; c && !s->nx && a < c->nargs; a++) {
+				long long bv;
+				if (c->args[a] && c->args[a]->t.cls == 'p' && string_arg(c->name, a) &&
+				    formula_eval(t, o, c->args[a], &bv) == 0 && s->nx < MAX_EXPECT)
+					s->x[s->nx++] = (struct expect){.kind = EXPECT_NE, .ev = o, .tree = c->args[a],
+									.value = bv};
 			}
 			if (s->nx || exit_call == TRACE_NONE) {
 				s->stmt_ev = o;
@@ -794,32 +1147,29 @@ static int failure_point(struct why *w, struct seed *s, struct cerr *e)
 		buf_addf(&d, "%s:%d %s exited with a failure status", st ? file_of(&w->bad, st->file) : "?",
 			 st ? st->line : 0, st ? st->text : "");
 	}
-	if (s->stmt_ev == TRACE_NONE) {
-		for (size_t i = t->n; i-- > 0;) {
-			const struct tev *v = &t->ev[i];
-			if (v->kind != TE_RET || !v->val)
-				continue;
-			const struct msite *r = tmeta_site(t->m, v->id);
-			const struct msite *fn = r ? tmeta_site(t->m, r->fid) : NULL;
-			if (fn && fn->kind == 'N' && !strcmp(fn->name, "main")) {
-				s->stmt_ev = (uint32_t)i;
-				s->x[s->nx++] = (struct expect){.kind = EXPECT_EVENT_EQ, .ev = (uint32_t)i, .value = 0};
-				const struct msite *st = trace_stmt_of(t, i);
-				where = st;
-				buf_addf(&d, "%s:%d %s: main returned %lld", file_of(&w->bad, st->file), st->line, st->text,
-					 trace_value(v, 1));
-			}
-			break;
-		}
+	uint32_t mret = s->stmt_ev == TRACE_NONE ? main_return_of(t) : TRACE_NONE;
+	if (mret != TRACE_NONE && t->ev[mret].val) {
+		const struct tev *v = &t->ev[mret];
+		s->stmt_ev = mret;
+		s->x[s->nx++] = (struct expect){.kind = EXPECT_EVENT_EQ, .ev = mret, .value = 0};
+		const struct msite *st = trace_stmt_of(t, mret);
+		where = st;
+		buf_addf(&d, "%s:%d %s: main returned %lld", file_of(&w->bad, st->file), st->line, st->text,
+			 trace_value(v, 1));
 	}
 	if (s->stmt_ev == TRACE_NONE) {
 		buf_release(&d);
 		return cerr_set(e, "no failure point in the trace: the program neither failed an assert, crashed, "
 				   "exited with a failure status nor printed something else than the good revision");
 	}
+	if (w->bad_proc >= 0)
+		buf_addf(&d, " (traced run %ld of %zu)", w->bad_proc + 1, t->nprocs);
 	lock(w, 1);
 	ct->failure = buf_detach(&d);
-	const struct msite *st = where ? where : trace_stmt_of(t, s->stmt_ev);
+	uint32_t at = s->stmt_ev;
+	if (t->ev[at].kind == TE_OUT && t->src[at] != TRACE_NONE)
+		at = t->src[at];   /* the output call's statement */
+	const struct msite *st = where ? where : trace_stmt_of(t, at);
 	if (!st && t->last_stmt != TRACE_NONE)
 		st = trace_stmt_of(t, t->last_stmt);
 	ct->failure_file = xstrdup(st ? file_of(&w->bad, st->file) : "?");
@@ -1022,6 +1372,8 @@ int why_run(struct why *w, struct ctree *t, struct cerr *e)
 		node_add_stmt(w, &n, s->stmt_ev, 0);
 		for (size_t i = 0; i < cr.n; i++)
 			node_add_stmt(w, &n, cr.ev[i], 0);
+		/* It forces the failure when its core is found and what it explains does. */
+		n.forcing = cr.found && (s->parent < 0 || (s->parent < (int)t->n && t->nodes[s->parent].forcing));
 		if (!cr.found)
 			n.note = xstrdup(cr.why ? cr.why : "no cause");
 		else if (cr.boundary)
@@ -1054,6 +1406,18 @@ int why_run(struct why *w, struct ctree *t, struct cerr *e)
 	}
 	bits_free(u);
 	lock(w, 1);
+	/* Honest: when no cause forces the failure, say why in one line. */
+	size_t forcing = 0;
+	for (size_t i = 0; i < t->n; i++)
+		forcing += t->nodes[i].forcing;
+	if (!forcing && !t->root_found && !t->no_explanation) {
+		const char *why = t->n && t->nodes[0].note ? t->nodes[0].note : "no cause was found";
+		t->no_explanation = t->trace_cut ? xasprintf("the trace was cut, its values before the cut are not "
+							    "followed: %s", why)
+						 : xstrdup(why);
+		if (!t->note && rc == 0)   /* (the note is what the tree pane shows) */
+			t->note = xasprintf("no semantic explanation: %s", t->no_explanation);
+	}
 	if (!t->root_found && !t->note && rc == 0)
 		t->note = xstrdup(t->n ? "no critical predicate is left and reverting the changes in the causes does "
 					 "not pass: the dynamic analysis's answer stands"
@@ -1067,6 +1431,8 @@ failed:
 	lock(w, 1);
 	free(t->note);
 	t->note = xasprintf("no semantic explanation: %s", e->msg);
+	free(t->no_explanation);
+	t->no_explanation = xstrdup(e->msg);
 	t->done = 1;
 	lock(w, 0);
 	return -1;
@@ -1095,6 +1461,9 @@ void ctree_release(struct ctree *t)
 	free(t->root);
 	free(t->aux);
 	free(t->note);
+	free(t->no_explanation);
+	free(t->untraced);
+	free(t->trace_cut);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -1119,6 +1488,12 @@ void ctree_json(const struct ctree *t, const unsigned *ids, struct buf *b)
 	ids_json(t->aux, t->naux, ids, b);
 	buf_adds(b, ",\"note\":");
 	json_str_or_null(b, t->note);
+	buf_adds(b, ",\"no_explanation\":");
+	json_str_or_null(b, t->no_explanation);
+	buf_adds(b, ",\"untraced\":");
+	json_str_or_null(b, t->untraced);
+	buf_adds(b, ",\"trace_cut\":");
+	json_str_or_null(b, t->trace_cut);
 	buf_addf(b, ",\"semantic_rounds\":%d,\"dynamic_rounds\":%d,\"events\":%zu,\"slice\":%zu,\"clauses\":%zu,"
 		    "\"solver_checks\":%zu,\"instrument_seconds\":%.3f,\"traced_seconds\":%.3f,\"solver_seconds\":%.3f",
 		 t->semantic_rounds, t->dynamic_rounds, t->events, t->slice, t->clauses, t->formula_checks,
@@ -1136,7 +1511,8 @@ void ctree_json(const struct ctree *t, const unsigned *ids, struct buf *b)
 		json_str_or_null(b, n->edge);
 		buf_adds(b, ",\"edge_file\":");
 		json_str_or_null(b, n->edge_file);
-		buf_addf(b, ",\"edge_line\":%d,\"edge_event\":%u,\"note\":", n->edge_line, n->edge_ev);
+		buf_addf(b, ",\"edge_line\":%d,\"edge_event\":%u,\"forcing\":%s,\"note\":", n->edge_line, n->edge_ev,
+			 n->forcing ? "true" : "false");
 		json_str_or_null(b, n->note);
 		buf_adds(b, ",\"changes\":");
 		ids_json(n->changes, n->nchanges, ids, b);
@@ -1211,6 +1587,9 @@ int ctree_from_json(struct ctree *t, const char *text, size_t len, const unsigne
 	t->root = jids(json_get(j, "root"), ids, nids, &t->nroot);
 	t->aux = jids(json_get(j, "auxiliary"), ids, nids, &t->naux);
 	t->note = json_get_str(j, "note");
+	t->no_explanation = json_get_str(j, "no_explanation");
+	t->untraced = json_get_str(j, "untraced");
+	t->trace_cut = json_get_str(j, "trace_cut");
 	t->semantic_rounds = (int)json_get_num(j, "semantic_rounds");
 	t->dynamic_rounds = (int)json_get_num(j, "dynamic_rounds");
 	t->events = (size_t)json_get_num(j, "events");
@@ -1236,6 +1615,8 @@ int ctree_from_json(struct ctree *t, const char *text, size_t len, const unsigne
 		n->edge_line = (int)json_get_num(o, "edge_line");
 		n->edge_ev = (uint32_t)json_get_num(o, "edge_event");
 		n->note = json_get_str(o, "note");
+		const struct json *fo = json_get(o, "forcing");
+		n->forcing = fo ? fo->type == JSON_TRUE : 1;
 		n->changes = jids(json_get(o, "changes"), ids, nids, &n->nchanges);
 		const struct json *st = json_get(o, "statements");
 		for (size_t k = 0; st && st->type == JSON_ARRAY && k < st->n; k++) {
@@ -1325,7 +1706,14 @@ static void text_node(const struct ctree *t, size_t k, const unsigned *ids, int 
 void ctree_text(const struct ctree *t, const unsigned *ids, int utf8, struct buf *b)
 {
 	if (!t->failure) {
-		buf_addf(b, "%s\n", t->note ? t->note : "no semantic explanation");
+		if (t->no_explanation)
+			buf_addf(b, "no semantic explanation: %s\n", t->no_explanation);
+		else
+			buf_addf(b, "%s\n", t->note ? t->note : "no semantic explanation");
+		if (t->untraced)
+			buf_addf(b, "untraced: %s\n", t->untraced);
+		if (t->trace_cut)
+			buf_addf(b, "trace cut: %s\n", t->trace_cut);
 		return;
 	}
 	buf_addf(b, "failure: %s\n", t->failure);
@@ -1347,6 +1735,12 @@ void ctree_text(const struct ctree *t, const unsigned *ids, int utf8, struct buf
 	} else if (t->note) {
 		buf_addf(b, "%s\n", t->note);
 	}
+	if (t->no_explanation && (!t->note || strncmp(t->note, "no semantic explanation", 23)))
+		buf_addf(b, "no semantic explanation: %s\n", t->no_explanation);
 	buf_addf(b, "%d semantic and %d dynamic rounds; %zu events traced, slice of %zu, %zu clauses, %.2f s in Z3\n",
 		 t->semantic_rounds, t->dynamic_rounds, t->events, t->slice, t->clauses, t->solver_seconds);
+	if (t->untraced)
+		buf_addf(b, "untraced: %s\n", t->untraced);
+	if (t->trace_cut)
+		buf_addf(b, "trace cut: %s\n", t->trace_cut);
 }

@@ -42,6 +42,7 @@ struct ct_node {
 	size_t *changes;        /* indices in the change set */
 	size_t nchanges;
 	char *note;             /* why it holds no statements */
+	int forcing;            /* its core forces the failure (an unsat core was found): only then boosted */
 };
 
 struct ctree {
@@ -56,6 +57,9 @@ struct ctree {
 	int root_found;
 	int done;               /* the explainer ended (root, exhausted, or stopped) */
 	char *note;             /* how it ended when no root was found */
+	char *no_explanation;   /* why no cause forces the failure (one line), or NULL */
+	char *untraced;         /* files left as they were (not instrumented, or restored), or NULL */
+	char *trace_cut;        /* the run was longer than the trace's cap: what was kept, or NULL */
 	int semantic_rounds, dynamic_rounds;
 	size_t events, slice, clauses, formula_checks;
 	double instrument_seconds, traced_seconds, solver_seconds;

@@ -151,7 +151,9 @@ static int list_has(const char *list, const char *line)
 }
 
 /* SAT-TAR: the statements of the causes' unsat cores get +1, except those
- * an approved failing test rated lower (refine.unboosted). Under the lock. */
+ * an approved failing test rated lower (refine.unboosted). Only causes that
+ * force the failure count: a cause the formula could not force names just
+ * the statement it started from, which proves nothing. Under the lock. */
 void ex_boost(struct explain *x)
 {
 	char *off = store_get(x->p->store, x->p->session, "refine.unboosted");
@@ -159,7 +161,7 @@ void ex_boost(struct explain *x)
 	char **files = NULL;
 	int *lines = NULL;
 	for (size_t k = 0; k < x->tree.n; k++)
-		for (size_t i = 0; i < x->tree.nodes[k].nstmts; i++) {
+		for (size_t i = 0; x->tree.nodes[k].forcing && i < x->tree.nodes[k].nstmts; i++) {
 			const struct ct_stmt *st = &x->tree.nodes[k].stmts[i];
 			if (!st->file || st->line <= 0)
 				continue;
@@ -180,6 +182,40 @@ void ex_boost(struct explain *x)
 	free(files);
 	free(lines);
 	free(off);
+	if (x->opts.changed_only)
+		ex_prefer_inducing(x);
+}
+
+/* --changed: the lines of the failure-inducing changes before the other
+ * changed lines. The answer's changes are the ranking's when both come
+ * from good..bad; when bisection narrowed the answer to a commit that is
+ * the bad one, its changes name the ranking's by the lines they cover. */
+void ex_prefer_inducing(struct explain *x)
+{
+	const struct change_set *full = x->set_full;
+	if (!full || !x->inducing.n)
+		return;
+	unsigned char *pref = xcalloc(full->nchanges + 1, 1);
+	for (size_t i = 0; i < x->inducing.n; i++) {
+		size_t c = x->inducing.v[i].change;
+		if (x->set == full) {
+			if (c < full->nchanges)
+				pref[c] = 1;
+			continue;
+		}
+		if (!x->set || c >= x->set->nchanges || strcmp(x->set->new_rev, full->new_rev))
+			continue;
+		const struct change *a = &x->set->changes[c];
+		const char *path = x->set->files[a->file].new_path;
+		for (size_t k = 0; k < full->nchanges; k++) {
+			const struct change *b = &full->changes[k];
+			if (!strcmp(full->files[b->file].new_path, path) && b->new_start < a->new_start + a->new_lines &&
+			    a->new_start < b->new_start + b->new_lines)
+				pref[k] = 1;
+		}
+	}
+	rank_prefer(&x->ranking, pref, full->nchanges);
+	free(pref);
 }
 
 /* The ranking from the stored results of the suite's runs. */

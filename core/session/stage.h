@@ -121,6 +121,8 @@ void ex_why_reload(struct explain *x);
 
 /* explain_rank.c */
 void ex_boost(struct explain *x);
+/* --changed: the failure-inducing changes' lines first (ex_boost calls it). Under the lock. */
+void ex_prefer_inducing(struct explain *x);
 int ex_rank_stored(struct explain *x, const struct suite *s, int quiet, struct cerr *e);
 int ex_rank_suite(struct explain *x, struct cerr *e);
 int ex_faults(struct explain *x, struct cerr *e);

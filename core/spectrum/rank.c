@@ -4,8 +4,82 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The change of good..bad whose new side holds (file, line), or -1. */
-static long change_at(const struct change_set *s, const char *file, int line)
+/* The text of a line without comments and whitespace; *in_comment
+ * carries a block comment from one line to the next. */
+static void code_of(const char *l, int *in_comment, struct buf *out)
+{
+	buf_reset(out);
+	for (const char *p = l; *p;) {
+		if (*in_comment) {
+			if (p[0] == '*' && p[1] == '/') {
+				*in_comment = 0;
+				p += 2;
+			} else {
+				p++;
+			}
+		} else if (p[0] == '/' && p[1] == '*') {
+			*in_comment = 1;
+			p += 2;
+		} else if (p[0] == '/' && p[1] == '/') {
+			break;
+		} else if (*p == '"' || *p == '\'') {   /* a literal keeps its spaces and slashes */
+			char q = *p;
+			buf_addc(out, *p++);
+			while (*p && *p != q) {
+				if (*p == '\\' && p[1])
+					buf_addc(out, *p++);
+				buf_addc(out, *p++);
+			}
+			if (*p)
+				buf_addc(out, *p++);
+		} else {
+			if (*p != ' ' && *p != '\t' && *p != '\r' && *p != '\f' && *p != '\v')
+				buf_addc(out, *p);
+			p++;
+		}
+	}
+}
+
+/* Which lines of a hunk's new side change code: not a line that is only a
+ * comment or blank, nor one whose code equals a removed line's (only its
+ * comment or spacing changed). One flag per new line. */
+static unsigned char *code_lines(const struct change_set *s, size_t ci)
+{
+	struct change_lines cl;
+	change_lines_of(s, ci, &cl);
+	unsigned char *real = xcalloc(cl.nadded + 1, 1);
+	char **old = xcalloc(cl.nremoved + 1, sizeof(*old));
+	struct buf b = BUF_INIT;
+	int inc = 0;
+	for (size_t i = 0; i < cl.nremoved; i++) {
+		code_of(cl.removed[i], &inc, &b);
+		old[i] = xstrdup(b.s ? b.s : "");
+	}
+	inc = 0;
+	for (size_t i = 0; i < cl.nadded; i++) {
+		code_of(cl.added[i], &inc, &b);
+		if (!b.len)
+			continue;
+		real[i] = 1;
+		for (size_t k = 0; k < cl.nremoved; k++)
+			if (old[k] && !strcmp(old[k], b.s)) {
+				free(old[k]);
+				old[k] = NULL;   /* each removed line matches once */
+				real[i] = 0;
+				break;
+			}
+	}
+	for (size_t i = 0; i < cl.nremoved; i++)
+		free(old[i]);
+	free(old);
+	buf_release(&b);
+	change_lines_free(&cl);
+	return real;
+}
+
+/* The change of good..bad whose new side holds (file, line) and changes
+ * its code, or -1. real caches code_lines per change. */
+static long change_at(const struct change_set *s, unsigned char **real, const char *file, int line)
 {
 	if (!s)
 		return -1;
@@ -18,8 +92,11 @@ static long change_at(const struct change_set *s, const char *file, int line)
 			if (c->kind == CHANGE_FILE_ADD)
 				return (long)ci;
 			if (c->kind == CHANGE_HUNK && c->new_lines > 0 && line >= c->new_start &&
-			    line < c->new_start + c->new_lines)
-				return (long)ci;
+			    line < c->new_start + c->new_lines) {
+				if (!real[ci])
+					real[ci] = code_lines(s, ci);
+				return real[ci][line - c->new_start] ? (long)ci : -1;
+			}
 		}
 	}
 	return -1;
@@ -34,6 +111,7 @@ void rank_compute(struct ranking *r, const struct coverage *c, const int *counte
 		if (counted[i])
 			c->runs[i].status == COV_FAIL ? r->F++ : r->P++;
 	struct spectra_line *v = xcalloc(c->nlines + 1, sizeof(*v));
+	unsigned char **real = changes ? xcalloc(changes->nchanges + 1, sizeof(*real)) : NULL;
 	size_t n = 0;
 	for (size_t l = 0; l < c->nlines; l++) {
 		int ef = 0, ep = 0;
@@ -43,11 +121,14 @@ void rank_compute(struct ranking *r, const struct coverage *c, const int *counte
 		if (ef + ep == 0)
 			continue;
 		const char *file = c->files[c->lines[l].file];
-		long ch = change_at(changes, file, (int)c->lines[l].line);
+		long ch = change_at(changes, real, file, (int)c->lines[l].line);
 		if (changed_only && ch < 0)
 			continue;
 		v[n++] = (struct spectra_line){file, (int)c->lines[l].line, ef, ep, (void *)(ch + 1), 0, 0, 0, 0};
 	}
+	for (size_t i = 0; changes && i < changes->nchanges; i++)
+		free(real[i]);
+	free(real);
 	spectra_rank(v, n, f, r->F, r->P);
 	r->v = xcalloc(n + 1, sizeof(*r->v));
 	r->n = n;
@@ -89,6 +170,40 @@ void rank_boost(struct ranking *r, char *const *files, const int *lines, size_t 
 	}
 	free(old);
 	free(v);
+}
+
+static int by_preference(const void *a, const void *b)
+{
+	const struct rank_entry *x = a, *y = b;
+	if (x->preferred != y->preferred)
+		return x->preferred ? -1 : 1;
+	return x->s.rank_avg < y->s.rank_avg ? -1 : x->s.rank_avg > y->s.rank_avg;
+}
+
+void rank_prefer(struct ranking *r, const unsigned char *preferred, size_t nchanges)
+{
+	int any = 0;
+	for (size_t i = 0; i < r->n; i++) {
+		long c = r->v[i].change;
+		r->v[i].preferred = c >= 0 && (size_t)c < nchanges && preferred[c];
+		any |= r->v[i].preferred;
+	}
+	if (!any)
+		return;
+	/* Sorted already: a stable move of the preferred lines to the front
+	 * (ties by the rank they had), then ranks again among equals. */
+	qsort(r->v, r->n, sizeof(*r->v), by_preference);
+	for (size_t i = 0; i < r->n;) {
+		size_t j = i;
+		while (j + 1 < r->n && r->v[j + 1].preferred == r->v[i].preferred &&
+		       r->v[j + 1].s.score == r->v[i].s.score && r->v[j + 1].s.confidence == r->v[i].s.confidence)
+			j++;
+		for (size_t k = i; k <= j; k++) {
+			r->v[k].s.rank = j + 1;
+			r->v[k].s.rank_avg = (double)(i + 1 + j + 1) / 2;
+		}
+		i = j + 1;
+	}
 }
 
 const struct rank_entry *rank_find(const struct ranking *r, const char *file, int line)

@@ -17,6 +17,7 @@ struct rank_entry {
 	const char *text;       /* the source line (not NUL-terminated; may be NULL) */
 	double raw;             /* the formula's score (score is raw + 1 when boosted) */
 	int boosted;            /* in a cause's unsat core (SAT-TAR) */
+	int preferred;          /* --changed: its change is failure-inducing (ranked before the others) */
 	size_t text_len;
 };
 
@@ -29,7 +30,8 @@ struct ranking {
 
 /* Rank every line executed by at least one counted test of c (runs whose
  * counted[i] is 0 are left out: unresolved, or failing at the good revision
- * too). changes (may be NULL) maps lines of its new side to changes.
+ * too). changes (may be NULL) maps lines of its new side to changes; a
+ * line whose change touched only its comments or spacing is not changed.
  * changed_only keeps only lines the changes added or modified. */
 void rank_compute(struct ranking *r, const struct coverage *c, const int *counted, const struct change_set *changes,
 		  enum spectra_formula f, int changed_only);
@@ -37,6 +39,10 @@ void rank_release(struct ranking *r);
 /* SAT-TAR: the lines (file, line) of the causes' unsat cores get +1; the
  * ranking is sorted and ranked again. */
 void rank_boost(struct ranking *r, char *const *files, const int *lines, size_t n);
+/* The change-aware order (--changed): lines whose change is marked in
+ * preferred (indexed by change) come first, each group in its order; ranks
+ * are numbered again. */
+void rank_prefer(struct ranking *r, const unsigned char *preferred, size_t nchanges);
 /* The entry of (file, line), or NULL. */
 const struct rank_entry *rank_find(const struct ranking *r, const char *file, int line);
 

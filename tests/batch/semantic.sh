@@ -130,16 +130,46 @@ check "no database: says why there is no semantic explanation" \
 culprit_json "$d" --good good --bad bad --fresh --no-semantic -- ./run-test.sh
 check "--no-semantic: no tree" [ "$(jqf .causal_tree)" = null ]
 
-# A run longer than the trace's cap: a clear note, the dynamic answer.
+# A run longer than the trace's cap: the newest events are kept, the tree
+# says the trace was cut, and why no cause forces the failure.
 d=$(fixture sem_loop)
 CULPRIT_TRACE_MAX=2000 culprit_json "$d" --good good --bad bad -- ./run-test.sh
 check "trace cap: still explained" [ "$RC" = 0 ]
-check "trace cap: says the run is too long" sh -c "jq -r .causal_tree.note '$T/out.json' | grep -q 'more than 2000 bytes of trace'"
+check "trace cap: says the trace was cut" sh -c "jq -r .causal_tree.trace_cut '$T/out.json' | grep -q 'more than 2000 bytes of trace'"
+check "trace cap: the failure is still the assert" [ "$(jqf .causal_tree.failure)" = 'loop.c:13 assert(sum == 10); failed' ]
+check "trace cap: the reason names the cut" sh -c "jq -r .causal_tree.no_explanation '$T/out.json' | grep -q '^the trace was cut'"
 
 # --cflags instead of a compilation database.
 d=$(fixture sem_calls)
 culprit_json "$d" --good good --bad bad --cflags "-std=c99" -- ./run-test.sh
 check "--cflags: explained without bear" [ "$(jqf .causal_tree.root_found)" = true ]
 check "--cflags: no database was recorded" [ ! -e "$(ls -d "$d"/.git/culprit/tr-* | head -1)/.culprit/compile_commands.json" ]
+
+# A file the compiler rejects once instrumented: put back, built again, the
+# explanation goes through the others; the report names it.
+d=$(fixture sem_restore)
+culprit_json "$d" --good good --bad bad --cflags "-O0" -- ./run-test.sh
+check "restore: explained" [ "$(jqf .causal_tree.root_found)" = true ]
+check "restore: the cause in main.c" cause_has '.text | contains("int lim = 3 + w;")'
+check "restore: wide.c is named untraced" sh -c "jq -r .causal_tree.untraced '$T/out.json' | grep -q 'restored.*wide.c'"
+(cd "$d" && git show bad:wide.c) > "$T/wide.c"
+check "restore: wide.c is as it was" cmp -s "$T/wide.c" "$(ls -d "$d"/.git/culprit/tr-* | head -1)/wide.c"
+(cd "$d" && "$CULPRIT" report) > "$T/report.txt"
+check "restore: the text report says so" grep -q '^untraced: .*wide.c' "$T/report.txt"
+
+# Strings: the classifier's word is a pointer to a string literal; the
+# printed word differs, so the pointer must be another: back through the
+# return of the literal to the predicate that chose it. Forcing causes
+# boost, and the faulty predicate keeps rank 1.
+d=$(fixture sem_strings)
+printf 'iso ./prog 3 3 5\nequi ./prog 2 2 2\nscal ./prog 3 4 5\nwho [ "$(./prog 3 3 5)" = isosceles ]\n' > "$T/suite.list"
+culprit_json "$d" --good good --bad bad --suite "$T/suite.list" -- ./run-test.sh
+check "strings: the failure is the puts, not exit(0)" \
+	[ "$(jqf .causal_tree.failure)" = 'tri.c:18 puts(k); printed "scalene", the good revision printed "isosceles"' ]
+check "strings: through the literal returned" cause_has '.text == "return \"scalene\";"'
+check "strings: the tree reaches the faulty predicate" \
+	[ "$(jqf '[.causal_tree.nodes[] | select(.kind == "cause" and .forcing and (.edge // "" | contains("if (a == b + 1 || b == c || a == c) was false")))] | length')" -gt 0 ]
+check "strings: explained" [ "$(jqf '.causal_tree.no_explanation')" = null ]
+check "strings: the faulty predicate ranks first" [ "$(jqf '.ranking[0].line')" = 8 ]
 
 finish
