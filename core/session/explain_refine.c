@@ -9,6 +9,7 @@
 #include "core/isolate/workspace.h"
 #include "core/semantic/gen.h"
 #include "core/semantic/refine.h"
+#include "core/semantic/shape.h"
 
 #define REFINE_CANDIDATES 12    /* new inputs generated and run per round */
 #define REFINE_TRACED 4         /* approved tests traced per round for more */
@@ -212,6 +213,61 @@ static int is_suspect(const struct explain *x, const char *file, int line)
 	return r && r->s.ef > 0;
 }
 
+/* What a program command prints on standard output at dir (stderr left out:
+ * a suite's $(...) and cmp see standard output only). */
+static int stdout_of(struct explain *x, const char *dir, const char *cmd, struct buf *out, struct cerr *e)
+{
+	char *c = xasprintf("{ %s; } 2>/dev/null", cmd);
+	struct run_result r;
+	int rc = run_input(x, dir, c, &r, e);
+	free(c);
+	buf_init(out);
+	if (rc == 0) {
+		buf_add(out, r.out.s ? r.out.s : "", r.out.len);
+		run_result_release(&r);
+	}
+	return rc;
+}
+
+/* Whether the run read standard input. */
+static int reads_stdin(const struct trace *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->ev[i].kind == TE_IN && (t->ev[i].aux == TIN_STDBYTE || t->ev[i].aux == TIN_STDINT) &&
+		    (t->ev[i].id == ~0u || t->ev[i].id >> 24 == 0))
+			return 1;
+	return 0;
+}
+
+/* The suite test an input becomes: the failing test's own shape when the
+ * program's invocation was found in it and the result passes at the good
+ * revision; else culprit's own form (output and status compared). */
+static char *suite_test(struct explain *x, const struct shape *sh, const struct cand *c, const char *name)
+{
+	if (sh) {
+		struct buf out;
+		struct cerr se = {0};
+		char *test = NULL;
+		if (stdout_of(x, workspace_path(x->p->ws), c->cmd, &out, &se) == 0) {
+			test = shape_render(sh, &c->in, &out, x->p->sessdir, name, &se);
+			buf_release(&out);
+		}
+		struct run_result r;
+		if (test && run_input(x, workspace_path(x->p->ws), test, &r, &se) == 0) {
+			int passes = r.status == RUN_EXITED && r.code == 0;
+			run_result_release(&r);
+			if (passes)
+				return test;
+			ex_event(x, "GENERATED", "%s in the suite's shape (%s) fails at the good revision: written in "
+				 "culprit's own form", name, test);
+		} else if (!test) {
+			ex_event(x, "GENERATED", "%s cannot be written in the suite's shape: %s", name, se.msg);
+		}
+		free(test);
+	}
+	return refine_test_command(c->cmd, &c->good);
+}
+
 /* One proposal; the state machine has ranked the failing test already when
  * there is no suite. */
 int ex_refine_propose(struct explain *x, struct cerr *e)
@@ -258,6 +314,20 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 		if (rc == 0 && !sig0)
 			note = xasprintf("the failing run's input, run alone (%s), behaves the same at both revisions: "
 					 "culprit cannot judge new inputs", own_cmd);
+	}
+	/* The failing test's own shape, for the tests to come. */
+	struct shape shp, *shape = NULL;
+	if (!note && rc == 0) {
+		struct buf gout;
+		struct cerr se = {0};
+		if (stdout_of(x, workspace_path(x->p->ws), own_cmd, &gout, &se) == 0) {
+			if (shape_find(&shp, x->opts.test, workspace_path(x->p->ws), own.argv, own.argc, reads_stdin(t), &gout,
+				       &se) == 0)
+				shape = &shp;
+			else
+				ex_event(x, "GENERATED", "tests are written in culprit's own form: %s", se.msg);
+			buf_release(&gout);
+		}
 	}
 	/* New inputs, preferring the critical predicates and the branches the causes ran under. */
 	struct cand *c = NULL;
@@ -471,18 +541,24 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 		store_append(x, "refine.rounds", line, NULL);
 		free(line);
 	}
+	char *name = NULL, *test = NULL;
+	if (best >= 0) {
+		char *next = store_get(x->p->store, x->p->session, "refine.next");
+		name = xasprintf("gen%d", next ? atoi(next) : 1);
+		free(next);
+		ex_activity(x, xasprintf("refinement: writing %s as a test", name));
+		test = suite_test(x, shape, &c[best], name);
+		ex_activity(x, NULL);
+	}
 	ex_lock(x);
 	x->refine.candidates += nc;
 	if (best >= 0) {
 		struct cand *b = &c[best];
 		struct refine_proposal *p = &x->refine.cur;
-		char *next = store_get(x->p->store, x->p->session, "refine.next");
-		int k = next ? atoi(next) : 1;
-		free(next);
-		p->name = xasprintf("gen%d", k);
+		p->name = name;
 		p->input = gen_describe(&b->in);
 		p->cmd = xstrdup(b->cmd);
-		p->test = refine_test_command(b->cmd, &b->good);
+		p->test = test;
 		p->branch = branch_text(t, b->in.branch);
 		p->failing = b->failing;
 		p->verdict = b->failing ? xasprintf("failing: %s (the good revision differs)", b->sig)
@@ -523,6 +599,8 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 	free(c);
 	if (nc)
 		coverage_release(&cc);
+	if (shape)
+		shape_release(shape);
 	gen_input_release(&own);
 	free(own_cmd);
 	free(sig0);
