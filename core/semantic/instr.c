@@ -671,11 +671,21 @@ static const char *output_call(const char *name)
  * mark what they return as inputs. */
 static const char *input_call(const char *name)
 {
-	static const char *in[] = {"atoi", "atol", "strtol", "sscanf", "getchar", "fgetc", "getc", "fgets", "scanf", NULL};
+	static const char *in[] = {"atoi", "atol", "atoll", "strtol", "strtoul", "strtoll", "strtoull", "sscanf",
+				   "getchar", "fgetc", "getc", "fgets", "scanf", "fscanf", "fread", "read", "fopen",
+				   "fclose", NULL};
 	for (int i = 0; in[i]; i++)
 		if (!strcmp(name, in[i]))
 			return in[i];
 	return NULL;
+}
+
+/* The C library's function, not the program's own of the same name (a
+ * competitive programmer's read()). */
+static int library_decl(struct node *f)
+{
+	CXCursor d = clang_getCursorReferenced(f->c);
+	return clang_Cursor_isNull(d) || clang_Location_isInSystemHeader(clang_getCursorLocation(d));
 }
 
 static struct node *callee_ref(struct node *n)
@@ -708,7 +718,7 @@ static void call_site(struct ctx *x, struct node *n)
 	n->cid = new_id(x);
 	x->st->calls++;
 	const char *out = name ? output_call(name) : NULL, *in = name ? input_call(name) : NULL;
-	if ((out || in) && f && !f->mac && f->e - f->s == strlen(name))
+	if ((out || in) && f && !f->mac && f->e - f->s == strlen(name) && library_decl(f))
 		edit(x, f->s, (unsigned)strlen(name), 1, 2 * f->depth, xasprintf("__cu_%s", out ? out : in));
 	else
 		out = NULL;

@@ -66,7 +66,7 @@ static void test_inputs(void)
 	struct cerr e;
 	struct gen_input g;
 	char *root = xasprintf("%s", dir);
-	CHECK(gen_original(&t, root, &g, &e) == 0);
+	CHECK(gen_original(&t, root, NULL, NULL, &g, &e) == 0);
 	char *own = gen_command(&g);
 	CHECK_STR(own, "cd num && printf '%s' a | ./p 20 x 7");
 	free(own);
@@ -74,7 +74,7 @@ static void test_inputs(void)
 	struct gen_input *v = NULL;
 	size_t n = 0;
 	struct gen_stats st;
-	CHECK(gen_candidates(&t, root, NULL, 0, 16, NULL, 0, &v, &n, &st, &e) == 0);
+	CHECK(gen_candidates(&t, root, NULL, NULL, NULL, 0, 16, NULL, 0, &v, &n, &st, &e) == 0);
 	CHECK(st.branches >= 3 && st.checks >= 3);
 	/* x > 10 negated; c == 'q' taken; argv[2][0] == '-' taken. */
 	int small = 0;
@@ -101,7 +101,7 @@ static void test_inputs(void)
 		gen_input_release(&v[i]);
 	free(v);
 	/* A seen input is not proposed again. */
-	CHECK(gen_candidates(&t, root, NULL, 0, 16, NULL, 0, &v, &n, &st, &e) == 0);
+	CHECK(gen_candidates(&t, root, NULL, NULL, NULL, 0, 16, NULL, 0, &v, &n, &st, &e) == 0);
 	size_t before = n;
 	char **seen = xcalloc(n + 1, sizeof(*seen));
 	for (size_t i = 0; i < n; i++) {
@@ -109,14 +109,14 @@ static void test_inputs(void)
 		gen_input_release(&v[i]);
 	}
 	free(v);
-	CHECK(gen_candidates(&t, root, NULL, 0, 16, seen, before, &v, &n, &st, &e) == 0);
+	CHECK(gen_candidates(&t, root, NULL, NULL, NULL, 0, 16, seen, before, &v, &n, &st, &e) == 0);
 	CHECK(n == 0);
 	for (size_t i = 0; i < before; i++)
 		free(seen[i]);
 	free(seen);
 	free(v);
 	/* Outside the tree: a clear refusal. */
-	CHECK(gen_original(&t, "/nonexistent", &g, &e) < 0 && strstr(e.msg, "outside the tree"));
+	CHECK(gen_original(&t, "/nonexistent", NULL, NULL, &g, &e) < 0 && strstr(e.msg, "outside the tree"));
 	free(root);
 	trace_release(&t);
 	tmeta_release(&m);
@@ -146,7 +146,7 @@ static void test_scanf(void)
 	struct gen_input *v = NULL;
 	size_t n = 0;
 	struct gen_stats st;
-	if (gen_candidates(&t, dir, NULL, 0, 8, NULL, 0, &v, &n, &st, &e) < 0)
+	if (gen_candidates(&t, dir, NULL, NULL, NULL, 0, 8, NULL, 0, &v, &n, &st, &e) < 0)
 		printf("  %s\n", e.msg);
 	int hit = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -222,7 +222,7 @@ static void test_tame(void)
 	size_t n = 0;
 	struct gen_stats st;
 	char *root = xasprintf("%s", dir);
-	CHECK(gen_candidates(&t, root, NULL, 0, 16, NULL, 0, &v, &n, &st, &e) == 0);
+	CHECK(gen_candidates(&t, root, NULL, NULL, NULL, 0, 16, NULL, 0, &v, &n, &st, &e) == 0);
 	CHECK(n >= 3);   /* a non-digit first, a third character, another byte than x */
 	for (size_t i = 0; i < n; i++) {
 		char *d = gen_describe(&v[i]);
