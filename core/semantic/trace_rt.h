@@ -616,11 +616,13 @@ __attribute__((weak)) int __cu_vscan(FILE *f, const char *str, const char *fmt, 
 		int k = __cu_argof(str);
 		if (k > 0)
 			where = 0x100 | k;
-		for (i = 0; i < __CU_NLINES && where < 0; i++)
-			if (__cu_line_at[i] && str >= __cu_line_at[i] && str <= __cu_line_at[i] + __cu_line_len[i]) {
-				where = __cu_line_stream[i];
-				base = __cu_line_off[i] + (unsigned long)(str - __cu_line_at[i]);
+		for (i = 0; i < __CU_NLINES && i < __cu_nline && where < 0; i++) {   /* the newest first */
+			unsigned j = (__cu_nline - 1 - i) % __CU_NLINES;
+			if (__cu_line_at[j] && str >= __cu_line_at[j] && str <= __cu_line_at[j] + __cu_line_len[j]) {
+				where = __cu_line_stream[j];
+				base = __cu_line_off[j] + (unsigned long)(str - __cu_line_at[j]);
 			}
+		}
 	}
 	for (;;) {
 		const char *q = p, *c, *len;
