@@ -297,6 +297,40 @@ static int same_bytes(const struct buf *a, const char *s, size_t n)
 	return a->len == n && (!n || !memcmp(a->s, s, n));
 }
 
+/* Text with blank lines and the blanks around each line dropped: an
+ * expected file a suite compares loosely (sed, diff -Z, diff -b). */
+static void loose(const char *s, size_t n, struct buf *out)
+{
+	buf_init(out);
+	size_t i = 0;
+	while (i < n) {
+		size_t e = i;
+		while (e < n && s[e] != '\n')
+			e++;
+		size_t a = i, z = e;
+		while (a < z && strchr(" \t\r\v\f", s[a]))
+			a++;
+		while (z > a && strchr(" \t\r\v\f", s[z - 1]))
+			z--;
+		if (z > a) {
+			buf_add(out, s + a, z - a);
+			buf_addc(out, '\n');
+		}
+		i = e + 1;
+	}
+}
+
+static int same_loosely(const struct buf *a, const struct buf *b)
+{
+	struct buf x, y;
+	loose(a->s ? a->s : "", a->len, &x);
+	loose(b->s ? b->s : "", b->len, &y);
+	int same = x.len && x.len == y.len && !memcmp(x.s, y.s, x.len);
+	buf_release(&x);
+	buf_release(&y);
+	return same;
+}
+
 /* Output without its trailing newlines, as $(...) gives it. */
 static char *trimmed(const struct buf *b)
 {
@@ -322,8 +356,8 @@ static void find_expect(struct shape *s, const struct toks *t, const char *root,
 		}
 		char *p = word_file(root, t->v[i].val);
 		struct buf f = BUF_INIT;
-		if (p && file_read(p, &f, 1 << 20, NULL) == 0 && same_bytes(&f, good_out->s, good_out->len) &&
-		    good_out->len) {
+		if (p && file_read(p, &f, 1 << 20, NULL) == 0 && good_out->len &&
+		    (same_bytes(&f, good_out->s, good_out->len) || same_loosely(&f, good_out))) {
 			add_sub(s, t->v[i].off, t->v[i].len, SHAPE_EXPECT_FILE, 0);
 			s->expects = 1;
 		}

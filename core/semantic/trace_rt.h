@@ -32,6 +32,9 @@
 extern int vsnprintf(char *, size_t, const char *, va_list);
 extern int vscanf(const char *, va_list);
 extern int vsscanf(const char *, const char *, va_list);
+extern long long atoll(const char *);
+extern long long strtoll(const char *, char **, int);
+extern unsigned long long strtoull(const char *, char **, int);
 
 struct __cu_ev {
 	unsigned char kind, size;
@@ -579,14 +582,16 @@ static __inline__ void __cu_item(int where, unsigned long start, unsigned long e
 		size = len[1] == 'h' ? 1 : 2;
 	else if (len[0] == 'l' || len[0] == 'L' || len[0] == 'q' || len[0] == 'j' || len[0] == 'z' || len[0] == 't')
 		size = 8;
-	if (size == 1)
-		v = strchr("di", conv) ? *(signed char *)ptr : *(unsigned char *)ptr;
-	else if (size == 2)
-		v = strchr("di", conv) ? *(short *)ptr : *(unsigned short *)ptr;
-	else if (size == 4)
-		v = strchr("di", conv) ? *(int *)ptr : *(unsigned *)ptr;
-	else
+	if (size == 8)
 		v = *(long long *)ptr;
+	else if (conv != 'd' && conv != 'i')
+		v = (long long)(size == 1 ? *(unsigned char *)ptr : size == 2 ? *(unsigned short *)ptr : *(unsigned *)ptr);
+	else if (size == 1)
+		v = (long long)*(signed char *)ptr;
+	else if (size == 2)
+		v = (long long)*(short *)ptr;
+	else
+		v = (long long)*(int *)ptr;
 	r = __cu_ev(__CU_ARG, __CU_RANGE);
 	r->aux = (unsigned short)where;
 	r->size = (unsigned char)conv;

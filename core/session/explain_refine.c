@@ -33,6 +33,11 @@ static void proposal_release(struct refine_proposal *p)
 	for (size_t i = 0; i < p->ncovered; i++)
 		free(p->covered[i]);
 	free(p->covered);
+	free(p->good_out);
+	free(p->bad_out);
+	for (size_t i = 0; i < p->ntop; i++)
+		free(p->top[i]);
+	free(p->top);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -173,6 +178,7 @@ struct cand {
 	struct gen_input in;
 	char *cmd, *sig;
 	struct run_result good;
+	struct buf bad_out;     /* the bad revision's output */
 	int ran, failing, dropped;
 	struct bits *hit;       /* over x->p->cov's lines */
 	size_t unknown;         /* lines hit that no earlier run had as executable */
@@ -516,6 +522,7 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 		if (b.status == RUN_CANCELLED || c[i].good.status == RUN_CANCELLED)
 			rc = ABORT_STOPPED;
 		c[i].sig = refine_signature(&c[i].good, &b);
+		buf_add(&c[i].bad_out, b.out.s ? b.out.s : "", b.out.len);
 		c[i].failing = c[i].sig != NULL;
 		if (c[i].failing && strcmp(c[i].sig, sig0)) {
 			c[i].dropped = 1;
@@ -656,6 +663,18 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 					: xstrdup("passing: both revisions behave the same");
 		p->new_lines = b->fresh;
 		p->sequences = b->seqs;
+		p->good_out = xstrndup(b->good.out.s ? b->good.out.s : "", b->good.out.len < 4096 ? b->good.out.len : 4096);
+		p->bad_out = xstrndup(b->bad_out.s ? b->bad_out.s : "", b->bad_out.len < 4096 ? b->bad_out.len : 4096);
+		if (x->ranking.n) {   /* the lines tied at the top that it runs */
+			double bar = x->ranking.v[x->ranking.n < 3 ? x->ranking.n - 1 : 2].s.score;
+			for (size_t i = 0; i < x->ranking.n && x->ranking.v[i].s.score >= bar; i++) {
+				long at = coverage_find(&x->p->cov, x->ranking.v[i].s.file, (uint32_t)x->ranking.v[i].s.line);
+				if (at < 0 || !b->hit || !bits_test(b->hit, (size_t)at))
+					continue;
+				p->top = xrealloc(p->top, (p->ntop + 1) * sizeof(*p->top));
+				p->top[p->ntop++] = xasprintf("%s:%d", x->ranking.v[i].s.file, x->ranking.v[i].s.line);
+			}
+		}
 		const struct cov_run *run = &cc.runs[b->cov_run];
 		for (size_t l = 0; l < cc.nlines; l++) {
 			const char *file = cc.files[cc.lines[l].file];
@@ -685,6 +704,7 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 		free(c[i].sig);
 		if (c[i].ran)
 			run_result_release(&c[i].good);
+		buf_release(&c[i].bad_out);
 		bits_free(c[i].hit);
 	}
 	free(c);

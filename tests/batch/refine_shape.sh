@@ -38,4 +38,17 @@ one refine_scanf pass.c 16 '\[ "\$(\./prog < /.*/gen[0-9]*\.in)" = .* \]' '[ "$(
 one refine_wrapper year.c 10 "sh check.sh [-0-9]* [-0-9']*" sh check.sh 1 2024
 one refine_cmp fizz.c 17 "\./prog [-0-9']* | cmp -s - '*/.*/gen[0-9]*\.out'*" './prog 6 | cmp -s - tests/6.out'
 
+
+# Fault sets when the chain is cut (string literals printed): the path to
+# the failure instead of the output check; stored, not computed again when
+# the session is reopened.
+d=$(fixture faults_cut)
+(cd "$d" && "$CULPRIT" --batch --format json --good good --bad bad --suite tests.list -- sh check.sh common 1900) > "$T/out.json" 2> "$T/err"
+check "cut: fault sets" [ "$(jqf '.fault_sets.sets | length')" -ge 1 ]
+check "cut: the faulty line's set among them" [ "$(jqf '[.fault_sets.sets[] | select(.lines | map(.file + ":" + (.line|tostring)) | index("year.c:8"))] | length')" -ge 1 ]
+check "cut: it says how they were found" sh -c "jq -r .fault_sets.note '$T/out.json' | grep -q 'off the failure'"
+check "cut: computed" grep -q 'fault sets (MaxSAT' "$T/err"
+(cd "$d" && "$CULPRIT" --batch --format json --good good --bad bad --suite tests.list -- sh check.sh common 1900) > "$T/out.json" 2> "$T/err"
+check "cut: reopened, the stored sets are shown" [ "$(jqf '.fault_sets.sets | length')" -ge 1 ]
+check "cut: and not computed again" sh -c "! grep -q 'fault sets (MaxSAT' '$T/err'"
 finish
