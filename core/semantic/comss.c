@@ -48,6 +48,7 @@ struct enc {
 	size_t clauses;
 	double wmax;
 	int path_goal;          /* the output check cannot be modelled: leave the failure's path instead */
+	int stmt_goal;          /* no decision on that path: one statement the failure depends on */
 };
 
 static double now(void)
@@ -407,9 +408,36 @@ static int solve(struct enc *c, const struct expect *x, size_t nx, struct comss_
 		for (size_t i = at != TRACE_NONE ? at + 1 : 0; i-- > 0 && noff < 64;)
 			if (bits_test(sl, i) && is_decision(t, (uint32_t)i))
 				off[noff++] = Z3_mk_not(c->z, as_run(c, (uint32_t)i));
+		if (!noff) {
+			/* No decision either: a statement the failure depends on is
+			 * wrong — each one a set of its own, cheapest first. */
+			size_t *idx = xmalloc((t->n + 1) * sizeof(*idx)), ni = 0;
+			for (size_t i = at != TRACE_NONE ? at + 1 : 0; i-- > 0 && noff < 64;) {
+				uint32_t k = t->ev[i].kind;
+				if (!bits_test(sl, i) || (k != TE_WRITE && k != TE_RET && k != TE_OUT && k != TE_CRET && k != TE_STMT))
+					continue;
+				uint32_t ev = (uint32_t)i;   /* an output call's statement: the one it ran in */
+				while (!trace_stmt_of(t, ev) && ev > 0 && i - ev < 64 && t->ev[ev].kind != TE_STMT)
+					ev--;
+				const struct msite *st = trace_stmt_of(t, ev);
+				if (!st)
+					continue;
+				size_t before = c->nsels;
+				struct sel *sv = sel_of(c, t, ev);
+				if (c->nsels == before)
+					continue;   /* its line has a set already */
+				sv->clause = k == TE_WRITE || k == TE_RET ? describe(t, ev) : xstrdup(st->text ? st->text : "");
+				idx[ni++] = (size_t)(sv - c->sels);
+				noff++;
+				c->stmt_goal = 1;
+			}
+			for (size_t i = 0; i < ni; i++)
+				off[i] = Z3_mk_not(c->z, c->sels[idx[i]].lit);
+			free(idx);
+		}
 		bits_free(sl);
 		if (!noff)
-			rc = cerr_set(e, "no decision leads to the failure");
+			rc = cerr_set(e, "nothing in the run leads to the failure");
 		else
 			Z3_optimize_assert(c->z, c->o, noff == 1 ? off[0] : Z3_mk_or(c->z, noff, off));
 		if (rc == 0)
@@ -661,8 +689,10 @@ int comss_run(const struct trace *t, const struct expect *x, size_t nx, const st
 	out->paths = (int)c.np;
 	out->weighted = o->weighted && o->susp;
 	if (c.path_goal && rc == 0) {
-		char *n = xasprintf("the output check is not in the formula: sets that take the run off the failure's "
-				    "path%s%s", out->note ? "; " : "", out->note ? out->note : "");
+		char *n = xasprintf("the output check is not in the formula: %s%s%s",
+				    c.stmt_goal ? "no decision leads to the failure, each statement it depends on is a set"
+						: "sets that take the run off the failure's path",
+				    out->note ? "; " : "", out->note ? out->note : "");
 		free(out->note);
 		out->note = n;
 	}

@@ -272,12 +272,13 @@ static size_t seg_start(const struct toks *t, size_t i)
 
 /* The program's standard input: a "<" in its segment or its wrapper's, the
  * command piped into it, or none (a "<" is added). */
-static void find_stdin(struct shape *s, const struct toks *t, size_t first, size_t last)
+static void find_stdin(struct shape *s, const struct toks *t, size_t first, size_t last, int reads)
 {
 	size_t a = seg_start(t, first), z = seg_end(t, last);
 	for (size_t i = a; i < z; i++)
 		if (t->v[i].op == '<' && t->v[i].len == 1 && i + 1 < z && !t->v[i + 1].op) {
-			add_sub(s, t->v[i + 1].off, t->v[i + 1].len, SHAPE_STDIN_FILE, 0);
+			if (reads || !t->v[i + 1].val || strcmp(t->v[i + 1].val, "/dev/null"))
+				add_sub(s, t->v[i + 1].off, t->v[i + 1].len, SHAPE_STDIN_FILE, 0);
 			return;
 		}
 	if (a > 0 && t->v[a - 1].op == '|') {
@@ -288,6 +289,8 @@ static void find_stdin(struct shape *s, const struct toks *t, size_t first, size
 		add_sub(s, off, end - off, SHAPE_STDIN_PIPE, 0);
 		return;
 	}
+	if (!reads)
+		return;   /* none given, none read */
 	size_t end = t->v[last].off + t->v[last].len;
 	add_sub(s, end, 0, SHAPE_STDIN_ADD, 0);
 }
@@ -380,8 +383,7 @@ static int find_in(struct shape *s, const char *root, char *const *argv, size_t 
 	for (size_t k = 1; k < argc; k++)
 		add_sub(s, t.v[first + k - 1].off, t.v[first + k - 1].len, SHAPE_ARG, k);
 	size_t from = prog >= 0 ? (size_t)prog : (size_t)first, to = (size_t)first + argc - 1;
-	if (reads_stdin)
-		find_stdin(s, &t, from, to > from ? to - 1 : from);
+	find_stdin(s, &t, from, to > from ? to - 1 : from, reads_stdin);
 	find_expect(s, &t, root, good_out, from, to);
 	toks_release(&t);
 	return 0;

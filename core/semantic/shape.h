@@ -36,7 +36,9 @@ struct shape {
 /* Find the invocation of the program that ran with argv (argc words) in
  * cmd (run at the top of root); reads_stdin: the run read standard input;
  * good_out: what the good revision's program printed on standard output
- * for the original input. 0, or -1 with a one-line reason. */
+ * for the original input. The standard input the command gives is kept
+ * whether or not the run was seen reading it. 0, or -1 with a one-line
+ * reason. */
 int shape_find(struct shape *s, const char *cmd, const char *root, char *const *argv, size_t argc, int reads_stdin,
 	       const struct buf *good_out, struct cerr *e);
 /* The original standard input, as the command gives it (a file or the

@@ -576,8 +576,15 @@ static __inline__ void __cu_item(int where, unsigned long start, unsigned long e
 				    (unsigned char)((const char *)ptr)[i]);
 		return;
 	}
-	if (!strchr("diuoxX", conv))
-		return;   /* floating point and pointers: kept as written */
+	if (!strchr("diuoxX", conv)) {   /* floating point and pointers: kept as written, the read noted */
+		if (where < 0x100) {
+			r = __cu_ev(__CU_ARG, __CU_RANGE);
+			r->aux = (unsigned short)where;
+			r->size = (unsigned char)conv;
+			r->val = (unsigned long long)start | (unsigned long long)end << 32;
+		}
+		return;
+	}
 	if (len[0] == 'h')
 		size = len[1] == 'h' ? 1 : 2;
 	else if (len[0] == 'l' || len[0] == 'L' || len[0] == 'q' || len[0] == 'j' || len[0] == 'z' || len[0] == 't')

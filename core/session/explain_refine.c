@@ -239,10 +239,13 @@ static int stdout_of(struct explain *x, const char *dir, const char *cmd, struct
 /* Whether the run read standard input. */
 static int reads_stdin(const struct trace *t)
 {
-	for (size_t i = 0; i < t->n; i++)
+	for (size_t i = 0; i < t->n; i++) {
 		if (t->ev[i].kind == TE_IN && (t->ev[i].aux == TIN_STDBYTE || t->ev[i].aux == TIN_STDINT) &&
 		    (t->ev[i].id == ~0u || t->ev[i].id >> 24 == 0))
 			return 1;
+		if (t->ev[i].kind == TE_ARG && t->ev[i].id == 0xffffff01u && t->ev[i].aux == 0)
+			return 1;   /* a scanf item kept as written (%f) */
+	}
 	return 0;
 }
 
@@ -250,7 +253,7 @@ static int reads_stdin(const struct trace *t)
  * command is culprit's own: printf ... | prog). 1 when known. */
 static int approved_stdin(struct explain *x, const struct trace *t, const char *cmd, struct buf *in)
 {
-	if (!reads_stdin(t) || !t->nargs)
+	if (!t->nargs)
 		return 0;
 	char **argv = xcalloc(t->nargs + 1, sizeof(*argv));
 	const char *p = t->args.s;
@@ -365,7 +368,7 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 				ex_event(x, "GENERATED", "tests are written in culprit's own form: %s", se.msg);
 			buf_release(&gout);
 		}
-		if (shape && reads_stdin(t) && shape_stdin(shape, workspace_path(x->p->ws), &in0) == 0) {
+		if (shape && shape_stdin(shape, workspace_path(x->p->ws), &in0) == 0) {
 			in_known = 1;
 			gen_input_release(&own);
 			if (gen_original(t, root, &in0, filedir, &own, &ge) < 0)
