@@ -16,8 +16,8 @@
 	X(PAUSE, "pause", "pause before the next configuration")                       \
 	X(CANCEL, "cancel", "kill the running build or test and stop the analysis")     \
 	X(STOP, "stop", "stop refinement and keep the best answer so far")             \
-	X(EXPORT, "export", "export the report to report.txt in the session directory (:export FILE for another file)")                 \
-	X(COMMAND, "command", "open the command prompt (:export FILE, :format F, :tests FILE, :set timeout N, :help)") \
+	X(EXPORT, "export", "export the report to report.txt in the session directory, or a new name when it exists (:export FILE for another file)")                 \
+	X(COMMAND, "command", "open the command prompt (:export FILE, :format F, :tests FILE, :set timeout N, :set build-timeout N, :func NAME, :help)") \
 	X(SEARCH, "search", "search the focused pane (PCRE2)")                         \
 	X(SEARCH_NEXT, "search-next", "next match")                                    \
 	X(SEARCH_PREV, "search-prev", "previous match")                                \
@@ -43,7 +43,9 @@
 	X(FORMULA, "formula", "rank with the next suspiciousness formula")                  \
 	X(CHANGED_ONLY, "changed-only", "rank every line, or only the lines good..bad changed") \
 	X(JUMP, "jump", "show the selected line's change in the diff pane")            \
-	X(REFINE, "refine", "propose a generated test (a approve, r reject, s stop refinement)")
+	X(REFINE, "refine", "propose a generated test (a approve, r reject, s stop refinement)") \
+	X(SCROLL_LEFT, "scroll-left", "scroll the focused pane left")                  \
+	X(SCROLL_RIGHT, "scroll-right", "scroll the focused pane right (long lines go on beyond the edge)")
 
 enum keymap_action {
 	KA_NONE,

@@ -7,11 +7,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "core/isolate/run.h"
 #include "core/session/explain.h"
 #include "core/session/report.h"
+#include "core/session/store.h"
 #include "core/spectrum/spectra.h"
+#include "core/spectrum/suite.h"
 #include "keymaps/keymap.h"
 #include "tui/workbench.h"
 #include "core/util.h"
@@ -22,9 +26,10 @@ static volatile int interrupted;
 
 static const char usage[] =
 	"usage: culprit [options] --good REV --bad REV -- TEST-COMMAND [ARG...]\n"
-	"       culprit report [-C DIR] [--format FORMAT] [--top N]\n"
-	"       culprit rank [-C DIR] [--formula F] [--top N] [--changed] [--format FORMAT]\n"
-	"       culprit tests [-C DIR]\n"
+	"       culprit report [-C DIR] [--session ID] [--format FORMAT] [--top N]\n"
+	"       culprit rank [-C DIR] [--session ID] [--formula F] [--top N] [--changed] [--format FORMAT]\n"
+	"       culprit tests [-C DIR] [--session ID]\n"
+	"       culprit sessions [-C DIR]\n"
 	"\n"
 	"Find the commit and the smallest set of changes that make a test fail.\n"
 	"\n"
@@ -40,6 +45,11 @@ static const char usage[] =
 	"      --repeat N         run the test N times per configuration; disagreeing runs are flaky\n"
 	"      --build-timeout S  seconds before a build is killed (default 600)\n"
 	"      --test-timeout S   seconds before a test is killed (default 60)\n"
+	"      --first-parent     bisect the first-parent commits only (default: every commit\n"
+	"                         between good and bad, as git bisect)\n"
+	"      --max-configurations N  build and test at most N configurations, then report\n"
+	"                         the best answer so far\n"
+	"      --test-memory MB   address-space limit of each build and test (default: none)\n"
 	"      --suite FILE       rank lines by suspiciousness over this test suite's coverage\n"
 	"                         (a line a test: NAME COMMAND; '#' starts a comment)\n"
 	"      --coverage-build CMD  build with coverage (default: make CFLAGS=\"-O0 -g --coverage\n"
@@ -62,17 +72,20 @@ static const char usage[] =
 	"      --version          the version\n"
 	"\n"
 	"Exit status: 0 failure-inducing changes found, 1 not explained, 2 bad usage or input.\n"
-	"The session is stored in <gitdir>/culprit/; running again resumes it.\n";
+	"The session is stored in <gitdir>/culprit/; running again resumes it. report, rank and\n"
+	"tests read the last finished analysis, or the session --session ID names (culprit sessions).\n";
 
 static void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 static void die_usage(const char *fmt, ...)
 {
 	va_list ap;
+	struct buf b = BUF_INIT;
 	va_start(ap, fmt);
-	fprintf(stderr, "culprit: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, " (see culprit --help)\n");
+	buf_vaddf(&b, fmt, ap);
 	va_end(ap);
+	text_sanitize(b.s);   /* it quotes arguments */
+	fprintf(stderr, "culprit: %s (see culprit --help)\n", b.s);
+	buf_release(&b);
 	exit(2);
 }
 
@@ -89,13 +102,18 @@ static void bad_option(int c, char **argv)
 	die_usage("unknown option '%s'", opt);
 }
 
-static double parse_seconds(const char *opt, const char *s)
+static double seconds_option(const char *opt, const char *s)
 {
-	char *end;
-	double v = strtod(s, &end);
-	if (end == s || *end || v <= 0)
-		die_usage("%s needs a positive number of seconds", opt);
+	double v;
+	if (parse_seconds(s, &v) < 0)
+		die_usage("%s needs a positive number of seconds (at most %.0f)", opt, SECONDS_MAX);
 	return v;
+}
+
+/* The workbench waits for another run on the repository (--batch refuses). */
+static void lock_waiting(const char *msg)
+{
+	fprintf(stderr, "culprit: %s; waiting for it to finish\n", msg);
 }
 
 static void on_signal(int sig)
@@ -150,16 +168,26 @@ static int parse_formula(const char *s)
 	return (int)f;
 }
 
+static long long parse_session(const char *s)
+{
+	char *end;
+	long long n = strtoll(s, &end, 10);
+	if (end == s || *end || n < 1)
+		die_usage("--session needs a session id (culprit sessions lists them), not '%s'", s);
+	return n;
+}
+
 /* culprit report, rank and tests: the stored session, replayed without building. */
 static int cmd_stored(int argc, char **argv, int rank)
 {
 	int tests = rank == 2;
-	enum { OPT_FORMULA = 256, OPT_TOP, OPT_CHANGED };
+	enum { OPT_FORMULA = 256, OPT_TOP, OPT_CHANGED, OPT_SESSION };
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
 		{"formula", required_argument, NULL, OPT_FORMULA},
 		{"top", required_argument, NULL, OPT_TOP},
 		{"changed", no_argument, NULL, OPT_CHANGED},
+		{"session", required_argument, NULL, OPT_SESSION},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -167,13 +195,17 @@ static int cmd_stored(int argc, char **argv, int rank)
 	enum report_format fmt = REPORT_TEXT;
 	int c, formula = SPECTRA_OCHIAI, changed = 0;
 	size_t top = 20;
+	long long session = 0;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:C:f:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":C:f:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'C':
 			dir = optarg;
+			break;
+		case OPT_SESSION:
+			session = parse_session(optarg);
 			break;
 		case 'f':
 			if (report_format_parse(optarg, &fmt) < 0)
@@ -200,11 +232,11 @@ static int cmd_stored(int argc, char **argv, int rank)
 	if (rank != 1 && (formula != SPECTRA_OCHIAI || changed))
 		die_usage("%s", "--formula and --changed are options of culprit rank");
 	if (tests && (fmt != REPORT_TEXT || top != 20))
-		die_usage("%s", "culprit tests takes only -C DIR");
+		die_usage("%s", "culprit tests takes only -C DIR and --session ID");
 
 	struct cerr e = {{0}};
 	struct explain *x = NULL;
-	if (explain_open_stored(&x, dir, formula, changed, &e) < 0) {
+	if (explain_open_stored(&x, dir, session, formula, changed, &e) < 0) {
 		fprintf(stderr, "culprit: %s\n", e.msg);
 		explain_free(x);
 		return 2;
@@ -243,11 +275,120 @@ static int cmd_stored(int argc, char **argv, int rank)
 	return rc;
 }
 
+/* culprit sessions: every stored session of the repository, the one
+ * report/rank/tests read by default marked with '*'. */
+static int cmd_sessions(int argc, char **argv)
+{
+	static const struct option longopts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+	const char *dir = NULL;
+	int c;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":C:h", longopts, NULL)) != -1) {
+		if (c == 'C')
+			dir = optarg;
+		else if (c == 'h') {
+			fputs(usage, stdout);
+			return 0;
+		} else
+			bad_option(c, argv);
+	}
+	if (optind < argc)
+		die_usage("unexpected argument '%s'", argv[optind]);
+	struct cerr e = {{0}};
+	struct session_row *rows = NULL;
+	size_t n = 0;
+	int64_t pick = 0;
+	if (explain_sessions(dir, &rows, &n, &pick, &e) < 0) {
+		fprintf(stderr, "culprit: %s\n", e.msg);
+		return 2;
+	}
+	printf("  %4s  %-11s  %-16s  %-27s  %7s  %s\n", "ID", "STATE", "DATE", "GOOD..BAD", "CONFIGS", "TEST");
+	for (size_t i = 0; i < n; i++) {
+		const struct session_row *r = &rows[i];
+		char date[32] = "";
+		time_t t = (time_t)(r->finished > 0 ? r->finished : r->used);
+		struct tm tm;
+		if (localtime_r(&t, &tm))
+			strftime(date, sizeof(date), "%Y-%m-%d %H:%M", &tm);
+		char range[128];
+		snprintf(range, sizeof(range), "%s..%s", r->good ? r->good : "?", r->bad ? r->bad : "?");
+		printf("%c %4lld  %-11s  %-16s  %-27s  %7lld  %s\n", r->id == pick ? '*' : ' ', (long long)r->id,
+		       r->state ? r->state : "new", date, range, (long long)r->configs, r->test ? r->test : "?");
+	}
+	if (!n)
+		fprintf(stderr, "culprit: no stored session (run culprit first)\n");
+	store_sessions_free(rows, n);
+	return n ? 0 : 1;
+}
+
+/* The subcommand (report, rank, tests, sessions) wherever it stands among
+ * the options before "--": its index in argv, or 0. */
+static int find_subcommand(int argc, char **argv, const struct option *longopts, const char *shortopts)
+{
+	static const char *const names[] = {"report", "rank", "tests", "sessions"};
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--"))
+			return 0;
+		if (a[0] == '-' && a[1] == '-') {   /* --name or --name=value */
+			size_t len = strcspn(a + 2, "=");
+			for (const struct option *o = longopts; o->name; o++)
+				if (strlen(o->name) == len && !strncmp(o->name, a + 2, len) && o->has_arg == required_argument &&
+				    !a[2 + len])
+					i++;
+			continue;
+		}
+		if (a[0] == '-' && a[1]) {   /* -C DIR, -CDIR, -q */
+			const char *p = strchr(shortopts, a[1]);
+			if (p && p[1] == ':' && !a[2])
+				i++;
+			continue;
+		}
+		for (size_t k = 0; k < sizeof(names) / sizeof(*names); k++)
+			if (!strcmp(a, names[k]))
+				return i;
+		return 0;   /* the test command (without "--") */
+	}
+	return 0;
+}
+
+/* Run a subcommand with every other argument after it, so that options go
+ * before or after its name. */
+static int run_subcommand(int argc, char **argv, int at)
+{
+	char **v = xmalloc(((size_t)argc + 1) * sizeof(*v));
+	int n = 0;
+	v[n++] = argv[at];
+	for (int i = 1; i < argc; i++)
+		if (i != at)
+			v[n++] = argv[i];
+	v[n] = NULL;
+	const char *name = argv[at];
+	int rc = !strcmp(name, "sessions") ? cmd_sessions(n, v)
+		 : cmd_stored(n, v, !strcmp(name, "rank") ? 1 : !strcmp(name, "tests") ? 2 : 0);
+	free(v);
+	return rc;
+}
+
+/* A relative --suite is relative to where culprit was started: kept as an
+ * absolute path, `culprit rank` finds it from anywhere. */
+static char *absolute_path(const char *p)
+{
+	if (!p || p[0] == '/')
+		return NULL;
+	char *r = realpath(p, NULL);
+	if (r)
+		return r;
+	char cwd[4096];
+	return getcwd(cwd, sizeof(cwd)) ? xasprintf("%s/%s", cwd, p) : NULL;
+}
+
 int main(int argc, char **argv)
 {
 	enum { OPT_BATCH = 256, OPT_PATTERN, OPT_REPEAT, OPT_BTIME, OPT_TTIME, OPT_FRESH, OPT_VERSION, OPT_SUITE,
 	       OPT_COVBUILD, OPT_JOBS, OPT_FORMULA, OPT_CHANGED, OPT_TOP, OPT_KEYS, OPT_DUMP_KEYMAP, OPT_NO_SEMANTIC,
-	       OPT_CFLAGS, OPT_ROUNDS, OPT_REFINE };
+	       OPT_CFLAGS, OPT_ROUNDS, OPT_REFINE, OPT_FIRST_PARENT, OPT_MAX_CONFIGS, OPT_SESSION, OPT_TMEM };
 	static const struct option longopts[] = {
 		{"good", required_argument, NULL, 'g'},
 		{"bad", required_argument, NULL, 'b'},
@@ -258,11 +399,14 @@ int main(int argc, char **argv)
 		{"repeat", required_argument, NULL, OPT_REPEAT},
 		{"build-timeout", required_argument, NULL, OPT_BTIME},
 		{"test-timeout", required_argument, NULL, OPT_TTIME},
+		{"test-memory", required_argument, NULL, OPT_TMEM},
 		{"fresh", no_argument, NULL, OPT_FRESH},
 		{"no-semantic", no_argument, NULL, OPT_NO_SEMANTIC},
 		{"cflags", required_argument, NULL, OPT_CFLAGS},
 		{"rounds", required_argument, NULL, OPT_ROUNDS},
 		{"refine", required_argument, NULL, OPT_REFINE},
+		{"first-parent", no_argument, NULL, OPT_FIRST_PARENT},
+		{"max-configurations", required_argument, NULL, OPT_MAX_CONFIGS},
 		{"suite", required_argument, NULL, OPT_SUITE},
 		{"coverage-build", required_argument, NULL, OPT_COVBUILD},
 		{"jobs", required_argument, NULL, OPT_JOBS},
@@ -274,6 +418,7 @@ int main(int argc, char **argv)
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, OPT_VERSION},
+		{"session", required_argument, NULL, OPT_SESSION},
 		{NULL, 0, NULL, 0},
 	};
 	struct explain_opts o = {.repeat = 1, .build_timeout = 600, .test_timeout = 60, .formula = SPECTRA_OCHIAI,
@@ -281,14 +426,12 @@ int main(int argc, char **argv)
 	size_t top = 20;
 	enum report_format fmt = REPORT_TEXT;
 	int batch = 0, quiet = 0, c, keys = -1, dump_keymap = 0, refine = 0;
+	char *suite_abs = NULL;   /* (lives as long as the process) */
 
 	setlocale(LC_ALL, "");
-	if (argc > 1 && !strcmp(argv[1], "report"))
-		return cmd_stored(argc - 1, argv + 1, 0);
-	if (argc > 1 && !strcmp(argv[1], "rank"))
-		return cmd_stored(argc - 1, argv + 1, 1);
-	if (argc > 1 && !strcmp(argv[1], "tests"))
-		return cmd_stored(argc - 1, argv + 1, 2);
+	int sub = find_subcommand(argc, argv, longopts, "C:g:b:B:f:qh");
+	if (sub)
+		return run_subcommand(argc, argv, sub);
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:C:g:b:B:f:qh", longopts, NULL)) != -1) {
@@ -319,10 +462,13 @@ int main(int argc, char **argv)
 			o.repeat = (int)parse_count("--repeat", optarg, 1, 1000);
 			break;
 		case OPT_BTIME:
-			o.build_timeout = parse_seconds("--build-timeout", optarg);
+			o.build_timeout = seconds_option("--build-timeout", optarg);
 			break;
 		case OPT_TTIME:
-			o.test_timeout = parse_seconds("--test-timeout", optarg);
+			o.test_timeout = seconds_option("--test-timeout", optarg);
+			break;
+		case OPT_TMEM:   /* every build and test, for this process */
+			run_set_memory_limit((size_t)parse_count("--test-memory", optarg, 16, 1L << 30));
 			break;
 		case OPT_FRESH:
 			o.fresh = 1;
@@ -339,8 +485,16 @@ int main(int argc, char **argv)
 		case OPT_REFINE:
 			refine = (int)parse_count("--refine", optarg, 0, 1000);
 			break;
+		case OPT_FIRST_PARENT:
+			o.first_parent = 1;
+			break;
+		case OPT_MAX_CONFIGS:
+			o.max_configs = (size_t)parse_count("--max-configurations", optarg, 1, 100000000);
+			break;
 		case OPT_SUITE:
-			o.suite = optarg;
+			free(suite_abs);
+			suite_abs = absolute_path(optarg);
+			o.suite = suite_abs ? suite_abs : optarg;
 			break;
 		case OPT_COVBUILD:
 			o.coverage_build = optarg;
@@ -374,6 +528,8 @@ int main(int argc, char **argv)
 		case OPT_VERSION:
 			printf("culprit %s\n", VERSION);
 			return 0;
+		case OPT_SESSION:
+			die_usage("%s", "--session goes with culprit report, rank or tests");
 		default:
 			bad_option(c, argv);
 		}
@@ -406,6 +562,15 @@ int main(int argc, char **argv)
 		die_usage("%s", "--refine N goes with --batch (in the workbench, refine with R)");
 	if (refine && !o.semantic)
 		die_usage("%s", "--refine needs the semantic explainer's trace: drop --no-semantic");
+	if (o.suite) {   /* read now: a bad suite file must not wait for the end of the search */
+		struct suite st;
+		struct cerr e = {{0}};
+		if (suite_load(&st, o.suite, &e) < 0) {
+			fprintf(stderr, "culprit: %s\n", e.msg);
+			exit(2);
+		}
+		suite_release(&st);
+	}
 
 	struct buf test = BUF_INIT;
 	if (argc - optind == 1) {
@@ -428,6 +593,7 @@ int main(int argc, char **argv)
 	if (!batch) {
 		struct cerr e = {{0}};
 		struct explain *x = NULL;
+		o.lock_waiting = lock_waiting;
 		int rc = explain_open(&x, &o, NULL, &e);
 		if (rc == 0) {
 			struct workbench_opts wo = {.keymap = km, .format = fmt, .top = top,

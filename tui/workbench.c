@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include <pcre2.h>
 
@@ -49,6 +50,10 @@ struct wb {
 	pthread_cond_t cond;
 	pthread_t worker;
 	int mode, credits, waiting, running, start, stop, quitting, finished, result;
+	int restore;              /* the next start puts the stored model back (explain_restore) */
+	int restoring;            /* it is being put back */
+	char act_seen[256];       /* the activity the status bar last showed, and since when */
+	double act_since;
 	volatile int cancel;
 	char result_msg[1100];
 	char **log;
@@ -167,21 +172,27 @@ static void *work(void *arg)
 			refine_job(w);
 			continue;
 		}
+		int restore = w->restore;
 		w->start = 0;
+		w->restore = 0;
+		w->restoring = restore;
 		w->running = 1;
 		w->cancel = 0;
 		w->finished = 0;
+		w->busy_since = now_seconds();
 		pthread_mutex_unlock(&w->lock);
 		struct cerr e = {{0}};
-		int rc = explain_run(w->x, &e);
+		int rc = restore ? explain_restore(w->x, &e) : explain_run(w->x, &e);
 		pthread_mutex_lock(&w->lock);
 		w->running = 0;
+		w->restoring = 0;
 		w->finished = 1;
 		w->result = rc;
 		if (rc < 0)
 			snprintf(w->result_msg, sizeof(w->result_msg), "error: %s", e.msg);
 		else if (rc == 0)
-			snprintf(w->result_msg, sizeof(w->result_msg), "done: failure-inducing changes found");
+			snprintf(w->result_msg, sizeof(w->result_msg), "done: failure-inducing changes found%s",
+				 restore ? " (stored session)" : "");
 		else
 			snprintf(w->result_msg, sizeof(w->result_msg), "%s",
 				 w->x->note ? w->x->note : "the failure could not be explained");
@@ -260,6 +271,59 @@ static void corner(const struct wb *w, int y, int x, const char *utf)
 		mvaddch(y, x, '+');
 }
 
+/* Columns of the first len bytes of s (wcwidth; a byte that is not UTF-8 counts one). */
+static size_t text_cols(const char *s, size_t len)
+{
+	mbstate_t st;
+	memset(&st, 0, sizeof(st));
+	size_t cols = 0;
+	for (size_t i = 0; i < len && s[i];) {
+		wchar_t wc;
+		size_t n = mbrtowc(&wc, s + i, len - i, &st);
+		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+			memset(&st, 0, sizeof(st));
+			n = 1;
+			wc = '?';
+		}
+		int cw = wcwidth(wc);
+		cols += cw > 0 ? (size_t)cw : wc == '\t' ? 1 : 0;
+		i += n;
+	}
+	return cols;
+}
+
+/* Write s from column skip on, at most cols columns wide (widths in
+ * columns, not bytes: line drawing and wide characters fit). */
+static void put_cols(const char *s, size_t skip, int cols)
+{
+	mbstate_t st;
+	memset(&st, 0, sizeof(st));
+	size_t col = 0, len = strlen(s);
+	for (size_t i = 0; i < len && cols > 0;) {
+		wchar_t wc;
+		size_t n = mbrtowc(&wc, s + i, len - i, &st);
+		int bad = n == (size_t)-1 || n == (size_t)-2 || n == 0;
+		if (bad) {
+			memset(&st, 0, sizeof(st));
+			n = 1;
+		}
+		int cw = bad ? 1 : wcwidth(wc);
+		if (cw < 0)
+			cw = 1;
+		if (col >= skip) {
+			if (cw > cols)
+				break;
+			if (bad || wc == '\t')
+				addch(bad ? '?' : ' ');
+			else
+				addnstr(s + i, (int)n);
+			cols -= cw;
+		}
+		col += (size_t)cw;
+		i += n;
+	}
+}
+
 /* Draw a pane in the box (y, x, h, wd). */
 static void draw_pane(struct wb *w, int pane, int y, int x, int h, int wd)
 {
@@ -281,6 +345,21 @@ static void draw_pane(struct wb *w, int pane, int y, int x, int h, int wd)
 	if (focused)
 		attroff(A_BOLD);
 	int rows = h - 2;
+	v->width = wd - 2;
+	if (v->left && v->n) {   /* a line ends somewhere past the scroll, or scroll back */
+		size_t widest = 0;
+		for (size_t i = 0; i < v->n; i++) {
+			size_t c = text_cols(v->lines[i].text, strlen(v->lines[i].text));
+			widest = c > widest ? c : widest;
+		}
+		if (v->left + 8 > widest)
+			v->left = widest > 8 ? widest - 8 : 0;
+	}
+	if (v->left) {   /* the title says how far the pane is scrolled */
+		char m[32];
+		snprintf(m, sizeof(m), " <%zu ", v->left);
+		mvaddnstr(y, x + wd - 2 - (int)strlen(m), m, (int)strlen(m));
+	}
 	if (v->cur >= v->n && v->n)
 		v->cur = v->n - 1;
 	if (v->cur < v->top)
@@ -296,7 +375,7 @@ static void draw_pane(struct wb *w, int pane, int y, int x, int h, int wd)
 			a = A_REVERSE | (w->color ? 0 : A_BOLD);
 		attron(a);
 		move(y + 1 + r, x + 1);
-		addnstr(v->lines[i].text, wd - 2);
+		put_cols(v->lines[i].text, v->left, wd - 2);
 		if (focused && i == v->cur) {
 			int cy, cx;
 			getyx(stdscr, cy, cx);
@@ -309,28 +388,55 @@ static void draw_pane(struct wb *w, int pane, int y, int x, int h, int wd)
 
 static const char spinner[] = "|/-\\";
 
+/* The status bar, from the model's state: the phase (or how the run ended),
+ * the configurations, an estimate of those left, what runs now with the
+ * time since it started; the keys that matter now stay visible at the
+ * right, the text is shortened first. */
 static void draw_status(struct wb *w)
 {
 	struct buf s = BUF_INIT, keys = BUF_INIT;
 	struct explain *x = w->x;
 	pthread_mutex_lock(&w->lock);
 	int running = w->running, waiting = w->waiting, mode = w->mode, finished = w->finished, result = w->result;
-	double since = w->busy_since;
 	char next[sizeof(w->next)];
 	memcpy(next, w->next, sizeof(next));
 	pthread_mutex_unlock(&w->lock);
 	pthread_mutex_lock(&x->lock);
-	buf_addf(&s, " %s | %zu configurations", explain_phase_name(x->phase), x->nconfigs);
-	if (x->phase == PHASE_INDUCING || x->phase == PHASE_FIX) {
-		size_t n = x->set ? x->set->nchanges : 0, left = 1;
-		while (n > 1) {
-			n /= 2;
-			left++;
+	size_t nconf = x->nconfigs;
+	if (finished && !running)
+		buf_addf(&s, " %zu configuration%s | %s", nconf, nconf == 1 ? "" : "s", w->result_msg);
+	else
+		buf_addf(&s, " %s | %zu configuration%s", explain_phase_name(x->phase), nconf, nconf == 1 ? "" : "s");
+	if (running && (x->phase == PHASE_INDUCING || x->phase == PHASE_FIX) && x->set && x->marks) {
+		/* ddmin halves what is still applied (or left out): about 2 log2 n tests to go. */
+		size_t in = 0, left = 0;
+		for (size_t i = 0; i < x->set->nchanges; i++)
+			in += x->marks[i] == (x->phase == PHASE_INDUCING ? MARK_APPLIED : MARK_REVERTED);
+		while (in > 1) {
+			in /= 2;
+			left += 2;
 		}
+		buf_addf(&s, " (~%zu left)", left + 1);
+	} else if (running && x->phase == PHASE_BISECT && x->commit_verdict) {
+		size_t lo = 0, hi = x->ncommits ? x->ncommits - 1 : 0, left = 0;
+		for (size_t i = 0; i < x->ncommits; i++)   /* the narrowest pass..fail bracket known */
+			if (x->commit_verdict[i] == VERDICT_PASS && i > lo && i < hi)
+				lo = i;
+		for (size_t i = x->ncommits; i-- > lo + 1;)
+			if (x->commit_verdict[i] == VERDICT_FAIL && i < hi)
+				hi = i;
+		for (size_t n = hi - lo; n > 1; n /= 2)
+			left++;
 		buf_addf(&s, " (~%zu left)", left);
 	}
-	if (x->activity && running && !waiting)
-		buf_addf(&s, " | %c %s %.0fs", spinner[(int)(now_seconds() * 4) % 4], x->activity, now_seconds() - since);
+	/* The current step's own elapsed time: since its activity began. */
+	const char *act = running && !waiting ? x->activity : NULL;
+	if (!act || strcmp(act, w->act_seen)) {
+		snprintf(w->act_seen, sizeof(w->act_seen), "%s", act ? act : "");
+		w->act_since = now_seconds();
+	}
+	if (act)
+		buf_addf(&s, " | %c %s %.0fs", spinner[(int)(now_seconds() * 4) % 4], act, now_seconds() - w->act_since);
 	pthread_mutex_unlock(&x->lock);
 	if (running && waiting && mode != MODE_RUN && next[0])
 		buf_addf(&s, " | paused, next: %s", next);
@@ -338,8 +444,6 @@ static void draw_status(struct wb *w)
 		buf_adds(&s, mode == MODE_RUN ? " | starting" : " | paused");
 	else if (!running && !finished)
 		buf_adds(&s, " | ready");
-	else if (finished)
-		buf_addf(&s, " | %s", w->result_msg);
 	/* The keys that matter now. */
 	enum keymap_scope sc = w->views[w->focus].ops->scope;
 	enum keymap_action hints[] = {KA_STEP, KA_RUN, KA_PAUSE, KA_CANCEL, KA_STOP, KA_REFINE, KA_HELP, KA_QUIT};
@@ -357,7 +461,10 @@ static void draw_status(struct wb *w)
 		char *comma = k.s ? strchr(k.s, ',') : NULL;
 		if (comma)
 			*comma = '\0';
-		if (k.s && k.s[0])
+		/* A short key where there is one (? rather than <F1>). */
+		if (comma && strlen(comma + 2) < strlen(k.s) && !strchr(comma + 2, ','))
+			memmove(k.s, comma + 2, strlen(comma + 2) + 1);
+		if (k.s && k.s[0] && keys.len + strlen(k.s) + strlen(words[i]) + 2 <= (size_t)COLS * 2 / 5)
 			buf_addf(&keys, " %s %s", k.s, words[i]);
 		buf_release(&k);
 	}
@@ -365,9 +472,14 @@ static void draw_status(struct wb *w)
 	move(LINES - 2, 0);
 	for (int i = 0; i < COLS; i++)
 		addch(' ');
-	mvaddnstr(LINES - 2, 0, s.s, COLS - 1);
-	int kl = (int)keys.len;
-	if (kl < COLS - (int)s.len - 2)
+	int kl = (int)keys.len, room = COLS - kl - 2;
+	if ((int)s.len > room && room > 1) {   /* shortened at its end (the details), the keys kept */
+		mvaddnstr(LINES - 2, 0, s.s, room - 1);
+		mvaddstr(LINES - 2, room - 1, w->utf8 ? "\xe2\x80\xa6" : "~");
+	} else {
+		mvaddnstr(LINES - 2, 0, s.s, room > 0 ? room : COLS - 1);
+	}
+	if (kl && kl < COLS)
 		mvaddnstr(LINES - 2, COLS - kl - 1, keys.s, kl);
 	attroff(A_REVERSE);
 	move(LINES - 1, 0);
@@ -488,7 +600,7 @@ static char *prompt(struct wb *w, const char *lead)
 		int ch = getch();
 		if (ch == ERR)
 			continue;
-		if (ch == 27) {
+		if (ch == 27 || ch == 7) {   /* Esc, C-g */
 			buf_release(&b);
 			return NULL;
 		}
@@ -502,6 +614,25 @@ static char *prompt(struct wb *w, const char *lead)
 		} else if (ch >= ' ' && ch < 256 && b.len < 500) {
 			buf_addc(&b, (char)ch);
 		}
+	}
+}
+
+/* A yes/no question on the message line: 1 for y. */
+static int ask_yes(struct wb *w, const char *question)
+{
+	for (;;) {
+		move(LINES - 1, 0);
+		clrtoeol();
+		mvaddnstr(LINES - 1, 0, question, COLS - 1);
+		refresh();
+		int ch = getch();
+		if (ch == ERR)
+			continue;
+		if (ch == KEY_RESIZE) {
+			draw(w);
+			continue;
+		}
+		return ch == 'y' || ch == 'Y';
 	}
 }
 
@@ -524,11 +655,19 @@ static void search(struct wb *w, int dir)
 	pcre2_match_data *md = pcre2_match_data_create_from_pattern(re, NULL);
 	struct view *v = &w->views[w->focus];
 	size_t n = v->n, found = n;
+	size_t at = 0, end = 0;
 	for (size_t k = 1; k <= n && found == n; k++) {
 		size_t i = dir > 0 ? (v->cur + k) % n : (v->cur + n - k % n) % n;
-		if (pcre2_match(re, (PCRE2_SPTR)v->lines[i].text, PCRE2_ZERO_TERMINATED, 0, 0, md, NULL) >= 0)
+		if (pcre2_match(re, (PCRE2_SPTR)v->lines[i].text, PCRE2_ZERO_TERMINATED, 0, 0, md, NULL) >= 0) {
 			found = i;
+			PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+			at = text_cols(v->lines[i].text, ov[0]);
+			end = text_cols(v->lines[i].text, ov[1]);
+		}
 	}
+	/* A match beyond the pane's edge: scroll it into view. */
+	if (found < n && v->width > 0 && (at < v->left || end > v->left + (size_t)v->width))
+		v->left = end <= (size_t)v->width ? 0 : at > (size_t)v->width / 3 ? at - (size_t)v->width / 3 : 0;
 	pcre2_match_data_free(md);
 	pcre2_code_free(re);
 	if (found == n) {
@@ -539,10 +678,58 @@ static void search(struct wb *w, int dir)
 	message(w, 0, "/%s", w->search);
 }
 
-static void export_report(struct wb *w, const char *path)
+/* ~ and ~/ at the start of a path: the home directory (caller frees). */
+static char *expand_home(const char *arg)
+{
+	const char *home = getenv("HOME");
+	if (arg[0] == '~' && (arg[1] == '/' || !arg[1]) && home && home[0])
+		return xasprintf("%s%s", home, arg + 1);
+	return xstrdup(arg);
+}
+
+/* A name not taken yet: report.txt, else report-2.txt, report-3.txt, ... (caller frees). */
+static char *new_name(const char *path)
+{
+	if (access(path, F_OK) != 0)
+		return xstrdup(path);
+	const char *slash = strrchr(path, '/');
+	const char *dot = strrchr(slash ? slash : path, '.');
+	size_t stem = dot && dot != (slash ? slash + 1 : path) ? (size_t)(dot - path) : strlen(path);
+	for (int k = 2;; k++) {
+		char *p = xasprintf("%.*s-%d%s", (int)stem, path, k, path + stem);
+		if (access(p, F_OK) != 0)
+			return p;
+		free(p);
+	}
+}
+
+static int ask_yes(struct wb *w, const char *question);
+
+/* Write the report. An existing file is never overwritten silently: the
+ * default name moves on to a new one, a name given is asked about. */
+static void export_report(struct wb *w, const char *path, int given)
 {
 	struct buf out = BUF_INIT;
 	struct cerr e;
+	char *target = given ? xstrdup(path) : new_name(path);
+	if (given && access(target, F_OK) == 0) {
+		char q[600];
+		snprintf(q, sizeof(q), "%s exists: overwrite it? (y/n) ", target);
+		if (!ask_yes(w, q)) {
+			message(w, 0, "not exported (%s is kept)", target);
+			free(target);
+			return;
+		}
+	}
+	path = target;
+	pthread_mutex_lock(&w->lock);
+	int restoring = w->restoring;
+	pthread_mutex_unlock(&w->lock);
+	if (restoring) {   /* half a model would write less than is stored */
+		message(w, 1, "the stored session is still being loaded: export again in a moment");
+		free(target);
+		return;
+	}
 	pthread_mutex_lock(&w->x->lock);
 	report_render(w->x, w->format, w->o->top, &out);
 	pthread_mutex_unlock(&w->x->lock);
@@ -551,6 +738,7 @@ static void export_report(struct wb *w, const char *path)
 	else
 		message(w, 0, "exported the report to %s", path);
 	buf_release(&out);
+	free(target);
 }
 
 /* The approved generated tests as a suite file (--suite reads it). */
@@ -593,8 +781,8 @@ static void command(struct wb *w)
 		arg++;
 	enum report_format f;
 	if (!strcmp(line, "export")) {
-		char *path = *arg ? xstrdup(arg) : default_export_path(w);
-		export_report(w, path);
+		char *path = *arg ? expand_home(arg) : default_export_path(w);
+		export_report(w, path, *arg != '\0');
 		free(path);
 	} else if (!strcmp(line, "format")) {
 		if (report_format_parse(arg, &f) < 0)
@@ -604,14 +792,15 @@ static void command(struct wb *w)
 			message(w, 0, "export format: %s", arg);
 		}
 	} else if (!strcmp(line, "set")) {
-		char name[32];
-		double v;
-		if (sscanf(arg, "%31s %lf", name, &v) == 2 && v > 0 && !strcmp(name, "timeout")) {
+		char name[32], num[64];
+		double v = 0;
+		int ok = sscanf(arg, "%31s %63s", name, num) == 2 && parse_seconds(num, &v) == 0;   /* as the options */
+		if (ok && !strcmp(name, "timeout")) {
 			pthread_mutex_lock(&w->x->lock);
 			w->x->opts.test_timeout = v;
 			pthread_mutex_unlock(&w->x->lock);
 			message(w, 0, "test timeout: %g s", v);
-		} else if (sscanf(arg, "%31s %lf", name, &v) == 2 && v > 0 && !strcmp(name, "build-timeout")) {
+		} else if (ok && !strcmp(name, "build-timeout")) {
 			pthread_mutex_lock(&w->x->lock);
 			w->x->opts.build_timeout = v;
 			pthread_mutex_unlock(&w->x->lock);
@@ -625,7 +814,9 @@ static void command(struct wb *w)
 		w->ctx.trace_jump = 1;
 		message(w, 0, *arg ? "trace: the statements of %s" : "trace: every function%s", arg);
 	} else if (!strcmp(line, "tests")) {
-		export_tests(w, arg);
+		char *path = expand_home(arg);
+		export_tests(w, path);
+		free(path);
 	} else if (!strcmp(line, "help")) {
 		message(w, 0, ":export [FILE]  :format text|markdown|json  :tests [FILE]  :set timeout N  "
 			      ":set build-timeout N  :func [NAME]  :help");
@@ -635,24 +826,103 @@ static void command(struct wb *w)
 	free(line);
 }
 
+/* The help pane: every action with its keys in the focused pane's scope
+ * (and everywhere), the dialog's keys and the commands; it scrolls, and /
+ * filters it. Its own keys are fixed, whatever the keymap. */
 static void help(struct wb *w)
 {
 	enum keymap_scope sc = w->views[w->focus].ops->scope;
 	struct buf b = BUF_INIT;
-	erase();
-	mvprintw(0, 0, "keys of the %s pane (and everywhere); any key closes", w->views[w->focus].ops->title);
-	int y = 2;
-	for (int a = 1; a < KA_COUNT && y < LINES - 1; a++) {
+	char **lines = xmalloc((KA_COUNT + 16) * sizeof(*lines));
+	size_t n = 0;
+	for (int a = 1; a < KA_COUNT; a++) {
 		buf_reset(&b);
 		keymap_keys_for(w->o->keymap, sc, (enum keymap_action)a, &b);
-		mvprintw(y++, 0, "%-16s %-14s %s", b.s ? b.s : "", keymap_action_name((enum keymap_action)a),
-			 keymap_action_help((enum keymap_action)a));
+		lines[n++] = xasprintf("%-18s %-14s %s", b.s && b.s[0] ? b.s : "(unbound)",
+				       keymap_action_name((enum keymap_action)a), keymap_action_help((enum keymap_action)a));
 	}
 	buf_release(&b);
-	refresh();
-	int ch;
-	while ((ch = getch()) == ERR)
-		;
+	lines[n++] = xstrdup("");
+	lines[n++] = xstrdup("In the refinement dialog: a approve, r reject, s or Esc stop refinement");
+	lines[n++] = xstrdup("Commands (:): :export [FILE] :format text|markdown|json :tests [FILE]");
+	lines[n++] = xstrdup("              :set timeout N :set build-timeout N :func [NAME] :help");
+	char filter[64] = "";
+	size_t top = 0, flen = 0;
+	int filtering = 0;
+	size_t *shown = xmalloc(n * sizeof(*shown));
+	for (;;) {
+		size_t ns = 0;
+		for (size_t i = 0; i < n; i++)
+			if (!flen || strcasestr(lines[i], filter))
+				shown[ns++] = i;
+		size_t rows = LINES > 4 ? (size_t)LINES - 4 : 1;
+		if (top + rows > ns)
+			top = ns > rows ? ns - rows : 0;
+		erase();
+		char head[256];
+		snprintf(head, sizeof(head), "keys of the %s pane (and everywhere): %zu-%zu of %zu",
+			 w->views[w->focus].ops->title, ns ? top + 1 : 0, top + rows < ns ? top + rows : ns, ns);
+		attron(A_BOLD);
+		mvaddnstr(0, 0, head, COLS - 1);
+		attroff(A_BOLD);
+		for (size_t r = 0; r < rows && top + r < ns; r++)
+			mvaddnstr(2 + (int)r, 0, lines[shown[top + r]], COLS - 1);
+		attron(A_REVERSE);
+		move(LINES - 1, 0);
+		for (int i = 0; i < COLS; i++)
+			addch(' ');
+		char foot[160];
+		if (filtering)
+			snprintf(foot, sizeof(foot), " filter: %s_   (Enter keeps it, Esc clears it)", filter);
+		else
+			snprintf(foot, sizeof(foot), " j/k Up/Down PgUp/PgDn Space g/G scroll  / filter%s%s  q or Esc closes",
+				 flen ? ": " : "", filter);
+		mvaddnstr(LINES - 1, 0, foot, COLS - 1);
+		attroff(A_REVERSE);
+		refresh();
+		int ch = getch();
+		if (ch == ERR || ch == KEY_RESIZE)
+			continue;
+		if (filtering) {
+			if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
+				filtering = 0;
+			else if (ch == 27 || ch == 7) {
+				filtering = 0;
+				flen = 0;
+				filter[0] = '\0';
+			} else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && flen)
+				filter[--flen] = '\0';
+			else if (ch >= ' ' && ch < 127 && flen + 1 < sizeof(filter)) {
+				filter[flen++] = (char)ch;
+				filter[flen] = '\0';
+				top = 0;
+			}
+			continue;
+		}
+		if (ch == 'q' || ch == 27 || ch == '?' || ch == 7 || ch == '\n' || ch == '\r' || ch == KEY_ENTER ||
+		    ch == KEY_F(1))
+			break;
+		if (ch == '/') {
+			filtering = 1;
+			flen = 0;
+			filter[0] = '\0';
+		} else if (ch == 'j' || ch == KEY_DOWN || ch == 14)
+			top++;
+		else if ((ch == 'k' || ch == KEY_UP || ch == 16) && top)
+			top--;
+		else if (ch == ' ' || ch == KEY_NPAGE || ch == 22)
+			top += rows;
+		else if (ch == KEY_PPAGE || ch == 'b')
+			top = top > rows ? top - rows : 0;
+		else if (ch == 'g' || ch == KEY_HOME)
+			top = 0;
+		else if (ch == 'G' || ch == KEY_END)
+			top = ns;
+	}
+	free(shown);
+	for (size_t i = 0; i < n; i++)
+		free(lines[i]);
+	free(lines);
 }
 
 /* Show a change in the diff pane and its last configuration in the trace pane. */
@@ -724,21 +994,10 @@ static void jump_to_change(struct wb *w, long change)
 		message(w, 1, "this line is not changed by good..bad");
 		return;
 	}
-	const struct change_set *full = w->x->set_full, *s = w->x->set;
-	long target = change;
-	if (s && s != full) {
-		/* The culprit commit's change at the same place, if any. */
-		const struct change *c = &full->changes[change];
-		const char *path = full->files[c->file].new_path;
-		target = -1;
-		for (size_t i = 0; i < s->nchanges && target < 0; i++)
-			if (!strcmp(s->files[s->changes[i].file].new_path, path) && s->changes[i].kind == c->kind &&
-			    s->changes[i].new_lines == c->new_lines)
-				target = (long)i;
-		if (target < 0) {
-			message(w, 1, "change #%u is outside the culprit commit", c->id);
-			return;
-		}
+	long target = report_set_change(w->x, (size_t)change);
+	if (target < 0) {
+		message(w, 1, "this line's change is outside the culprit commit");
+		return;
 	}
 	select_change(w, target);
 	w->focus = PANE_DIFF;
@@ -889,7 +1148,7 @@ static int act(struct wb *w, enum keymap_action a)
 		break;
 	case KA_EXPORT: {
 		char *path = default_export_path(w);
-		export_report(w, path);
+		export_report(w, path, 0);
 		free(path);
 		break;
 	}
@@ -986,6 +1245,12 @@ static int act(struct wb *w, enum keymap_action a)
 	case KA_REFINE:
 		refine(w, JOB_PROPOSE);
 		break;
+	case KA_SCROLL_LEFT:
+		v->left = v->left > 8 ? v->left - 8 : 0;
+		break;
+	case KA_SCROLL_RIGHT:
+		v->left += 8;
+		break;
 	case KA_NONE:
 	case KA_COUNT:
 		break;
@@ -1010,19 +1275,59 @@ static int handle_key(struct wb *w, int ch)
 	}
 	if (ch == '\r' || ch == KEY_ENTER)
 		ch = '\n';   /* <Enter>, whatever the terminal sends */
+	if (w->nkeys == 1 && ch == 7) {   /* C-g cancels a pending prefix */
+		w->nkeys = 0;
+		message(w, 0, "quit: the key sequence was cancelled");
+		return R_HANDLED;
+	}
 	w->keys[w->nkeys++] = ch;
 	enum keymap_action a = KA_NONE;
 	enum keymap_match m = keymap_lookup(w->o->keymap, w->views[w->focus].ops->scope, w->keys, w->nkeys, &a);
-	if (m == KM_PREFIX && w->nkeys == 1)
+	if (m == KM_PREFIX && w->nkeys == 1) {
+		char name[16];
+		message(w, 0, "%s-", keymap_key_name(ch, name));   /* (C-g cancels it) */
 		return R_HANDLED;
+	}
+	size_t had = w->nkeys;
 	w->nkeys = 0;
 	if (m != KM_ACTION) {
-		char name[16];
-		message(w, 1, "%s is not bound (? shows the keys)", keymap_key_name(ch, name));
+		char first[16], name[16];
+		if (had == 2)
+			message(w, 1, "%s %s is not bound (? shows the keys)", keymap_key_name(w->keys[0], first),
+				keymap_key_name(ch, name));
+		else
+			message(w, 1, "%s is not bound (? shows the keys)", keymap_key_name(ch, name));
 		return R_HANDLED;
 	}
 	w->msg[0] = '\0';
 	return act(w, a);
+}
+
+/* The first line a user reads: the keys of the active keymap. */
+static void startup_hint(struct wb *w)
+{
+	enum keymap_action acts[] = {KA_STEP, KA_RUN, KA_REFINE, KA_EXPORT, KA_HELP};
+	const char *what[] = {"steps", "runs to the end", "refines", "exports", "lists the keys"};
+	int restoring = w->restore;
+	struct buf m = BUF_INIT, k = BUF_INIT;
+	buf_adds(&m, restoring ? "stored session, as left:" : "culprit:");
+	int first = 1;
+	for (size_t i = 0; i < sizeof(acts) / sizeof(*acts); i++) {
+		if (restoring ? (acts[i] == KA_STEP || acts[i] == KA_RUN) : (acts[i] == KA_REFINE || acts[i] == KA_EXPORT))
+			continue;
+		buf_reset(&k);
+		keymap_keys_for(w->o->keymap, KS_GENERIC, acts[i], &k);
+		if (!k.s || !k.s[0])
+			continue;
+		char *comma = strchr(k.s, ',');
+		if (comma)
+			*comma = '\0';
+		buf_addf(&m, "%s %s %s", first ? "" : ",", k.s, what[i]);
+		first = 0;
+	}
+	message(w, 0, "%s", m.s);
+	buf_release(&m);
+	buf_release(&k);
 }
 
 /* ------------------------------------------------------- screen state */
@@ -1121,7 +1426,9 @@ int workbench_run(struct explain *x, const struct workbench_opts *o, struct cerr
 		dup2(logfd, 2);
 		close(logfd);
 	}
-	cbreak();
+	/* Raw: the terminal's signal and flow-control keys (C-c, C-z, C-\\, C-s,
+	 * C-q) reach the keymap like any other key, so C-c prefixes and C-s work. */
+	raw();
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
@@ -1133,11 +1440,20 @@ int workbench_run(struct explain *x, const struct workbench_opts *o, struct cerr
 
 	x->hooks = (struct explain_hooks){.gate = gate, .event = on_event, .output = on_output, .priv = w,
 					  .cancel = &w->cancel};
-	pthread_create(&w->worker, NULL, work, w);
+	/* A finished analysis is on screen at once, as it was left: the stored
+	 * model is put back (nothing is built or computed). */
+	char *state = explain_stored_state(x);
+	if (!strcmp(state, "explained") || !strcmp(state, "unexplained")) {
+		w->start = 1;
+		w->restore = 1;
+		w->mode = MODE_RUN;
+	}
+	free(state);
 	if (o->notice)
 		message(w, 1, "%s", o->notice);
 	else
-		message(w, 0, "culprit: s steps one configuration, r runs to the end, ? shows the keys");
+		startup_hint(w);
+	pthread_create(&w->worker, NULL, work, w);
 	for (;;) {
 		draw(w);
 		int ch = getch();

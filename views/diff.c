@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define MAX_SHOWN_LINES 40
 
@@ -73,7 +74,15 @@ static void fill(struct view *v, const struct view_ctx *c)
 		return;
 	}
 	const char *commit = explain_culprit_commit(x);
-	if (x->set)
+	if (x->set && commit && x->culprit_subject) {
+		view_add(v, VC_HEADER, -1, -1, "commit %.12s %s", commit, x->culprit_subject);
+		char date[32] = "";
+		time_t t = (time_t)x->culprit_time;
+		struct tm tm;
+		if (x->culprit_time && localtime_r(&t, &tm))
+			strftime(date, sizeof(date), "%Y-%m-%d %H:%M", &tm);
+		view_add(v, VC_DIM, -1, -1, "  %s, %s", x->culprit_author ? x->culprit_author : "?", date);
+	} else if (x->set)
 		view_add(v, VC_HEADER, -1, -1, "commit %.12s%s", commit ? commit : s->new_rev,
 			 commit ? "" : " (the changes between the last passing and the first failing commit)");
 	else
@@ -92,12 +101,17 @@ static void fill(struct view *v, const struct view_ctx *c)
 					 f->status == CHANGE_ADDED ? " (added)" : f->status == CHANGE_DELETED ? " (deleted)" : "");
 		}
 		enum change_mark m = x->set && x->marks ? x->marks[i] : MARK_UNTESTED;
+		/* Once the answer stands, the last configuration's applied/reverted
+		 * says nothing: a change outside the answer is no cause. */
+		int settled = x->phase == PHASE_DONE && x->explained &&
+			      (m == MARK_APPLIED || m == MARK_REVERTED || m == MARK_UNTESTED);
 		char score[32] = "", why[64] = "";
 		if (x->ranked && s == x->set_full)
 			snprintf(score, sizeof(score), " score %.3f", rank_of_change(&x->ranking, i));
 		if (x->set && x->why_state)
 			in_causes(x, i, why, sizeof(why));
-		view_add(v, mark_color(m), (long)i, -1, "  #%u [%s]%s%s @@ -%d,%d +%d,%d @@ %s", ch->id, change_mark_name(m),
+		view_add(v, settled ? VC_DIM : mark_color(m), (long)i, -1, "  #%u [%s]%s%s @@ -%d,%d +%d,%d @@ %s", ch->id,
+			 settled ? "not a cause" : change_mark_name(m),
 			 why, score, ch->old_start, ch->old_lines, ch->new_start, ch->new_lines, ch->function ? ch->function : "");
 		interactions(v, x, s, i);
 		struct change_lines l;

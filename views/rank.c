@@ -1,5 +1,6 @@
 /* The suspiciousness pane: the ranked lines, or what the ranking needs. */
 #include "views/view.h"
+#include "core/session/report.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -42,7 +43,7 @@ static void fill(struct view *v, const struct view_ctx *c)
 			}
 		char change[24] = "-";
 		if (e->change >= 0 && x->set_full)
-			snprintf(change, sizeof(change), "#%u", x->set_full->changes[e->change].id);
+			report_full_change_id(x, (size_t)e->change, change, sizeof(change));
 		char where[64];
 		snprintf(where, sizeof(where), "%s:%d", e->s.file, e->s.line);
 		view_add(v, e->change >= 0 ? VC_FIX : VC_NORMAL, e->change, -1, "%5zu %6.3f%c %5.2f  %-22s %3d %3d %-6s%s %.*s",

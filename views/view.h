@@ -62,6 +62,8 @@ struct view {
 	struct vline *lines;
 	size_t n, cap;
 	size_t top, cur;          /* first line shown, selected line */
+	size_t left;              /* columns scrolled to the right */
+	int width;                /* text columns at the last draw */
 	size_t head;              /* lines above the content at the last fill (the trace pane's "running:") */
 };
 

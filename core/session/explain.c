@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "core/isolate/config.h"
 #include "core/isolate/dd.h"
@@ -56,11 +57,53 @@ static int store_inputs(struct explain *x, struct cerr *e)
 	snprintf(num, sizeof(num), "%g", x->opts.build_timeout);
 	if (store_set(x->p->store, x->p->session, "build_timeout", num, e) < 0)
 		return -1;
+	snprintf(num, sizeof(num), "%d", x->opts.first_parent);
+	if (store_set(x->p->store, x->p->session, "first_parent", num, e) < 0)
+		return -1;
 	snprintf(num, sizeof(num), "%d", x->opts.jobs);
 	if (store_set(x->p->store, x->p->session, "jobs", num, e) < 0)
 		return -1;
 	snprintf(num, sizeof(num), "%g", x->opts.test_timeout);
-	return store_set(x->p->store, x->p->session, "test_timeout", num, e);
+	if (store_set(x->p->store, x->p->session, "test_timeout", num, e) < 0)
+		return -1;
+	/* The revisions as resolved: a branch that moves on does not change what was analysed. */
+	if (store_set(x->p->store, x->p->session, "good_hex", x->good, e) < 0 ||
+	    store_set(x->p->store, x->p->session, "bad_hex", x->bad, e) < 0)
+		return -1;
+	char *state = store_get(x->p->store, x->p->session, "state");
+	int rc = state ? 0 : store_set(x->p->store, x->p->session, "state", "new", e);
+	free(state);
+	return rc;
+}
+
+/* What the run came to, kept with the session so that `culprit report`
+ * finds the last finished analysis. A finished session stays finished when
+ * a later run of it is stopped or fails. */
+static void record_state(struct explain *x, int rc)
+{
+	const char *state = rc == ABORT_STOPPED || rc == DD_STOP ? "stopped"
+			    : rc < 0                        ? "failed"
+			    : x->explained                  ? "explained"
+							    : "unexplained";
+	char *old = store_get(x->p->store, x->p->session, "state");
+	int was_finished = old && (!strcmp(old, "explained") || !strcmp(old, "unexplained"));
+	free(old);
+	char num[64];
+	snprintf(num, sizeof(num), "%d", x->builds_before + x->builds);
+	store_set(x->p->store, x->p->session, "builds", num, NULL);
+	if (was_finished && (!strcmp(state, "stopped") || !strcmp(state, "failed")))
+		return;
+	store_set(x->p->store, x->p->session, "state", state, NULL);
+	if (!strcmp(state, "explained") || !strcmp(state, "unexplained")) {
+		snprintf(num, sizeof(num), "%lld", (long long)time(NULL));
+		store_set(x->p->store, x->p->session, "finished", num, NULL);
+	}
+}
+
+char *explain_stored_state(struct explain *x)
+{
+	char *v = store_get(x->p->store, x->p->session, "state");
+	return v ? v : xstrdup("new");
 }
 
 int explain_open(struct explain **out, const struct explain_opts *o, const struct explain_hooks *h,
@@ -68,6 +111,7 @@ int explain_open(struct explain **out, const struct explain_opts *o, const struc
 {
 	struct explain *x = xcalloc(1, sizeof(*x));
 	x->p = xcalloc(1, sizeof(*x->p));
+	x->p->lockfd = -1;
 	pthread_mutex_init(&x->lock, NULL);
 	x->opts = *o;
 	x->opts.dir = ex_dup(o->dir);
@@ -117,6 +161,8 @@ int explain_open(struct explain **out, const struct explain_opts *o, const struc
 
 	x->p->sessdir = xasprintf("%sculprit/", x->gitdir);
 	int rc = mkdir_p(x->p->sessdir, 0755, e);
+	if (rc == 0 && !o->replay)
+		rc = ex_lock_repository(x, e);   /* report, rank and tests read without it */
 	char *db = xasprintf("%ssession.db", x->p->sessdir);
 	if (rc == 0)
 		rc = store_open(&x->p->store, db, e);
@@ -129,8 +175,13 @@ int explain_open(struct explain **out, const struct explain_opts *o, const struc
 	session_inputs(x, &key, &desc);
 	repo_hash(key.s, key.len, keyhex);
 	buf_release(&key);
-	rc = store_session_open(x->p->store, keyhex, desc.s, o->fresh && !o->replay, &x->p->session,
-				&x->resumed, e);
+	if (o->replay && o->session > 0) {   /* picked by id (culprit report --session) */
+		x->p->session = o->session;
+		x->resumed = 1;
+	} else {
+		rc = store_session_open(x->p->store, keyhex, desc.s, o->fresh && !o->replay, &x->p->session,
+					&x->resumed, e);
+	}
 	buf_release(&desc);
 	if (rc < 0)
 		return -1;
@@ -141,46 +192,45 @@ int explain_open(struct explain **out, const struct explain_opts *o, const struc
 	char *el = store_get(x->p->store, x->p->session, "elapsed");
 	x->elapsed_before = el ? strtod(el, NULL) : 0;
 	free(el);
+	char *nb = store_get(x->p->store, x->p->session, "builds");
+	x->builds_before = nb ? atoi(nb) : 0;
+	free(nb);
 	return 0;
 }
 
-int explain_open_stored(struct explain **out, const char *dir, int o_formula, int o_changed, struct cerr *e)
+static int open_db(const char *dir, struct store **s, struct cerr *e);
+
+int explain_open_stored(struct explain **out, const char *dir, int64_t want, int o_formula, int o_changed,
+			struct cerr *e)
 {
-	struct repo *r;
 	struct store *s;
 	int64_t id;
-	char *inputs = NULL;
 
 	*out = NULL;
-	if (repo_open(&r, dir, e) < 0)
-		return -1;
-	char *db = xasprintf("%sculprit/session.db", repo_gitdir(r));
-	struct stat st;
-	if (stat(db, &st) < 0) {
-		cerr_set(e, "no stored session in %s (run culprit first)", repo_gitdir(r));
-		free(db);
-		repo_free(r);
-		return -1;
-	}
-	int rc = store_open(&s, db, e);
-	free(db);
-	repo_free(r);
+	int rc = open_db(dir, &s, e);
 	if (rc < 0)
 		return -1;
-	rc = store_session_latest(s, &id, &inputs, e);
-	free(inputs);
+	rc = store_session_pick(s, want, &id, e);
 	if (rc <= 0) {
-		if (rc == 0)
+		if (rc == 0 && want > 0)
+			cerr_set(e, "no stored session %lld (culprit sessions lists them)", (long long)want);
+		else if (rc == 0)
 			cerr_set(e, "no stored session to report");
 		store_free(s);
 		return -1;
 	}
-	char *good = store_get(s, id, "good_rev"), *bad = store_get(s, id, "bad_rev");
+	char *good = store_get(s, id, "good_hex"), *bad = store_get(s, id, "bad_hex");
+	if (!good)
+		good = store_get(s, id, "good_rev");
+	if (!bad)
+		bad = store_get(s, id, "bad_rev");
+	char *good_rev = store_get(s, id, "good_rev"), *bad_rev = store_get(s, id, "bad_rev");
 	char *build = store_get(s, id, "build"), *test = store_get(s, id, "test");
 	char *pattern = store_get(s, id, "fail_pattern"), *repeat = store_get(s, id, "repeat");
 	char *bt = store_get(s, id, "build_timeout"), *tt = store_get(s, id, "test_timeout");
 	char *suite = store_get(s, id, "suite"), *cov = store_get(s, id, "coverage_build");
 	char *jobs = store_get(s, id, "jobs"), *cflags = store_get(s, id, "cflags");
+	char *fp = store_get(s, id, "first_parent");
 	store_free(s);
 	if (!good || !bad || !test) {
 		rc = cerr_set(e, "the stored session is incomplete; run culprit again");
@@ -191,10 +241,18 @@ int explain_open_stored(struct explain **out, const char *dir, int o_formula, in
 			.build_timeout = bt ? strtod(bt, NULL) : 0, .test_timeout = tt ? strtod(tt, NULL) : 0,
 			.suite = suite, .coverage_build = cov, .jobs = jobs ? atoi(jobs) : 0,
 			.formula = o_formula, .changed_only = o_changed, .replay = 1, .semantic = 1,
-			.cflags = cflags && cflags[0] ? cflags : NULL,
+			.cflags = cflags && cflags[0] ? cflags : NULL, .first_parent = fp ? atoi(fp) : 0, .session = id,
 		};
 		rc = explain_open(out, &o, NULL, e);
+		if (rc == 0 && good_rev && bad_rev) {   /* the names the user gave, for the report */
+			free((char *)(*out)->opts.good);
+			free((char *)(*out)->opts.bad);
+			(*out)->opts.good = xstrdup(good_rev);
+			(*out)->opts.bad = xstrdup(bad_rev);
+		}
 	}
+	free(good_rev);
+	free(bad_rev);
 	free(good);
 	free(bad);
 	free(build);
@@ -207,6 +265,40 @@ int explain_open_stored(struct explain **out, const char *dir, int o_formula, in
 	free(cov);
 	free(cflags);
 	free(jobs);
+	free(fp);
+	return rc;
+}
+
+/* The session database of the repository at dir, when there is one. */
+static int open_db(const char *dir, struct store **s, struct cerr *e)
+{
+	struct repo *r;
+	if (repo_open(&r, dir, e) < 0)
+		return -1;
+	char *db = xasprintf("%sculprit/session.db", repo_gitdir(r));
+	struct stat st;
+	int rc = 0;
+	if (stat(db, &st) < 0)
+		rc = cerr_set(e, "no stored session in %s (run culprit first)", repo_gitdir(r));
+	else
+		rc = store_open(s, db, e);
+	free(db);
+	repo_free(r);
+	return rc;
+}
+
+int explain_sessions(const char *dir, struct session_row **rows, size_t *n, int64_t *pick, struct cerr *e)
+{
+	struct store *s;
+	*rows = NULL;
+	*n = 0;
+	*pick = 0;
+	if (open_db(dir, &s, e) < 0)
+		return -1;
+	int rc = store_sessions(s, rows, n, e);
+	if (rc == 0 && store_session_pick(s, 0, pick, e) < 0)
+		rc = -1;
+	store_free(s);
 	return rc;
 }
 
@@ -224,6 +316,7 @@ void explain_free(struct explain *x)
 		change_set_free(x->p->full);
 		oracle_free(x->p->oracle);
 		store_free(x->p->store);
+		ex_unlock_repository(x);   /* after the store is closed */
 		repo_free(x->p->repo);
 		free(x->p->sessdir);
 		for (size_t i = 0; i < x->p->nsources; i++)
@@ -241,11 +334,14 @@ void explain_free(struct explain *x)
 	ex_list_release(&x->fix);
 	ex_list_release(&x->aux);
 	free(x->marks);
+	free(x->change_commit);
 	free(x->commits);
 	free(x->commit_verdict);
 	free(x->signature);
 	free(x->note);
 	free(x->activity);
+	free(x->culprit_subject);
+	free(x->culprit_author);
 	free(x->build);
 	free(x->gitdir);
 	free((char *)x->opts.dir);
@@ -287,6 +383,13 @@ static int check_premise(struct explain *x, struct cerr *e)
 	ex_phase(x, PHASE_PREMISE);
 	char *label = xasprintf("bad revision %s", b);
 	rc = ex_test_config(x, s, all, label, NULL, &o, e);
+	if (rc == 0 && (o.verdict != VERDICT_FAIL || !o.signature) && !x->opts.replay &&
+	    ex_config_from_store(x, o.key)) {   /* as at the good revision below */
+		outcome_release(&o);
+		ex_event(x, "PREMISE_RETESTED", "the stored outcome at the bad revision %s says the test does not fail: "
+			 "testing it again", b);
+		rc = ex_retest_config(x, s, all, label, NULL, &o, e);
+	}
 	free(label);
 	if (rc < 0)
 		goto out;
@@ -315,6 +418,15 @@ static int check_premise(struct explain *x, struct cerr *e)
 
 	label = xasprintf("good revision %s", g);
 	rc = ex_test_config(x, s, none, label, x->signature, &o, e);
+	if (rc == 0 && o.verdict != VERDICT_PASS && !x->opts.replay && ex_config_from_store(x, o.key)) {
+		/* A stored session whose premise fails would not have gone on: the
+		 * stored outcome is not trusted (a worktree disturbed while it was
+		 * tested gives such false verdicts), it is tested again. */
+		outcome_release(&o);
+		ex_event(x, "PREMISE_RETESTED", "the stored outcome at the good revision %s says the test fails: "
+			 "testing it again", g);
+		rc = ex_retest_config(x, s, none, label, x->signature, &o, e);
+	}
 	free(label);
 	if (rc < 0)
 		goto out;
@@ -366,6 +478,8 @@ static void reset_model(struct explain *x)
 	x->set = NULL;
 	free(x->marks);
 	x->marks = NULL;
+	free(x->change_commit);
+	x->change_commit = NULL;
 	free(x->commits);
 	x->commits = NULL;
 	free(x->commit_verdict);
@@ -386,6 +500,22 @@ static void reset_model(struct explain *x)
 	ex_unlock(x);
 }
 
+/* The culprit commit's subject, author and date, for the diff pane and the report. */
+static void describe_culprit(struct explain *x)
+{
+	const char *c = explain_culprit_commit(x);
+	char *subject = c ? repo_commit_subject(x->p->repo, c) : NULL;
+	long long when = 0;
+	char *author = c ? repo_commit_author(x->p->repo, c, &when) : NULL;
+	ex_lock(x);
+	free(x->culprit_subject);
+	free(x->culprit_author);
+	x->culprit_subject = subject;
+	x->culprit_author = author;
+	x->culprit_time = when;
+	ex_unlock(x);
+}
+
 int explain_run(struct explain *x, struct cerr *e)
 {
 	int rc;
@@ -396,6 +526,8 @@ int explain_run(struct explain *x, struct cerr *e)
 	rc = check_premise(x, e);
 	if (rc == 0)
 		rc = ex_bisect(x, e);
+	if (rc == 0)
+		describe_culprit(x);
 	if (rc == 0)
 		rc = ex_search_begin(x, e);
 	if (rc == 0) {
@@ -414,7 +546,7 @@ int explain_run(struct explain *x, struct cerr *e)
 		else if (rr < 0)
 			rc = -1;
 	}
-	if (rc >= 0 && x->explained && x->opts.semantic && x->tree.failure) {
+	if (rc >= 0 && x->explained && x->opts.semantic && x->tree.failure && !ex_faults_stored(x)) {
 		int fr = ex_faults(x, e);
 		if (fr == ABORT_STOPPED)
 			rc = fr;
@@ -425,9 +557,15 @@ int explain_run(struct explain *x, struct cerr *e)
 		snprintf(num, sizeof(num), "%.3f", x->elapsed_before + x->elapsed);
 		store_set(x->p->store, x->p->session, "elapsed", num, NULL);
 	}
+	if (!x->opts.replay)
+		record_state(x, rc);
 	if (rc == ABORT_STOPPED || rc == DD_STOP) {
 		free(x->note);
-		x->note = xstrdup(rc == DD_STOP ? "stopped before the changes were searched"
+		x->note = xstrdup(rc == DD_STOP ? x->p->stopping == 3
+							  ? "the stored session is not finished: it stopped before the changes were searched"
+						  : x->p->stopping == 2
+							  ? "the budget of configurations (--max-configurations) was spent before the changes were searched"
+							  : "stopped before the changes were searched"
 						: "the analysis was cancelled before it finished");
 		ex_event(x, "STOPPED", "%s", x->note);
 		ex_phase(x, PHASE_DONE);
@@ -440,6 +578,16 @@ int explain_run(struct explain *x, struct cerr *e)
 		x->note = xstrdup("no set of changes reproduces the failure (every smaller configuration was unresolved)");
 	ex_event(x, "ANALYSIS_DONE", "%s", x->explained ? "explained" : x->note);
 	return x->explained ? 0 : 1;
+}
+
+int explain_restore(struct explain *x, struct cerr *e)
+{
+	x->opts.replay = 1;
+	int rc = explain_run(x, e);
+	x->opts.replay = 0;
+	if (rc >= 0 && x->opts.semantic)
+		ex_why_reload(x);
+	return rc;
 }
 
 /* ------------------------------------------------------------ refinement */

@@ -38,6 +38,12 @@ struct explain_opts {
 	const char *cflags;         /* its compiler flags when there is no compile_commands.json, or NULL */
 	int rounds;                 /* its semantic rounds at most (0: 16) */
 	int replay;                 /* use stored outcomes only; never build (culprit report) */
+	int first_parent;           /* bisect first-parent commits only (else the graph, as git bisect) */
+	size_t max_configs;         /* configurations to build and test at most (0: no budget) */
+	int64_t session;            /* with replay: the stored session's id (0: the one of these inputs) */
+	/* Another run holds the repository: NULL refuses (explain_open fails);
+	 * else it is called with a one-line message, then the run waits. */
+	void (*lock_waiting)(const char *msg);
 };
 
 struct explain_hooks {
@@ -156,13 +162,19 @@ struct explain {
 	char *signature;            /* the failure at the bad revision */
 	int resumed;
 
-	char (*commits)[41];        /* [0] good, then good..bad first parents, last = bad */
+	/* [0] good, then good..bad first parents, last = bad. Bisecting the
+	 * graph, they are good..bad in topological order and, once bisected,
+	 * reordered so that commits[lo] is the culprit's parent (standing in
+	 * for good when it lies outside the range) and commits[hi] the
+	 * culprit, the untestable candidates of a range between them. */
+	char (*commits)[41];
 	size_t ncommits;
 	int *commit_verdict;        /* -1 untested, else enum verdict */
 	size_t lo, hi;              /* last passing / first failing commit */
 	int unrelated;              /* good is not an ancestor of bad: no bisection, no culprit commit */
 
 	struct change_set *set;     /* diff(commits[lo], commits[hi]) */
+	char (*change_commit)[41];  /* per change of set, in a range: the commit that introduced it, or "" */
 	const struct change_set *set_full;  /* diff(good, bad): what the ranking's change ids refer to */
 	enum change_mark *marks;    /* per change */
 	struct explain_list inducing, fix, aux;
@@ -173,6 +185,10 @@ struct explain {
 	struct explain_config *configs;
 	size_t nconfigs;
 	int commits_tested, builds, stored_hits, flaky;   /* flaky: configurations whose --repeat runs disagreed */
+	int builds_before;          /* builds of the session's earlier runs (stored) */
+	/* The culprit commit as a person reads it (once bisection found it; else NULL/0). */
+	char *culprit_subject, *culprit_author;
+	long long culprit_time;
 
 	/* The suspiciousness ranking (with --suite). */
 	int ranked;
@@ -212,9 +228,24 @@ struct explain {
  * (revisions, ancestry, empty diff). Errors are for the user (exit 2). */
 int explain_open(struct explain **out, const struct explain_opts *o, const struct explain_hooks *h,
 		 struct cerr *e);
-/* Reopen the most recent session of the repository at dir (culprit report,
- * culprit rank), ranking with formula (enum spectra_formula) and changed_only. */
-int explain_open_stored(struct explain **out, const char *dir, int formula, int changed_only, struct cerr *e);
+/* Reopen a stored session of the repository at dir (culprit report, rank,
+ * tests): session > 0 that one, 0 the last finished analysis (else the most
+ * recent session); ranking with formula (enum spectra_formula) and changed_only. */
+int explain_open_stored(struct explain **out, const char *dir, int64_t session, int formula, int changed_only,
+			struct cerr *e);
+/* Every stored session of the repository at dir (free with
+ * store_sessions_free), and *pick, the one explain_open_stored takes by default. */
+struct session_row;
+int explain_sessions(const char *dir, struct session_row **rows, size_t *n, int64_t *pick, struct cerr *e);
+/* What the stored session's last run came to: "explained", "unexplained"
+ * (both finished), "stopped", "failed", or "new" (caller frees). */
+char *explain_stored_state(struct explain *x);
+/* Put the stored session's model back without building or computing
+ * anything (the workbench on reopening a finished analysis): the stored
+ * outcomes replayed, the causal tree and the fault sets as stored; then the
+ * failing run's trace is reloaded for the trace pane and refinement. Returns
+ * what explain_run would have returned. */
+int explain_restore(struct explain *x, struct cerr *e);
 void explain_free(struct explain *x);   /* NULL is a no-op */
 
 /* Run the analysis to the end. 0: a failure-inducing set was found; 1: it
@@ -255,5 +286,8 @@ char *explain_refine_suite(struct explain *x);
 
 /* The commit a change belongs to (hex), or NULL when a range is left. */
 const char *explain_culprit_commit(const struct explain *x);
+/* The commit change (an index into x->set) came from: the culprit commit,
+ * or in a range the commit that introduced its lines; NULL when unknown. */
+const char *explain_change_commit(const struct explain *x, size_t change);
 
 #endif

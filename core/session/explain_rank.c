@@ -311,31 +311,54 @@ static void faults_release(void *priv, struct trace *t)
 	trace_release(t);
 }
 
+/* The stored fault sets into the model: 1 loaded, 0 none (or, with
+ * weighted >= 0, none computed with that weighting). */
+static int load_faults(struct explain *x, int weighted)
+{
+	char *stored = store_get(x->p->store, x->p->session, "why.faults");
+	struct comss_result r;
+	struct cerr je;
+	int rc = 0;
+	if (stored && comss_from_json(&r, stored, strlen(stored), &je) == 0) {
+		if (weighted >= 0 && !r.weighted != !weighted) {
+			comss_release(&r);
+		} else {
+			ex_lock(x);
+			comss_release(&x->faults);
+			x->faults = r;
+			x->faulted = 1;
+			ex_unlock(x);
+			rc = 1;
+		}
+	}
+	free(stored);
+	return rc;
+}
+
+/* The fault sets as stored, when the causal tree they were computed from
+ * was taken from the store too and the ranking weights them the same way:
+ * reopening a session recomputes nothing. */
+int ex_faults_stored(struct explain *x)
+{
+	return x->p->tree_stored && load_faults(x, x->ranked);
+}
+
 /* The MaxSAT fault sets of the failing run, weighted by the ranking when
  * there is one, widened on demand; stored in the session. */
 int ex_faults(struct explain *x, struct cerr *e)
 {
-	const struct expect *fx;
+	const struct expect *fx = NULL;
 	size_t nfx = x->p->why ? why_failure(x->p->why, &fx) : 0;
 	const struct trace *t = x->trace;
-	/* What the sets were computed over: a reopened session shows them as stored. */
+	/* What the sets were computed over: when that has not changed (a
+	 * reopened session), the stored sets are shown, not computed again. */
 	char *key = xasprintf("%d %d %d %zu", x->ranked, x->ranking.F, x->ranking.P, x->ranking.n);
 	char *stored_key = store_get(x->p->store, x->p->session, "why.faults.key");
 	int same = stored_key && !strcmp(stored_key, key);
 	free(stored_key);
 	if (!t || same) {
 		free(key);
-		char *stored = store_get(x->p->store, x->p->session, "why.faults");
-		struct comss_result r;
-		struct cerr je;
-		if (stored && comss_from_json(&r, stored, strlen(stored), &je) == 0) {
-			ex_lock(x);
-			comss_release(&x->faults);
-			x->faults = r;
-			x->faulted = 1;
-			ex_unlock(x);
-		}
-		free(stored);
+		load_faults(x, -1);
 		return 0;
 	}
 	struct comss_opts o = {.weighted = x->ranked, .ofc = 1, .susp = faults_susp, .forced = faults_forced,

@@ -166,6 +166,7 @@ int ex_why(struct explain *x, ex_revert_fn *revert, struct cerr *e)
 			x->p->why = w;
 			x->p->why_set = x->set;
 			x->trace = why_trace(w);
+			x->p->tree_stored = 1;
 			ex_unlock(x);
 			free(stored);
 			free(ids);
@@ -179,6 +180,7 @@ int ex_why(struct explain *x, ex_revert_fn *revert, struct cerr *e)
 	}
 	ex_phase(x, PHASE_WHY);
 	ex_lock(x);
+	x->p->tree_stored = 0;
 	ctree_release(&x->tree);
 	x->why_state = 1;
 	if (!x->p->why || x->p->why_set != x->set) {   /* (the static analysis may have instrumented already) */
@@ -212,3 +214,30 @@ int ex_why(struct explain *x, ex_revert_fn *revert, struct cerr *e)
 	return rc;
 }
 
+
+/* After a replay (explain_restore): the failing run's trace again, for the
+ * trace pane and refinement; the tree stays as stored. */
+void ex_why_reload(struct explain *x)
+{
+	if (x->why_state != 2 || x->p->why || !x->set || !x->commits)
+		return;
+	struct why_opts wo = {.good = x->commits[x->lo], .bad = x->commits[x->hi], .build = x->build,
+			      .test = x->opts.test, .cflags = x->opts.cflags, .workdir = x->p->sessdir,
+			      .test_timeout = x->opts.test_timeout, .max_rounds = x->opts.rounds};
+	struct why_env env = {.priv = x, .worktree = why_worktree, .run = why_run_cmd, .revert = ex_revert,
+			      .gate = why_gate, .event = why_event, .lock = why_lock};
+	ex_activity(x, xstrdup("loading the failing run's trace"));
+	struct why *w = why_new(&wo, x->set, &env);
+	struct cerr je;
+	if (why_reload(w, &je) < 0) {
+		why_free(w);
+		w = NULL;
+	}
+	ex_activity(x, NULL);
+	ex_lock(x);
+	why_free(x->p->why);
+	x->p->why = w;
+	x->p->why_set = x->set;
+	x->trace = why_trace(w);
+	ex_unlock(x);
+}

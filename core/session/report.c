@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/json.h"
 #include <stdlib.h>
@@ -27,6 +28,55 @@ void report_item_id(const struct explain *x, const struct explain_item *it, stru
 		buf_addf(out, "%u.%u", c->id, x->set->atoms[it->atom].sub);
 	else
 		buf_addf(out, "%u", c->id);
+}
+
+/* Two changes at the same place: same file, kind and added text (or, when
+ * later commits touched the lines again, the same number of new lines). */
+static int same_text(const struct change_set *a, size_t i, const struct change_set *b, size_t j)
+{
+	struct change_lines la, lb;
+	change_lines_of(a, i, &la);
+	change_lines_of(b, j, &lb);
+	int same = la.nadded == lb.nadded && la.nremoved == lb.nremoved;
+	for (size_t k = 0; same && k < la.nadded; k++)
+		same = !strcmp(la.added[k], lb.added[k]);
+	change_lines_free(&la);
+	change_lines_free(&lb);
+	return same;
+}
+
+long report_set_change(const struct explain *x, size_t full)
+{
+	const struct change_set *f = x->set_full, *s = x->set;
+	if (!f || full >= f->nchanges)
+		return -1;
+	if (!s || s == f)
+		return (long)full;
+	const struct change *c = &f->changes[full];
+	const char *path = f->files[c->file].new_path;
+	long near = -1;
+	for (size_t i = 0; i < s->nchanges; i++) {
+		const struct change *d = &s->changes[i];
+		if (strcmp(s->files[d->file].new_path, path) || d->kind != c->kind)
+			continue;
+		if (same_text(f, full, s, i))
+			return (long)i;
+		if (near < 0 && d->new_lines == c->new_lines)
+			near = (long)i;
+	}
+	return near;
+}
+
+int report_full_change_id(const struct explain *x, size_t full, char *out, size_t size)
+{
+	long i = report_set_change(x, full);
+	const struct change_set *s = x->set ? x->set : x->set_full;
+	if (i < 0 || !s) {
+		snprintf(out, size, "-");
+		return 0;
+	}
+	snprintf(out, size, "#%u", s->changes[i].id);
+	return 1;
 }
 
 static void item_lines(const struct explain *x, const struct explain_item *it, struct change_lines *l)
@@ -91,7 +141,10 @@ static void text_items(const struct explain *x, const struct explain_list *l, in
 		report_item_id(x, it, b);
 		buf_adds(b, md ? "** " : "  ");
 		item_where(x, it, b);
-		buf_addf(b, " [%s]\n", item_kind(x, it));
+		buf_addf(b, " [%s]", item_kind(x, it));
+		if (!explain_culprit_commit(x) && explain_change_commit(x, it->change))
+			buf_addf(b, " from commit %.12s", explain_change_commit(x, it->change));
+		buf_addc(b, '\n');
 		item_lines(x, it, &cl);
 		if (cl.nremoved + cl.nadded > 0) {
 			buf_adds(b, md ? "\n  ```diff\n" : "");
@@ -111,6 +164,14 @@ static size_t configs_built(const struct explain *x)
 	size_t n = 0;
 	for (size_t i = 0; i < x->nconfigs; i++)
 		n += (size_t)!x->configs[i].stored;
+	return n;
+}
+
+static size_t configs_unbuilt(const struct explain *x)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < x->nconfigs; i++)
+		n += (size_t)(x->configs[i].why == WHY_BUILD || x->configs[i].why == WHY_BUILD_TIMEOUT);
 	return n;
 }
 
@@ -183,7 +244,16 @@ static void render_text(const struct explain *x, int md, struct buf *b)
 	buf_addf(b, "%sbad  %s (%.12s): fails with %s\n\n", md ? "- " : "  ", x->opts.bad, x->bad,
 		 x->signature ? x->signature : "?");
 	if (culprit) {
-		buf_addf(b, "%sCulprit commit: %.12s\n", h, culprit);
+		buf_addf(b, "%sCulprit commit: %.12s%s%s\n", h, culprit, x->culprit_subject ? " " : "",
+			 x->culprit_subject ? x->culprit_subject : "");
+		if (x->culprit_author) {
+			char date[32] = "";
+			time_t t = (time_t)x->culprit_time;
+			struct tm tm;
+			if (localtime_r(&t, &tm))
+				strftime(date, sizeof(date), "%Y-%m-%d %H:%M", &tm);
+			buf_addf(b, "%sAuthor: %s, %s\n", md ? "\n" : "  ", x->culprit_author, date);
+		}
 	} else if (x->unrelated) {
 		buf_addf(b, "%sNo culprit commit: good is not an ancestor of bad, so the changes are those between the two trees\n", h);
 	} else if (x->commits && x->hi > x->lo + 1) {
@@ -220,15 +290,23 @@ static void render_text(const struct explain *x, int md, struct buf *b)
 		faults_text(x, md, b);
 	if (x->interacted && x->set)
 		interact_text(x, md, b);
-	buf_addf(b, "%s%zu configurations tested (%d commits, %zu unresolved", md ? "\n" : "\n",
-		 x->nconfigs, x->commits_tested, configs_unresolved(x));
+	buf_addf(b, "%s%zu configurations tested (%d commits, %zu unresolved, %zu failed to build", md ? "\n" : "\n",
+		 x->nconfigs, x->commits_tested, configs_unresolved(x), configs_unbuilt(x));
 	if (x->flaky)
 		buf_addf(b, ", %d flaky", x->flaky);
-	buf_addf(b, "), %zu built in this run, %d builds; %.1f s", configs_built(x), x->builds,
-		 x->elapsed_before + x->elapsed);
-	if (x->elapsed_before > 0)
-		buf_addf(b, " (%.1f s in this run)", x->elapsed);
-	buf_adds(b, "\n");
+	/* The session's totals; what this run added only when it ran (a stored
+	 * session's report says what the analysis took, not what reading it took). */
+	if (x->opts.replay) {
+		buf_addf(b, "), %d build%s; %.1f s\n", x->builds_before, x->builds_before == 1 ? "" : "s",
+			 x->elapsed_before);
+	} else {
+		int total = x->builds_before + x->builds;
+		buf_addf(b, "), %d build%s; %.1f s", total, total == 1 ? "" : "s", x->elapsed_before + x->elapsed);
+		if (x->resumed)
+			buf_addf(b, " (this run: %zu configuration%s built, %.1f s)", configs_built(x),
+				 configs_built(x) == 1 ? "" : "s", x->elapsed);
+		buf_adds(b, "\n");
+	}
 	for (size_t i = 0; i < x->nconfigs; i++)
 		if (x->configs[i].why == WHY_FLAKY)
 			buf_addf(b, "%sflaky (its --repeat runs disagree): %s\n", md ? "- " : "  ", x->configs[i].label);
@@ -236,7 +314,6 @@ static void render_text(const struct explain *x, int md, struct buf *b)
 
 static void json_items(const struct explain *x, const struct explain_list *l, struct buf *b)
 {
-	const char *culprit = explain_culprit_commit(x);
 	buf_addc(b, '[');
 	for (size_t i = 0; i < l->n; i++) {
 		const struct explain_item *it = &l->v[i];
@@ -252,7 +329,7 @@ static void json_items(const struct explain *x, const struct explain_list *l, st
 		buf_adds(b, ", \"kind\": ");
 		json_str(b, item_kind(x, it));
 		buf_adds(b, ", \"commit\": ");
-		json_str_or_null(b, culprit);
+		json_str_or_null(b, explain_change_commit(x, it->change));
 		buf_adds(b, ", \"file\": ");
 		json_str(b, f->new_path);
 		buf_adds(b, ", \"old_file\": ");
@@ -298,6 +375,11 @@ static void render_json(const struct explain *x, struct buf *b)
 	json_str_or_null(b, x->signature);
 	buf_adds(b, ",\n  \"culprit_commit\": ");
 	json_str_or_null(b, explain_culprit_commit(x));
+	buf_adds(b, ",\n  \"culprit_subject\": ");
+	json_str_or_null(b, x->culprit_subject);
+	buf_adds(b, ",\n  \"culprit_author\": ");
+	json_str_or_null(b, x->culprit_author);
+	buf_addf(b, ",\n  \"culprit_time\": %lld", x->culprit_time);
 	buf_adds(b, ",\n  \"culprit_range\": ");
 	if (x->commits && x->hi > x->lo + 1) {
 		buf_adds(b, "[");
@@ -316,6 +398,7 @@ static void render_json(const struct explain *x, struct buf *b)
 	buf_addf(b, ",\n  \"configurations_tested\": %zu", x->nconfigs);
 	buf_addf(b, ",\n  \"configurations_built_this_run\": %zu", configs_built(x));
 	buf_addf(b, ",\n  \"configurations_unresolved\": %zu", configs_unresolved(x));
+	buf_addf(b, ",\n  \"configurations_failed_to_build\": %zu", configs_unbuilt(x));
 	buf_addf(b, ",\n  \"flaky\": %d", x->flaky);
 	buf_adds(b, ",\n  \"flaky_configurations\": [");
 	int first = 1;
@@ -327,9 +410,10 @@ static void render_json(const struct explain *x, struct buf *b)
 		}
 	buf_adds(b, "]");
 	buf_addf(b, ",\n  \"builds\": %d", x->builds);
+	buf_addf(b, ",\n  \"builds_total\": %d", x->builds_before + x->builds);
 	buf_addf(b, ",\n  \"resumed\": %s", x->resumed ? "true" : "false");
 	buf_addf(b, ",\n  \"refined_to_tokens\": %s", x->refined ? "true" : "false");
-	buf_addf(b, ",\n  \"elapsed_seconds\": %.3f", x->elapsed_before + x->elapsed);
+	buf_addf(b, ",\n  \"elapsed_seconds\": %.3f", x->opts.replay ? x->elapsed_before : x->elapsed_before + x->elapsed);
 	buf_addf(b, ",\n  \"changes\": %zu", x->set ? x->set->nchanges : 0);
 	buf_adds(b, ",\n  \"failure_inducing\": ");
 	if (x->set)
@@ -378,10 +462,11 @@ static void render_json(const struct explain *x, struct buf *b)
  * (only when the ranking and the analysis share one change set). */
 static int entry_inducing(const struct explain *x, const struct rank_entry *e)
 {
-	if (e->change < 0 || x->set != x->set_full)
+	long c = e->change < 0 ? -1 : report_set_change(x, (size_t)e->change);
+	if (c < 0)
 		return 0;
 	for (size_t i = 0; i < x->inducing.n; i++)
-		if ((long)x->inducing.v[i].change == e->change)
+		if ((long)x->inducing.v[i].change == c)
 			return 1;
 	return 0;
 }
@@ -409,7 +494,8 @@ static void ranking_text(const struct explain *x, int md, size_t top, struct buf
 	for (size_t i = 0; i < r->n; i++)
 		boosted |= r->v[i].boosted;
 	buf_addf(b, "; %zu lines%s%s%s):\n\n", r->n, boosted ? "; * +1: in a cause's unsat core" : "", x->opts.changed_only ? " changed by good..bad" : "",
-		 x->set && x->set != x->set_full ? "; change ids of good..bad" : "; ! marks a failure-inducing change");
+		 x->set && x->set != x->set_full ? "; change ids of the culprit commit, - outside it; ! marks a failure-inducing change"
+						 : "; ! marks a failure-inducing change");
 	if (md)
 		buf_adds(b, "| rank | score | conf | line | ef | ep | change | source |\n|---:|---:|---:|---|---:|---:|---|---|\n");
 	else
@@ -418,9 +504,11 @@ static void ranking_text(const struct explain *x, int md, size_t top, struct buf
 		const struct rank_entry *e = &r->v[i];
 		char where[512], change[32] = "-";
 		snprintf(where, sizeof(where), "%s:%d", e->s.file, e->s.line);
-		if (e->change >= 0 && x->set_full)
-			snprintf(change, sizeof(change), "#%u%s", x->set_full->changes[e->change].id,
-				 entry_inducing(x, e) ? "!" : "");
+		if (e->change >= 0 && x->set_full) {
+			char id[24];
+			report_full_change_id(x, (size_t)e->change, id, sizeof(id));
+			snprintf(change, sizeof(change), "%s%s", id, entry_inducing(x, e) ? "!" : "");
+		}
 		struct buf src = BUF_INIT;
 		const char *t = e->text ? e->text : "";
 		size_t n = e->text ? e->text_len : 0;
@@ -450,6 +538,12 @@ static void ranking_json(const struct explain *x, size_t top, struct buf *b)
 		buf_addf(b, ", \"line\": %d, \"score\": %.6g, \"confidence\": %.6g, \"rank\": %zu, \"rank_avg\": %.6g, "
 			    "\"ef\": %d, \"ep\": %d, \"change_id\": ",
 			 e->s.line, e->s.score, e->s.confidence, e->s.rank, e->s.rank_avg, e->s.ef, e->s.ep);
+		char id[24];
+		if (e->change >= 0 && x->set_full && report_full_change_id(x, (size_t)e->change, id, sizeof(id)))
+			buf_addf(b, "\"%s\"", id + 1);
+		else
+			buf_adds(b, "null");
+		buf_adds(b, ", \"range_change_id\": ");
 		if (e->change >= 0 && x->set_full)
 			buf_addf(b, "\"%u\"", x->set_full->changes[e->change].id);
 		else

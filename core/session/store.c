@@ -479,3 +479,93 @@ void store_events_free(struct event *ev, size_t n)
 	}
 	free(ev);
 }
+
+/* A session is finished when its analysis ran to an answer, explained or not
+ * (the kv "state" explain writes at the end of a run). */
+#define FINISHED "('explained','unexplained')"
+
+int store_session_pick(struct store *s, int64_t want, int64_t *id, struct cerr *e)
+{
+	static const char *const sql[] = {
+		"SELECT id FROM session WHERE id=?1",
+		"SELECT s.id FROM session s JOIN kv k ON k.session=s.id AND k.name='state' AND k.value IN " FINISHED
+		" LEFT JOIN kv f ON f.session=s.id AND f.name='finished'"
+		" ORDER BY CAST(f.value AS REAL) DESC, s.used DESC, s.id DESC LIMIT 1",
+		"SELECT id FROM session ORDER BY used DESC, id DESC LIMIT 1",
+	};
+	int rc = 0;
+	pthread_mutex_lock(&s->lock);
+	for (size_t i = want > 0 ? 0 : 1; i < (want > 0 ? 1u : 3u) && rc == 0; i++) {
+		sqlite3_stmt *st = prep(s, sql[i], e);
+		if (!st) {
+			rc = -1;
+			break;
+		}
+		if (i == 0)
+			sqlite3_bind_int64(st, 1, want);
+		int step = sqlite3_step(st);
+		if (step == SQLITE_ROW) {
+			*id = sqlite3_column_int64(st, 0);
+			rc = 1;
+		} else if (step != SQLITE_DONE) {
+			rc = db_error(s, e, "read failed");
+		}
+		sqlite3_finalize(st);
+	}
+	pthread_mutex_unlock(&s->lock);
+	return rc;
+}
+
+int store_sessions(struct store *s, struct session_row **rows, size_t *n, struct cerr *e)
+{
+	int rc = 0;
+	size_t cap = 0;
+	*rows = NULL;
+	*n = 0;
+	pthread_mutex_lock(&s->lock);
+	sqlite3_stmt *st = prep(s, "SELECT id, created, used,"
+				   " (SELECT value FROM kv WHERE session=id AND name='finished'),"
+				   " (SELECT value FROM kv WHERE session=id AND name='good_rev'),"
+				   " (SELECT value FROM kv WHERE session=id AND name='bad_rev'),"
+				   " (SELECT value FROM kv WHERE session=id AND name='test'),"
+				   " (SELECT value FROM kv WHERE session=id AND name='state'),"
+				   " (SELECT count(*) FROM outcome WHERE session=id)"
+				   " FROM session ORDER BY id", e);
+	if (!st) {
+		rc = -1;
+	} else {
+		int step;
+		while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+			if (*n == cap) {
+				cap = cap ? 2 * cap : 8;
+				*rows = xrealloc(*rows, cap * sizeof(**rows));
+			}
+			struct session_row *r = &(*rows)[(*n)++];
+			r->id = sqlite3_column_int64(st, 0);
+			r->created = sqlite3_column_double(st, 1);
+			r->used = sqlite3_column_double(st, 2);
+			r->finished = sqlite3_column_type(st, 3) == SQLITE_NULL ? 0 : sqlite3_column_double(st, 3);
+			r->good = col_text(st, 4);
+			r->bad = col_text(st, 5);
+			r->test = col_text(st, 6);
+			r->state = col_text(st, 7);
+			r->configs = sqlite3_column_int64(st, 8);
+		}
+		if (step != SQLITE_DONE)
+			rc = db_error(s, e, "read failed");
+		sqlite3_finalize(st);
+	}
+	pthread_mutex_unlock(&s->lock);
+	return rc;
+}
+
+void store_sessions_free(struct session_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(rows[i].good);
+		free(rows[i].bad);
+		free(rows[i].test);
+		free(rows[i].state);
+	}
+	free(rows);
+}

@@ -21,6 +21,21 @@ int store_session_open(struct store *s, const char *key, const char *inputs, int
 		       int64_t *id, int *resumed, struct cerr *e);
 /* The most recently used session: 1 found, 0 none, <0 error. *inputs: caller frees. */
 int store_session_latest(struct store *s, int64_t *id, char **inputs, struct cerr *e);
+/* The session a stored-session command reads: want > 0 that session; 0 the
+ * one whose analysis finished last (the kv "state" explained or unexplained),
+ * else the most recently used. 1 found, 0 none, <0 error. */
+int store_session_pick(struct store *s, int64_t want, int64_t *id, struct cerr *e);
+
+/* One stored session, as `culprit sessions` lists it (strings owned, NULL when unset). */
+struct session_row {
+	int64_t id;
+	double created, used, finished;   /* seconds since the epoch; finished 0: never */
+	char *good, *bad, *test, *state;
+	int64_t configs;
+};
+/* Every session, oldest first. Free with store_sessions_free. */
+int store_sessions(struct store *s, struct session_row **rows, size_t *n, struct cerr *e);
+void store_sessions_free(struct session_row *rows, size_t n);
 
 /* One configuration's outcome, keyed by the hash of its file contents. */
 struct outcome {

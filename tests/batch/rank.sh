@@ -22,7 +22,7 @@ check "rank: the failing test counts as failing" [ "$(jqf .suspiciousness.failin
 check "rank: a test failing at good is left out" [ "$(jqf .suspiciousness.left_out_failing_at_good)" = 1 ]
 check "rank: a test that times out is unresolved" [ "$(jqf .suspiciousness.unresolved)" = 1 ]
 check "rank: the entries have the documented fields" \
-	[ "$(jqf '.ranking[0] | keys | sort | join(",")')" = "boosted,change_id,confidence,ef,ep,failure_inducing,file,line,rank,rank_avg,score" ]
+	[ "$(jqf '.ranking[0] | keys | sort | join(",")')" = "boosted,change_id,confidence,ef,ep,failure_inducing,file,line,range_change_id,rank,rank_avg,score" ]
 check "rank: the failure-inducing change's line is marked" \
 	[ "$(jqf '[.ranking[] | select(.failure_inducing) | .file] | unique | join(",")')" = "stats.c" ]
 check "rank: the changed total line is ranked" \
@@ -38,7 +38,7 @@ check "culprit rank: ranks never decrease" \
 	[ "$(jq '[.ranking[].rank] | . == sort' "$T/rank.json")" = true ]
 (cd "$d" && "$CULPRIT" rank --changed --format json) > "$T/changed.json"
 check "culprit rank --changed: only changed lines" \
-	[ "$(jq '[.ranking[] | select(.change_id == null)] | length' "$T/changed.json")" = 0 ]
+	[ "$(jq '[.ranking[] | select(.range_change_id == null)] | length' "$T/changed.json")" = 0 ]
 check "culprit rank --changed: some lines" [ "$(jq '.ranking | length' "$T/changed.json")" -ge 1 ]
 (cd "$d" && "$CULPRIT" rank --top 3) > "$T/rank.txt"
 check "culprit rank: text table" grep -q '^ *rank *score *conf' "$T/rank.txt"
