@@ -9,7 +9,7 @@
 #
 #   bench/refine_field.sh SMALLPROGS-DIR [COUNT] [BUILD]
 DIR=${1:?usage: refine_field.sh SMALLPROGS-DIR [COUNT] [BUILD]}
-COUNT=${2:-10}
+COUNT=${2:-10}   # tests run with --test-timeout 5, as the repositories were checked
 BUILD=${3:-build}
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 CULPRIT=$TOP/$BUILD/culprit
@@ -37,10 +37,10 @@ for repo in $(ls "$DIR" | sort -V); do
 	git clone -q "$DIR/$repo" "$d" 2>/dev/null && git -C "$d" fetch -q --tags 2>/dev/null
 	fail=$(cat "$d/failing.txt")
 	start=$(date +%s)
-	(cd "$d" && "$CULPRIT" --batch -q -f json --good good --bad bad --build make --suite tests.list -- "$fail") \
+	(cd "$d" && "$CULPRIT" --batch -q -f json --good good --bad bad --build make --test-timeout 5 --suite tests.list -- "$fail") \
 		> "$T/out.json" 2>/dev/null
 	before=$(best_rank "$want")
-	(cd "$d" && "$CULPRIT" --batch -q -f json --good good --bad bad --build make --suite tests.list --refine 5 \
+	(cd "$d" && "$CULPRIT" --batch -q -f json --good good --bad bad --build make --test-timeout 5 --suite tests.list --refine 5 \
 		-- "$fail") > "$T/out.json" 2> "$T/err"
 	secs=$(($(date +%s) - start))
 	after=$(best_rank "$want")
