@@ -1042,6 +1042,29 @@ static void draw_proposal(struct wb *w)
 	if (r->cur.branch && r->cur.branch[0])
 		buf_addf(&b, "takes:   %s\n", r->cur.branch);
 	buf_addf(&b, "verdict: %s\n", r->cur.verdict);
+	if (r->cur.test)
+		buf_addf(&b, "suite:   %s %s\n", r->cur.name, r->cur.test);
+	/* Both revisions' output side by side; the first line that differs marked. */
+	if (r->cur.good_out && r->cur.bad_out) {
+		buf_addf(&b, "\n%-44s %s\n", "good revision printed", "bad revision printed");
+		const char *g = r->cur.good_out, *d = r->cur.bad_out;
+		int marked = 0;
+		for (int k = 0; k < 6 && (*g || *d); k++) {
+			size_t gl = strcspn(g, "\n"), dl = strcspn(d, "\n");
+			int differ = gl != dl || memcmp(g, d, gl);
+			buf_addf(&b, "%s%-43.*s %.*s\n", differ && !marked ? "\x01" : "", (int)(gl < 43 ? gl : 43), g,
+				 (int)(dl < 43 ? dl : 43), d);
+			marked |= differ;
+			g += gl + (g[gl] == '\n');
+			d += dl + (d[dl] == '\n');
+		}
+	}
+	if (r->cur.ntop) {
+		buf_adds(&b, "runs the top-tied lines:");
+		for (size_t i = 0; i < r->cur.ntop && i < 10; i++)
+			buf_addf(&b, " %s", r->cur.top[i]);
+		buf_adds(&b, r->cur.ntop > 10 ? " ...\n" : "\n");
+	}
 	if (r->cur.sequences)
 		buf_addf(&b, "runs through %zu change sequence%s (change, interaction location, output)\n", r->cur.sequences,
 			 r->cur.sequences == 1 ? "" : "s");
@@ -1054,8 +1077,8 @@ static void draw_proposal(struct wb *w)
 		     "  s stop refinement: keep the result as it is");
 	pthread_mutex_unlock(&w->x->lock);
 	int wd = COLS - 8 < 100 ? COLS - 8 : 100, h = 0;
-	char *lines[32];
-	for (char *p = b.s; p && *p && h < 32;) {
+	char *lines[40];
+	for (char *p = b.s; p && *p && h < 40;) {
 		char *nl = strchr(p, '\n');
 		lines[h++] = p;
 		if (!nl)
@@ -1070,8 +1093,14 @@ static void draw_proposal(struct wb *w)
 		for (int i = 0; i < wd; i++)
 			addch(' ');
 	}
-	for (int i = 0; i < h; i++)
-		mvaddnstr(y0 + 1 + i, x0 + 2, lines[i], wd - 4);
+	for (int i = 0; i < h; i++) {
+		int mark = lines[i][0] == '\x01';   /* the first differing output line */
+		if (mark)
+			attron(A_BOLD | A_UNDERLINE);
+		mvaddnstr(y0 + 1 + i, x0 + 2, lines[i] + mark, wd - 4);
+		if (mark)
+			attroff(A_BOLD | A_UNDERLINE);
+	}
 	attroff(A_REVERSE);
 	buf_release(&b);
 }

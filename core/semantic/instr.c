@@ -693,7 +693,9 @@ static const char *output_call(const char *name)
  * mark what they return as inputs. */
 static const char *input_call(const char *name)
 {
-	static const char *in[] = {"atoi", "atol", "strtol", "sscanf", "getchar", "fgetc", "getc", "fgets", "scanf", NULL};
+	static const char *in[] = {"atoi", "atol", "atoll", "strtol", "strtoul", "strtoll", "strtoull", "sscanf",
+				   "getchar", "fgetc", "getc", "fgets", "scanf", "fscanf", "fread", "read", "fopen",
+				   "fclose", NULL};
 	for (int i = 0; in[i]; i++)
 		if (!strcmp(name, in[i]))
 			return in[i];
@@ -737,6 +739,14 @@ static unsigned args_open(struct ctx *x, struct node *f)
 	return i < x->len && x->src[i] == '(' ? i + 1 : 0;
 }
 
+/* The C library's function, not the program's own of the same name (a
+ * competitive programmer's read()). */
+static int library_decl(struct node *f)
+{
+	CXCursor d = clang_getCursorReferenced(f->c);
+	return clang_Cursor_isNull(d) || clang_Location_isInSystemHeader(clang_getCursorLocation(d));
+}
+
 static struct node *callee_ref(struct node *n)
 {
 	struct node *c = n->nk ? n->kid[0] : NULL;
@@ -767,7 +777,7 @@ static void call_site(struct ctx *x, struct node *n)
 	n->cid = new_id(x);
 	x->st->calls++;
 	const char *out = name ? output_call(name) : NULL, *in = name ? input_call(name) : NULL;
-	if ((out || in) && f && !f->mac && f->e - f->s == strlen(name))
+	if ((out || in) && f && !f->mac && f->e - f->s == strlen(name) && library_decl(f))
 		edit(x, f->s, (unsigned)strlen(name), 1, 2 * f->depth, xasprintf("__cu_%s", out ? out : in));
 	else
 		out = NULL;

@@ -242,29 +242,31 @@ keys z
 keys R
 check "refine: a proposal in a dialog" wait_for "Proposed test gen1" 60
 check "refine: its input" wait_for "input:   ./prog "
-check "refine: its verdict from the good revision" wait_for "verdict: failing: assertion failed at main.c:23"
-check "refine: the suspect statements it covers" wait_for "covers 12 suspect statements: main.c:5"
+check "refine: its verdict from the good revision" wait_for "verdict: passing: both revisions behave the same"
+check "refine: the suspect statements it covers" wait_for "covers 11 suspect statements: main.c:5"
+check "refine: the suite line it becomes" wait_for "suite:   gen1 "
+check "refine: both revisions' output" wait_for "good revision printed"
 check "refine: the answers" wait_for "a approve: add it to the suite and rank again"
-first=$(screen | grep -o 'input:   ./prog [0-9-]*' | head -1)
 keys j
 check "refine: other keys are refused while it waits" wait_for "a approve, r reject, s stop refinement"
-keys r
-check "refine: reject, and the next proposal" wait_for "Proposed test gen2" 60
-check "refine: the rejected input is not proposed again" sh -c "! tmux -L '$SOCK' capture-pane -p -t w | grep -qF -- '$first'"
-check "refine: a passing input" wait_for "verdict: passing: both revisions behave the same"
 keys a
-check "refine: approve ranks again" wait_for "approved gen2" 60
+check "refine: approve ranks again" wait_for "approved gen1" 60
 check "refine: what it was doing is not left on the screen" sh -c "! tmux -L '$SOCK' capture-pane -p -t w | grep -q 'refinement: ranking again'"
+check "refine: then the next proposal" wait_for "Proposed test gen2" 60
+check "refine: a failing input of the same fault" wait_for "verdict: failing: assertion failed at main.c:23"
+first=$(screen | grep -o 'input:   ./prog [0-9-]*' | head -1)
+keys r
+check "refine: nothing more to propose" wait_for "refinement: no new input"
 check "refine: the ranking counts it" wait_for "ochiai: 1 failing, 1 passing tests"
 check "refine: the pane shows how lines moved" wait_for "rank before->after"
-check "refine: nothing more to propose" wait_for "refinement: no new input"
+check "refine: the rejected input is not proposed again" sh -c "! tmux -L '$SOCK' capture-pane -p -t w | grep -qF -- '$first'"
 keys : "tests $T/from-screen.list" Enter
 check "refine: :tests writes the approved tests" wait_for "wrote 1 approved test to $T/from-screen.list"
 keys q
 wait_for "EXITED" >/dev/null
 (cd "$d" && "$CULPRIT" tests) > "$T/tests.list"
 check "refine: the approved test is stored, the rejected one not" \
-	sh -c "[ \$(grep -c '^gen' '$T/tests.list') = 1 ] && grep -q '^gen2 ' '$T/tests.list'"
+	sh -c "[ \$(grep -c '^gen' '$T/tests.list') = 1 ] && grep -q '^gen1 ' '$T/tests.list'"
 check "refine: :tests wrote the same suite" cmp -s "$T/tests.list" "$T/from-screen.list"
 d=$(fixture refine_rank)
 end_session
