@@ -45,7 +45,10 @@
 	X(JUMP, "jump", "show the selected line's change in the diff pane")            \
 	X(REFINE, "refine", "propose a generated test (a approve, r reject, s stop refinement)") \
 	X(SCROLL_LEFT, "scroll-left", "scroll the focused pane left")                  \
-	X(SCROLL_RIGHT, "scroll-right", "scroll the focused pane right (long lines go on beyond the edge)")
+	X(SCROLL_RIGHT, "scroll-right", "scroll the focused pane right (long lines go on beyond the edge)") \
+	X(CONTEXT, "context", "show or hide the 3 lines of context around each change in the diff pane") \
+	X(SUSPEND, "suspend", "suspend culprit to the shell (fg brings it back; the analysis waits)") \
+	X(QUIT_ASK, "quit-ask", "ask, then quit (y); the session stays stored")
 
 enum keymap_action {
 	KA_NONE,

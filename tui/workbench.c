@@ -9,6 +9,7 @@
 #include <langinfo.h>
 #include <locale.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -521,9 +522,20 @@ static void refill(struct wb *w)
 		for (size_t i = 0; t && i < t->n; i++)
 			n += t->ev[i].kind == TE_STMT;
 		w->ctx.stmts = xmalloc((n + 1) * sizeof(*w->ctx.stmts));
-		for (size_t i = 0; t && i < t->n; i++)
-			if (t->ev[i].kind == TE_STMT)
+		free(w->ctx.depth);
+		w->ctx.depth = xmalloc((n + 1) * sizeof(*w->ctx.depth));
+		int depth = 0;   /* calls entered and not returned: the statement's call depth */
+		for (size_t i = 0; t && i < t->n; i++) {
+			uint8_t k = t->ev[i].kind;
+			if (k == TE_ENTER)
+				depth++;
+			else if ((k == TE_RET || k == TE_RET0) && depth > 0)
+				depth--;
+			else if (k == TE_STMT) {
+				w->ctx.depth[w->ctx.nstmts] = (uint16_t)(depth > 1 ? (depth - 1 < 60000 ? depth - 1 : 60000) : 0);
 				w->ctx.stmts[w->ctx.nstmts++] = (uint32_t)i;
+			}
+		}
 		w->ctx.stmt_of = t;
 		w->ctx.trace_jump = t != NULL;   /* open on the failure */
 	}
@@ -1075,6 +1087,25 @@ static void draw_proposal(struct wb *w)
 	buf_release(&b);
 }
 
+/* C-z: the terminal given back to the shell until fg. The workbench reads
+ * the terminal raw, so the key is no signal: it stops itself, as the
+ * terminal would have. */
+static void suspend(struct wb *w)
+{
+	def_prog_mode();
+	endwin();
+	struct sigaction dfl, old;
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(SIGTSTP, &dfl, &old);
+	kill(0, SIGTSTP);   /* the whole process group, as C-z would (builds under it too) */
+	sigaction(SIGTSTP, &old, NULL);
+	reset_prog_mode();
+	clearok(curscr, TRUE);
+	message(w, 0, "back from the shell");
+}
+
 static int act(struct wb *w, enum keymap_action a)
 {
 	struct view *v = &w->views[w->focus];
@@ -1220,6 +1251,18 @@ static int act(struct wb *w, enum keymap_action a)
 		break;
 	case KA_SCROLL_RIGHT:
 		v->left += 8;
+		break;
+	case KA_CONTEXT:
+		w->ctx.context = !w->ctx.context;
+		message(w, 0, "diff: %s", w->ctx.context ? "3 lines of context around each change" : "changed lines only");
+		break;
+	case KA_SUSPEND:
+		suspend(w);
+		break;
+	case KA_QUIT_ASK:
+		if (ask_yes(w, "quit? the session stays stored (y quits, any other key goes on)"))
+			return R_QUIT;
+		w->msg[0] = '\0';
 		break;
 	case KA_NONE:
 	case KA_COUNT:
@@ -1374,6 +1417,7 @@ int workbench_run(struct explain *x, const struct workbench_opts *o, struct cerr
 	buf_release(&rk);
 	for (int i = 0; i < 5; i++)
 		w->views[i].ops = ops[i];
+	w->ctx.context = 1;
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->cond, NULL);
 	const char *cs = nl_langinfo(CODESET);
@@ -1456,6 +1500,7 @@ int workbench_run(struct explain *x, const struct workbench_opts *o, struct cerr
 	for (int i = 0; i < 5; i++)
 		view_release(&w->views[i]);
 	free(w->ctx.stmts);
+	free(w->ctx.depth);
 	for (size_t i = 0; i < w->nlog; i++)
 		free(w->log[i]);
 	free(w->log);

@@ -33,8 +33,13 @@ static void items(struct view *v, const struct view_ctx *c, const struct explain
 		else
 			view_add(v, color, (long)it->change, -1, "    #%u %s:%d %s%s", ch->id, f->new_path,
 				 cl.new_lines ? cl.new_start : cl.old_start, ch->function ? ch->function : "", score);
+		/* A changed line reads as its old and its new text. */
+		for (size_t k = 0; k < cl.nremoved && k < 3; k++)
+			view_add(v, VC_DEL, (long)it->change, -1, "        -%s", cl.removed[k]);
 		for (size_t k = 0; k < cl.nadded && k < 3; k++)
 			view_add(v, VC_ADD, (long)it->change, -1, "        +%s", cl.added[k]);
+		if (cl.nremoved > 3 || cl.nadded > 3)
+			view_add(v, VC_DIM, (long)it->change, -1, "        ...");
 		change_lines_free(&cl);
 	}
 }
@@ -210,7 +215,8 @@ static void fill(struct view *v, const struct view_ctx *c)
 	const char *commit = explain_culprit_commit(x);
 	view_add(v, VC_HEADER, -1, -1, "failure: %s", x->signature ? x->signature : "(not checked yet)");
 	if (commit)
-		view_add(v, VC_HEADER, -1, -1, "culprit commit %.12s", commit);
+		view_add(v, VC_HEADER, -1, -1, "culprit commit %.12s%s%s", commit, x->culprit_subject ? " " : "",
+			 x->culprit_subject ? x->culprit_subject : "");
 	else if (x->commits && x->hi > x->lo + 1)
 		view_add(v, VC_HEADER, -1, -1, "culprit range %.12s..%.12s", x->commits[x->lo], x->commits[x->hi]);
 	else if (x->commits && x->phase > PHASE_BISECT)

@@ -123,7 +123,7 @@ check "emacs: still running" sh -c "! tmux -L '$SOCK' capture-pane -p -t w | gre
 # Horizontal scroll: a search match beyond the pane's edge comes into view.
 keys M-'<'
 check "hscroll: the match is beyond the edge at first" sh -c "sleep 0.3; ! tmux -L '$SOCK' capture-pane -p -t w | grep -q 'unused_a(void)'"
-keys C-s 'unused_a' Enter
+keys C-s '@@ int unused_a' Enter   # the hunk header's, not a context line's
 check "hscroll: the search scrolls to it" wait_for "unused_a(void)"
 check "hscroll: the title says how far" sh -c "tmux -L '$SOCK' capture-pane -p -t w | head -1 | grep -q ' <[0-9]* '"
 keys C-x '<' C-x '<' C-x '<' C-x '<' C-x '<' C-x '<'

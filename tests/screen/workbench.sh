@@ -138,9 +138,12 @@ check "demo: the causal tree grows in its pane" wait_for "why it fails" 60
 keys 4 z
 check "demo: the failure, with the good revision's output" \
 	wait_for 'main.c:18 printf("%ld\n", v); printed "20\n", the good revision printed "14\n"' 60
-check "demo: the root cause" wait_for "root cause: #5 (reverting it passes)" 60
-check "demo: a cause through a critical predicate" wait_for "← parse.c:58 while (prec(l->tok) >= min"
-keys z 1 z
+check "demo: a cause through a critical predicate" wait_for "← parse.c:58 while (prec(l->tok) >= min" 60
+# The root cause may be below the pane's edge: searched for until it is there.
+i=0
+while [ $i -lt 60 ] && ! screen | grep -qF "root cause: #5"; do keys / 'root cause: ' Enter; sleep 1; i=$((i + 1)); done
+check "demo: the root cause" wait_for "root cause: #5 (reverting it passes)"
+keys z 1 z / '#5 \[' Enter
 check "demo: the diff marks changes in causes" wait_for "#5 [failure-inducing] [root, cause"
 keys z 2 z
 check "demo: the trace pane opens on the failure" wait_for "main         main.c:18  printf(\"%ld\\n\", v);"
@@ -193,9 +196,11 @@ tm new-session -d -s w -x 120 -y 40 "cd '$d' && env LC_ALL=C.UTF-8 XDG_CONFIG_HO
 i=0
 while [ $i -lt 15 ] && ! screen | grep -q 'minimizing failure-inducing'; do keys s; sleep 0.4; i=$((i + 1)); done
 keys S
+wait_for "| done" >/dev/null
+keys 4 z
 check "stop: keeps the best answer so far" wait_for "the search was stopped"
 check "stop: the tree shows it" wait_for "- failure-inducing ("
-keys q
+keys z q
 wait_for "EXITED" >/dev/null
 
 # The suspiciousness pane.
