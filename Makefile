@@ -87,6 +87,38 @@ asan:
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 $(MAKE) BUILD=build-asan OPT='-O1 -g -fno-omit-frame-pointer' \
 	    SAN='-fsanitize=address,undefined -fno-sanitize-recover=undefined -Wno-format-truncation' check
 
+# libFuzzer targets for the readers of input culprit does not control (the
+# keymap, suite, JSON, trace and trace-metadata readers, the instrumenter's
+# input), built with clang in build-fuzz/; seed corpora in tests/fuzz/NAME/.
+#   make fuzz                          build them
+#   make fuzz-run [FUZZ_SECONDS=600]   run each from its seeds (new inputs go to build-fuzz/corpus/)
+# tests/batch/fuzz.sh runs each for a fixed number of runs from make check.
+FUZZ_CC      ?= $(LLVM)/bin/clang
+FUZZ_TARGETS := keymap suite json trace tmeta instr
+FUZZ_SECONDS ?= 600
+FUZZ_BIN     := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
+
+fuzz:
+	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) OPT='-O1 -g -fno-omit-frame-pointer' WARN='-Wall -Wextra -Wno-unused-parameter' \
+	    SAN='-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined' fuzz-targets
+
+fuzz-targets: $(FUZZ_BIN)
+
+$(BUILD)/fuzz/trace_meta.inc: tests/fuzz/trace.meta scripts/embed.sh
+	@mkdir -p $(@D)
+	sh scripts/embed.sh tests/fuzz/trace.meta meta_text > $@.tmp
+	mv $@.tmp $@
+$(BUILD)/fuzz/fuzz_trace: $(BUILD)/fuzz/trace_meta.inc
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(LIBUI) $(LIBCORE)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -I$(BUILD)/fuzz $(CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $< $(LIBUI) $(LIBCORE) $(LDLIBS)
+
+fuzz-run: fuzz
+	for t in $(FUZZ_TARGETS); do mkdir -p build-fuzz/corpus/$$t && \
+	    build-fuzz/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=4096 \
+	        -artifact_prefix=build-fuzz/crash-$$t- build-fuzz/corpus/$$t tests/fuzz/$$t || exit 1; done
+
 bench: all $(BENCH_BIN)
 	sh bench/bench.sh $(BUILD)
 
@@ -102,7 +134,7 @@ install: all
 clean:
 	rm -rf build build-asan culprit keymaps/defaults.inc core/semantic/trace_rt.inc
 
-.PHONY: all check asan bench demo install clean tests culprit
+.PHONY: all check asan bench demo install clean tests culprit fuzz fuzz-targets fuzz-run
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 

@@ -17,8 +17,21 @@ int cerr_set(struct cerr *e, const char *fmt, ...)
 		va_start(ap, fmt);
 		vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
 		va_end(ap);
+		text_sanitize(e->msg);   /* messages quote revisions, paths, file contents */
 	}
 	return -1;
+}
+
+void text_sanitize(char *s)
+{
+	for (unsigned char *p = (unsigned char *)s; *p; p++) {
+		if (*p == '\n' || *p == '\t')
+			*p = ' ';
+		else if (*p < 0x20 || *p == 0x7f)
+			*p = '?';
+		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)   /* C1 controls in UTF-8 */
+			p[0] = p[1] = '?';
+	}
 }
 
 static void oom(size_t n)
@@ -222,9 +235,22 @@ void bits_or(struct bits *a, const struct bits *b)
 
 int file_read(const char *path, struct buf *out, size_t max, struct cerr *e)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer; only regular
+	 * files are read (a FIFO or a device could block or never end). */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return cerr_set(e, "%s: %s", path, strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) < 0) {
+		int err = errno;
+		close(fd);
+		return cerr_set(e, "%s: %s", path, strerror(err));
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return cerr_set(e, "%s: %s", path, S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	buf_reset(out);
 	for (;;) {
 		buf_grow(out, 65536);
@@ -386,4 +412,17 @@ double now_seconds(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int parse_seconds(const char *s, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	/* !(v > 0) also refuses NaN; the upper bound refuses inf and values
+	 * whose deadline (now + v) would lose all precision. */
+	if (end == s || *end || errno == ERANGE || !(v > 0) || v > SECONDS_MAX)
+		return -1;
+	*out = v;
+	return 0;
 }

@@ -15,6 +15,9 @@ struct cerr {
 
 /* Fill e (may be NULL) and return -1. */
 int cerr_set(struct cerr *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Make text safe to print on one terminal line, in place: newline and tab
+ * become spaces, other control characters (C0, DEL, UTF-8 C1) '?'. */
+void text_sanitize(char *s);
 
 /* Allocation: abort with a message when memory is exhausted. */
 void *xmalloc(size_t n);
@@ -76,5 +79,10 @@ void shell_quote_b(struct buf *b, const char *s, size_t n);
 
 /* Monotonic seconds. */
 double now_seconds(void);
+
+/* A positive, finite number of seconds (a timeout), at most SECONDS_MAX
+ * (a year): 0, or -1 for anything else (words, NaN, inf, <= 0, too large). */
+#define SECONDS_MAX (366.0 * 24 * 3600)
+int parse_seconds(const char *s, double *out);
 
 #endif

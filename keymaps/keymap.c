@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "keymaps/defaults.inc"
 
@@ -203,6 +204,7 @@ static void warn_line(keymap_warn_fn warn, void *priv, const char *origin, int l
 	va_start(ap, fmt);
 	buf_vaddf(&b, fmt, ap);
 	va_end(ap);
+	text_sanitize(b.s);   /* the line may hold escape sequences */
 	warn(priv, b.s);
 	buf_release(&b);
 }
@@ -298,16 +300,10 @@ int keymap_load_file(struct keymap *km, const char *path, keymap_warn_fn warn, v
 {
 	struct buf b = BUF_INIT;
 	struct cerr e;
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		if (errno != ENOENT && warn) {
-			char *m = xasprintf("%s: %s", path, strerror(errno));
-			warn(priv, m);
-			free(m);
-		}
-		return errno == ENOENT ? 0 : 1;
-	}
-	fclose(f);
+	struct stat st;
+	if (stat(path, &st) < 0 && errno == ENOENT)
+		return 0;   /* no file: the defaults */
+	/* file_read opens only regular files: a FIFO here must not block. */
 	if (file_read(path, &b, 1 << 20, &e) < 0) {
 		if (warn)
 			warn(priv, e.msg);

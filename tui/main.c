@@ -10,10 +10,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/isolate/run.h"
 #include "core/session/explain.h"
 #include "core/session/report.h"
 #include "core/session/store.h"
 #include "core/spectrum/spectra.h"
+#include "core/spectrum/suite.h"
 #include "keymaps/keymap.h"
 #include "tui/workbench.h"
 #include "core/util.h"
@@ -43,6 +45,11 @@ static const char usage[] =
 	"      --repeat N         run the test N times per configuration; disagreeing runs are flaky\n"
 	"      --build-timeout S  seconds before a build is killed (default 600)\n"
 	"      --test-timeout S   seconds before a test is killed (default 60)\n"
+	"      --first-parent     bisect the first-parent commits only (default: every commit\n"
+	"                         between good and bad, as git bisect)\n"
+	"      --max-configurations N  build and test at most N configurations, then report\n"
+	"                         the best answer so far\n"
+	"      --test-memory MB   address-space limit of each build and test (default: none)\n"
 	"      --suite FILE       rank lines by suspiciousness over this test suite's coverage\n"
 	"                         (a line a test: NAME COMMAND; '#' starts a comment)\n"
 	"      --coverage-build CMD  build with coverage (default: make CFLAGS=\"-O0 -g --coverage\n"
@@ -72,11 +79,13 @@ static void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2),
 static void die_usage(const char *fmt, ...)
 {
 	va_list ap;
+	struct buf b = BUF_INIT;
 	va_start(ap, fmt);
-	fprintf(stderr, "culprit: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, " (see culprit --help)\n");
+	buf_vaddf(&b, fmt, ap);
 	va_end(ap);
+	text_sanitize(b.s);   /* it quotes arguments */
+	fprintf(stderr, "culprit: %s (see culprit --help)\n", b.s);
+	buf_release(&b);
 	exit(2);
 }
 
@@ -93,13 +102,18 @@ static void bad_option(int c, char **argv)
 	die_usage("unknown option '%s'", opt);
 }
 
-static double parse_seconds(const char *opt, const char *s)
+static double seconds_option(const char *opt, const char *s)
 {
-	char *end;
-	double v = strtod(s, &end);
-	if (end == s || *end || v <= 0)
-		die_usage("%s needs a positive number of seconds", opt);
+	double v;
+	if (parse_seconds(s, &v) < 0)
+		die_usage("%s needs a positive number of seconds (at most %.0f)", opt, SECONDS_MAX);
 	return v;
+}
+
+/* The workbench waits for another run on the repository (--batch refuses). */
+static void lock_waiting(const char *msg)
+{
+	fprintf(stderr, "culprit: %s; waiting for it to finish\n", msg);
 }
 
 static void on_signal(int sig)
@@ -374,7 +388,7 @@ int main(int argc, char **argv)
 {
 	enum { OPT_BATCH = 256, OPT_PATTERN, OPT_REPEAT, OPT_BTIME, OPT_TTIME, OPT_FRESH, OPT_VERSION, OPT_SUITE,
 	       OPT_COVBUILD, OPT_JOBS, OPT_FORMULA, OPT_CHANGED, OPT_TOP, OPT_KEYS, OPT_DUMP_KEYMAP, OPT_NO_SEMANTIC,
-	       OPT_CFLAGS, OPT_ROUNDS, OPT_REFINE, OPT_SESSION };
+	       OPT_CFLAGS, OPT_ROUNDS, OPT_REFINE, OPT_FIRST_PARENT, OPT_MAX_CONFIGS, OPT_SESSION, OPT_TMEM };
 	static const struct option longopts[] = {
 		{"good", required_argument, NULL, 'g'},
 		{"bad", required_argument, NULL, 'b'},
@@ -385,11 +399,14 @@ int main(int argc, char **argv)
 		{"repeat", required_argument, NULL, OPT_REPEAT},
 		{"build-timeout", required_argument, NULL, OPT_BTIME},
 		{"test-timeout", required_argument, NULL, OPT_TTIME},
+		{"test-memory", required_argument, NULL, OPT_TMEM},
 		{"fresh", no_argument, NULL, OPT_FRESH},
 		{"no-semantic", no_argument, NULL, OPT_NO_SEMANTIC},
 		{"cflags", required_argument, NULL, OPT_CFLAGS},
 		{"rounds", required_argument, NULL, OPT_ROUNDS},
 		{"refine", required_argument, NULL, OPT_REFINE},
+		{"first-parent", no_argument, NULL, OPT_FIRST_PARENT},
+		{"max-configurations", required_argument, NULL, OPT_MAX_CONFIGS},
 		{"suite", required_argument, NULL, OPT_SUITE},
 		{"coverage-build", required_argument, NULL, OPT_COVBUILD},
 		{"jobs", required_argument, NULL, OPT_JOBS},
@@ -445,10 +462,13 @@ int main(int argc, char **argv)
 			o.repeat = (int)parse_count("--repeat", optarg, 1, 1000);
 			break;
 		case OPT_BTIME:
-			o.build_timeout = parse_seconds("--build-timeout", optarg);
+			o.build_timeout = seconds_option("--build-timeout", optarg);
 			break;
 		case OPT_TTIME:
-			o.test_timeout = parse_seconds("--test-timeout", optarg);
+			o.test_timeout = seconds_option("--test-timeout", optarg);
+			break;
+		case OPT_TMEM:   /* every build and test, for this process */
+			run_set_memory_limit((size_t)parse_count("--test-memory", optarg, 16, 1L << 30));
 			break;
 		case OPT_FRESH:
 			o.fresh = 1;
@@ -464,6 +484,12 @@ int main(int argc, char **argv)
 			break;
 		case OPT_REFINE:
 			refine = (int)parse_count("--refine", optarg, 0, 1000);
+			break;
+		case OPT_FIRST_PARENT:
+			o.first_parent = 1;
+			break;
+		case OPT_MAX_CONFIGS:
+			o.max_configs = (size_t)parse_count("--max-configurations", optarg, 1, 100000000);
 			break;
 		case OPT_SUITE:
 			free(suite_abs);
@@ -536,6 +562,15 @@ int main(int argc, char **argv)
 		die_usage("%s", "--refine N goes with --batch (in the workbench, refine with R)");
 	if (refine && !o.semantic)
 		die_usage("%s", "--refine needs the semantic explainer's trace: drop --no-semantic");
+	if (o.suite) {   /* read now: a bad suite file must not wait for the end of the search */
+		struct suite st;
+		struct cerr e = {{0}};
+		if (suite_load(&st, o.suite, &e) < 0) {
+			fprintf(stderr, "culprit: %s\n", e.msg);
+			exit(2);
+		}
+		suite_release(&st);
+	}
 
 	struct buf test = BUF_INIT;
 	if (argc - optind == 1) {
@@ -558,6 +593,7 @@ int main(int argc, char **argv)
 	if (!batch) {
 		struct cerr e = {{0}};
 		struct explain *x = NULL;
+		o.lock_waiting = lock_waiting;
 		int rc = explain_open(&x, &o, NULL, &e);
 		if (rc == 0) {
 			struct workbench_opts wo = {.keymap = km, .format = fmt, .top = top,

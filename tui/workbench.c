@@ -804,14 +804,15 @@ static void command(struct wb *w)
 			message(w, 0, "export format: %s", arg);
 		}
 	} else if (!strcmp(line, "set")) {
-		char name[32];
-		double v;
-		if (sscanf(arg, "%31s %lf", name, &v) == 2 && v > 0 && !strcmp(name, "timeout")) {
+		char name[32], num[64];
+		double v = 0;
+		int ok = sscanf(arg, "%31s %63s", name, num) == 2 && parse_seconds(num, &v) == 0;   /* as the options */
+		if (ok && !strcmp(name, "timeout")) {
 			pthread_mutex_lock(&w->x->lock);
 			w->x->opts.test_timeout = v;
 			pthread_mutex_unlock(&w->x->lock);
 			message(w, 0, "test timeout: %g s", v);
-		} else if (sscanf(arg, "%31s %lf", name, &v) == 2 && v > 0 && !strcmp(name, "build-timeout")) {
+		} else if (ok && !strcmp(name, "build-timeout")) {
 			pthread_mutex_lock(&w->x->lock);
 			w->x->opts.build_timeout = v;
 			pthread_mutex_unlock(&w->x->lock);

@@ -256,3 +256,87 @@ int dd_bisect(size_t n, dd_commit_test test, void *priv, size_t *plo, size_t *ph
 	*phi = hi;
 	return rc;
 }
+
+/* Mark k and its ancestors (inside the range) in mark, through stack; only
+ * commits with within[k] set (NULL: all) are walked. Returns how many. */
+static size_t mark_ancestors(size_t k, const size_t *const *parents, const size_t *nparents, const char *within,
+			     unsigned *mark, unsigned stamp, size_t *stack)
+{
+	size_t sp = 0, count = 0;
+	if (mark[k] == stamp)
+		return 0;
+	mark[k] = stamp;
+	stack[sp++] = k;
+	while (sp) {
+		size_t c = stack[--sp];
+		count++;
+		for (size_t i = 0; i < nparents[c]; i++) {
+			size_t p = parents[c][i];
+			if (mark[p] != stamp && (!within || within[p])) {
+				mark[p] = stamp;
+				stack[sp++] = p;
+			}
+		}
+	}
+	return count;
+}
+
+int dd_bisect_graph(size_t n, const size_t *const *parents, const size_t *nparents, dd_commit_test test,
+		    void *priv, size_t *pbad, char *cand)
+{
+	char *good = xcalloc(n + 1, 1), *skipped = xcalloc(n + 1, 1);
+	unsigned *mark = xcalloc(n + 1, sizeof(*mark)), *goodmark = xcalloc(n + 1, sizeof(*goodmark));
+	size_t *stack = xmalloc((n + 1) * sizeof(*stack));
+	size_t bad = n - 1;
+	unsigned stamp = 0;
+	int rc = 0;
+
+	for (;;) {
+		/* The candidates: ancestors of bad that no passing commit reaches. */
+		memset(goodmark, 0, (n + 1) * sizeof(*goodmark));
+		for (size_t k = 0; k < n; k++)
+			if (good[k])
+				mark_ancestors(k, parents, nparents, NULL, goodmark, 1, stack);
+		memset(mark, 0, (n + 1) * sizeof(*mark));
+		stamp = 1;
+		mark_ancestors(bad, parents, nparents, NULL, mark, stamp, stack);
+		size_t nc = 0;
+		for (size_t k = 0; k < n; k++) {
+			cand[k] = mark[k] == stamp && !goodmark[k];
+			nc += (size_t)cand[k];
+		}
+		if (nc <= 1)
+			break;
+		/* The candidate whose candidate ancestors come nearest half. */
+		size_t pick = n, best = 0;
+		for (size_t k = 0; k < n; k++) {
+			if (!cand[k] || k == bad || skipped[k])
+				continue;
+			size_t cnt = mark_ancestors(k, parents, nparents, cand, mark, ++stamp, stack);
+			size_t score = cnt < nc - cnt ? cnt : nc - cnt;
+			if (pick == n || score > best) {
+				pick = k;
+				best = score;
+			}
+		}
+		if (pick == n)
+			break;   /* only skipped candidates are left */
+		rc = test(priv, pick);
+		if (rc < 0)
+			break;   /* DD_STOP too: the candidates are the narrowest known */
+		if (rc == 0)
+			good[pick] = 1;
+		else if (rc == 1)
+			bad = pick;
+		else
+			skipped[pick] = 1;
+		rc = 0;
+	}
+	*pbad = bad;
+	free(good);
+	free(skipped);
+	free(mark);
+	free(goodmark);
+	free(stack);
+	return rc;
+}

@@ -54,4 +54,17 @@ int dd_ddmin(const size_t *units, size_t n, dd_pred pred, void *priv, size_t *ou
 typedef int (*dd_commit_test)(void *priv, size_t commit);
 int dd_bisect(size_t n, dd_commit_test test, void *priv, size_t *lo, size_t *hi);
 
+/* Bisection over a commit graph, as `git bisect` does it. Commits 0..n-1
+ * are in topological order (parents first); commit n-1 is known to fail,
+ * and every parent outside 0..n-1 to pass; parents[k][0..nparents[k]) are
+ * commit k's parents inside. The candidates are the ancestors of the first
+ * failing commit known (itself included) that are no ancestor of a passing
+ * one; each step tests the candidate whose ancestors best halve them
+ * (skipping as git bisect skip). On return *bad is the first failing commit
+ * found and cand[k] is 1 for each commit still a candidate: one candidate
+ * (*bad) names the culprit, which for a merge means both its parents pass.
+ * Returns 0, or the test's negative status (DD_STOP: the narrowest known). */
+int dd_bisect_graph(size_t n, const size_t *const *parents, const size_t *nparents, dd_commit_test test,
+		    void *priv, size_t *bad, char *cand);
+
 #endif

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define BUILD_ERROR_LINES 8
+
 struct oracle {
 	pcre2_code *pattern;     /* --fail-pattern, or NULL */
 	pcre2_code *assertion;   /* glibc's "Assertion `...' failed" */
@@ -158,20 +160,34 @@ enum verdict oracle_judge(const struct oracle *o, const char *expected, const st
 
 char *oracle_build_error(const char *output)
 {
-	static const char *patterns[] = {
-		"^[^:\\n]+:[0-9]+:(?:[0-9]+:)? (?:fatal )?error: .*$",
-		"^.*undefined reference to .*$",
-	};
+	/* The first compiler errors (and the notes naming what they are about),
+	 * a line each: what repair reads names from. */
+	static const char pattern[] = "^(?:[^:\\n]+:[0-9]+:(?:[0-9]+:)? (?:fatal )?error: .*|.*undefined reference to .*"
+				      "|[^:\\n]+:[0-9]+:(?:[0-9]+:)? note: .* declared here)$";
 	size_t len = strlen(output);
-	for (size_t i = 0; i < sizeof(patterns) / sizeof(*patterns); i++) {
-		pcre2_code *c = compile(patterns[i], NULL, "pattern");
-		if (!c)
-			continue;
-		char *m = first_match(c, output, len);
+	pcre2_code *c = compile(pattern, NULL, "pattern");
+	struct buf b = BUF_INIT;
+	if (c) {
+		pcre2_match_data *md = pcre2_match_data_create_from_pattern(c, NULL);
+		PCRE2_SIZE start = 0;
+		for (int lines = 0; lines < BUILD_ERROR_LINES && start < len &&
+				    pcre2_match(c, (PCRE2_SPTR)output, len, start, 0, md, NULL) >= 0;
+		     lines++) {
+			PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+			int note = strstr(output + ov[0], " note: ") && (size_t)(strstr(output + ov[0], " note: ") - output) < ov[1];
+			if (!(note && b.len == 0)) {   /* never a note first */
+				if (b.len)
+					buf_addc(&b, '\n');
+				buf_add(&b, output + ov[0], ov[1] - ov[0]);
+			}
+			start = ov[1] > start ? ov[1] : start + 1;
+		}
+		pcre2_match_data_free(md);
 		pcre2_code_free(c);
-		if (m)
-			return m;
 	}
+	if (b.len)
+		return buf_detach(&b);
+	buf_release(&b);
 	/* Else the last non-empty line. */
 	const char *end = output + len;
 	while (end > output && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))

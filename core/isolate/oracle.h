@@ -45,8 +45,10 @@ char *oracle_signature(const struct oracle *o, const struct run_result *r);
 enum verdict oracle_judge(const struct oracle *o, const char *expected, const struct run_result *r,
 			  enum unresolved_why *why, char **sig);
 
-/* The first compiler error line ("file:line:col: error: ...") of a build's
- * output, else its last non-empty line; NULL for empty output. Caller frees. */
+/* The first compiler error lines ("file:line:col: error: ...", with the
+ * notes saying what was declared where; a few at most, one a line) of a
+ * build's output, else its last non-empty line; NULL for empty output.
+ * Caller frees. */
 char *oracle_build_error(const char *output);
 
 #endif

@@ -143,6 +143,153 @@ int repo_first_parents(struct repo *r, const char *good_hex, const char *bad_hex
 	return 0;
 }
 
+void repo_graph_release(struct repo_graph *g)
+{
+	for (size_t i = 0; i < g->n; i++)
+		free(g->parents[i]);
+	free(g->parents);
+	free(g->nparents);
+	free(g->id);
+	free(g->first_parent);
+	free(g->arity);
+	memset(g, 0, sizeof(*g));
+}
+
+static int cmp_oid_index(const void *a, const void *b)
+{
+	return memcmp(a, b, 41);
+}
+
+int repo_graph(struct repo *r, const char *good_hex, const char *bad_hex, struct repo_graph *g, struct cerr *e)
+{
+	git_revwalk *w = NULL;
+	git_oid oid, good, bad;
+	size_t cap = 0;
+	memset(g, 0, sizeof(*g));
+	if (git_oid_fromstr(&good, good_hex) < 0 || git_oid_fromstr(&bad, bad_hex) < 0)
+		return cerr_set(e, "bad commit id");
+	int rc = git_revwalk_new(&w, r->r);
+	if (rc == 0)
+		rc = git_revwalk_sorting(w, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	if (rc == 0)
+		rc = git_revwalk_push(w, &bad);
+	if (rc == 0)
+		rc = git_revwalk_hide(w, &good);
+	if (rc < 0) {
+		git_revwalk_free(w);
+		return git_fail(e, "cannot list commits");
+	}
+	while ((rc = git_revwalk_next(&oid, w)) == 0) {
+		if (g->n == cap) {
+			cap = cap ? 2 * cap : 64;
+			g->id = xrealloc(g->id, cap * sizeof(*g->id));
+		}
+		git_oid_tostr(g->id[g->n++], 41, &oid);
+	}
+	git_revwalk_free(w);
+	if (rc != GIT_ITEROVER) {
+		repo_graph_release(g);
+		return git_fail(e, "cannot list commits");
+	}
+	/* Parents by index: a sorted copy of the ids to look them up. */
+	struct idx { char id[41]; size_t k; } *sorted = xmalloc((g->n + 1) * sizeof(*sorted));
+	for (size_t k = 0; k < g->n; k++) {
+		memcpy(sorted[k].id, g->id[k], 41);
+		sorted[k].k = k;
+	}
+	qsort(sorted, g->n, sizeof(*sorted), cmp_oid_index);
+	g->parents = xcalloc(g->n + 1, sizeof(*g->parents));
+	g->nparents = xcalloc(g->n + 1, sizeof(*g->nparents));
+	g->first_parent = xcalloc(g->n + 1, sizeof(*g->first_parent));
+	g->arity = xcalloc(g->n + 1, sizeof(*g->arity));
+	for (size_t k = 0; k < g->n; k++) {
+		git_commit *c = NULL;
+		git_oid_fromstr(&oid, g->id[k]);
+		if (git_commit_lookup(&c, r->r, &oid) < 0) {
+			free(sorted);
+			repo_graph_release(g);
+			return git_fail(e, "cannot read a commit");
+		}
+		unsigned np = git_commit_parentcount(c);
+		g->arity[k] = np;
+		g->parents[k] = xmalloc((np + 1) * sizeof(**g->parents));
+		for (unsigned i = 0; i < np; i++) {
+			char hex[41];
+			git_oid_tostr(hex, 41, git_commit_parent_id(c, i));
+			if (i == 0)
+				memcpy(g->first_parent[k], hex, 41);
+			struct idx *f = bsearch(hex, sorted, g->n, sizeof(*sorted), cmp_oid_index);
+			if (f)
+				g->parents[k][g->nparents[k]++] = f->k;
+		}
+		git_commit_free(c);
+	}
+	free(sorted);
+	return 0;
+}
+
+/* Does data hold the block? */
+static int holds(const char *data, size_t len, const char *block, size_t blen)
+{
+	if (!blen)
+		return 0;
+	for (size_t i = 0; i + blen <= len; i++)
+		if (data[i] == block[0] && !memcmp(data + i, block, blen))
+			return 1;
+	return 0;
+}
+
+long repo_introduced(struct repo *r, const char (*ids)[41], size_t n, const char *newest_hex, const char *path,
+		     int line, int count, const char *removed, size_t removed_len)
+{
+	long found = -1;
+	if (count > 0) {
+		git_blame *bl = NULL;
+		git_blame_options bo;
+		git_blame_options_init(&bo, GIT_BLAME_OPTIONS_VERSION);
+		git_oid_fromstr(&bo.newest_commit, newest_hex);
+		bo.min_line = (size_t)line;
+		bo.max_line = (size_t)(line + count - 1);
+		if (git_blame_file(&bl, r->r, path, &bo) < 0)
+			return -1;
+		/* The newest commit of the range among the lines' authors. */
+		for (uint32_t i = 0; i < git_blame_get_hunk_count(bl); i++) {
+			const git_blame_hunk *h = git_blame_get_hunk_byindex(bl, i);
+			char hex[41];
+			git_oid_tostr(hex, 41, &h->final_commit_id);
+			for (size_t k = 0; k < n; k++)
+				if (!strcmp(ids[k], hex) && (long)k > found)
+					found = (long)k;
+		}
+		git_blame_free(bl);
+		return found;
+	}
+	/* Removed lines: the newest commit whose first parent has them and it has not. */
+	struct buf have = BUF_INIT, before = BUF_INIT;
+	for (size_t k = n; k-- > 0 && found < 0;) {
+		git_commit *c = NULL;
+		git_oid oid;
+		unsigned mode;
+		git_oid_fromstr(&oid, ids[k]);
+		if (git_commit_lookup(&c, r->r, &oid) < 0)
+			break;
+		char parent[41] = "";
+		if (git_commit_parentcount(c) > 0)
+			git_oid_tostr(parent, 41, git_commit_parent_id(c, 0));
+		git_commit_free(c);
+		if (!parent[0])
+			continue;
+		int a = repo_read_path(r, ids[k], path, &have, &mode, NULL);
+		int b = repo_read_path(r, parent, path, &before, &mode, NULL);
+		if (b == 1 && holds(before.s, before.len, removed, removed_len) &&
+		    (a != 1 || !holds(have.s, have.len, removed, removed_len)))
+			found = (long)k;
+	}
+	buf_release(&have);
+	buf_release(&before);
+	return found;
+}
+
 char *repo_commit_subject(struct repo *r, const char *hex)
 {
 	git_oid oid;

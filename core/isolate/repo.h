@@ -27,6 +27,28 @@ int repo_is_ancestor(struct repo *r, const char *a_hex, const char *b_hex, struc
  * *out is an array of 41-byte strings owned by the caller (free()). */
 int repo_first_parents(struct repo *r, const char *good_hex, const char *bad_hex,
 		       char (**out)[41], size_t *n, struct cerr *e);
+/* The commits reachable from bad and not from good (what `git bisect`
+ * searches), parents before children, bad last. parents[k] lists the
+ * indices of commit k's parents inside the range (first parent first);
+ * first_parent[k] is its first parent's id ("" for a root commit). */
+struct repo_graph {
+	char (*id)[41];
+	size_t n;
+	size_t **parents;
+	size_t *nparents;
+	char (*first_parent)[41];
+	unsigned *arity;            /* all its parents, in the range or not */
+};
+int repo_graph(struct repo *r, const char *good_hex, const char *bad_hex, struct repo_graph *g, struct cerr *e);
+void repo_graph_release(struct repo_graph *g);
+
+/* The commit among ids[0..n) (a range, parents first) that last touched the
+ * lines [line, line+count) of path as they are in newest (count 0: the
+ * place where lines were removed: the commit whose first parent still had
+ * the removed text). Returns its index, or -1 when none can be told. */
+long repo_introduced(struct repo *r, const char (*ids)[41], size_t n, const char *newest_hex, const char *path,
+		     int line, int count, const char *removed, size_t removed_len);
+
 /* The first line of a commit's message (caller frees). */
 char *repo_commit_subject(struct repo *r, const char *hex);
 /* The commit's author ("Name <email>", caller frees; NULL when unreadable) and time (seconds since the epoch). */

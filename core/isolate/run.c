@@ -6,8 +6,11 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <dirent.h>
+#include <pthread.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -63,6 +66,136 @@ static void capture_finish(struct capture *c, struct run_result *r)
 	r->truncated = omitted > 0;
 	buf_release(&c->head);
 	free(c->ring);
+}
+
+/* Process-wide: the address-space limit of every command (0: none), and
+ * the commands' guards, our own children; any other child is a descendant
+ * of a command that escaped its process group and was handed to us as the
+ * subreaper. Each command carries a token in its environment (RUN_TOKEN)
+ * that its descendants inherit, so one command's end kills its own escaped
+ * descendants and leaves those of a command still running in another thread. */
+#define RUN_TOKEN "CULPRIT_RUN"
+static pthread_mutex_t guards_lock = PTHREAD_MUTEX_INITIALIZER;
+static pid_t *guards;
+static size_t nguards, capguards;
+static unsigned long run_counter;
+static size_t memory_mb;
+
+void run_set_memory_limit(size_t mb)
+{
+	memory_mb = mb;
+}
+
+static void guard_add(pid_t pid)
+{
+	if (nguards == capguards) {
+		capguards = capguards ? 2 * capguards : 16;
+		guards = xrealloc(guards, capguards * sizeof(*guards));
+	}
+	guards[nguards++] = pid;
+}
+
+static void guard_remove(pid_t pid)
+{
+	pthread_mutex_lock(&guards_lock);
+	for (size_t i = 0; i < nguards; i++)
+		if (guards[i] == pid) {
+			guards[i] = guards[--nguards];
+			break;
+		}
+	pthread_mutex_unlock(&guards_lock);
+}
+
+static int is_guard(pid_t pid)
+{
+	for (size_t i = 0; i < nguards; i++)
+		if (guards[i] == pid)
+			return 1;
+	return 0;
+}
+
+/* Does process pid carry token (or no readable token at all)? */
+static int carries_token(pid_t pid, const char *token)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%ld/environ", (long)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 1;   /* gone, or not ours to read: nothing of another command's */
+	static const char key[] = RUN_TOKEN "=";
+	struct buf b = BUF_INIT;
+	char chunk[4096];
+	ssize_t n;
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0 && b.len < (1u << 20))
+		buf_add(&b, chunk, (size_t)n);
+	close(fd);
+	int found = 0, mine = 1;
+	for (size_t i = 0; i < b.len; i += strlen(b.s + i) + 1)
+		if (!strncmp(b.s + i, key, sizeof(key) - 1)) {
+			found = 1;
+			mine = !strcmp(b.s + i + sizeof(key) - 1, token);
+		}
+	buf_release(&b);
+	return found ? mine : 1;
+}
+
+/* Our children that are not guards and carry token. */
+static size_t inherited(const char *token, pid_t *out, size_t max)
+{
+	DIR *d = opendir("/proc");
+	if (!d)
+		return 0;
+	pid_t self = getpid();
+	size_t n = 0;
+	struct dirent *de;
+	while (n < max && (de = readdir(d))) {
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+		if (end == de->d_name || *end || pid <= 0)
+			continue;
+		char path[64], line[512];
+		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		ssize_t got = read(fd, line, sizeof(line) - 1);
+		close(fd);
+		if (got <= 0)
+			continue;
+		line[got] = '\0';
+		const char *rp = strrchr(line, ')');   /* the name may hold spaces and parentheses */
+		char state;
+		long ppid;
+		if (!rp || sscanf(rp + 1, " %c %ld", &state, &ppid) != 2 || ppid != self)
+			continue;
+		pthread_mutex_lock(&guards_lock);
+		int guard = is_guard((pid_t)pid);
+		pthread_mutex_unlock(&guards_lock);
+		if (!guard && carries_token((pid_t)pid, token))
+			out[n++] = (pid_t)pid;
+	}
+	closedir(d);
+	return n;
+}
+
+/* Kill the descendants of a command that escaped its group and were handed
+ * to us (a killed one's own children come to us in turn: rounds). */
+static void kill_inherited(const char *token)
+{
+	pid_t v[256];
+	for (int round = 0; round < 1000; round++) {
+		size_t n = inherited(token, v, sizeof(v) / sizeof(*v));
+		if (!n)
+			return;
+		for (size_t i = 0; i < n; i++) {
+			kill(v[i], SIGKILL);
+			if (getpgid(v[i]) == v[i])
+				kill(-v[i], SIGKILL);   /* it made a group of its own: its members too */
+		}
+		for (size_t i = 0; i < n; i++)
+			while (waitpid(v[i], NULL, 0) < 0 && errno == EINTR)
+				;
+	}
 }
 
 /* Does "NAME=..." s set a name that one of the NAME=VALUE strings in list sets? */
@@ -142,6 +275,11 @@ static void child(const struct run_opts *o, int out, char **env, pid_t parent)
 	if (cmd < 0)
 		child_fail("cannot fork for", o->cmd);
 	if (cmd == 0) {
+		if (memory_mb) {
+			struct rlimit rl = {(rlim_t)memory_mb << 20, (rlim_t)memory_mb << 20};
+			if (setrlimit(RLIMIT_AS, &rl) < 0)
+				child_fail("cannot limit the memory of", o->cmd);
+		}
 		execve("/bin/sh", argv, env);
 		child_fail("cannot run", "/bin/sh");
 	}
@@ -210,17 +348,38 @@ int run_command(const struct run_opts *o, struct run_result *r, struct cerr *e)
 	buf_init(&r->out);
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return cerr_set(e, "cannot create a pipe: %s", strerror(errno));
-	char **env = o->env ? make_env(o->env) : environ;
-	double t0 = now_seconds();
+	/* Orphans of the command's descendants come to us, not to init. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	pid_t self = getpid();
+	char token[64];
+	pthread_mutex_lock(&guards_lock);
+	snprintf(token, sizeof(token), "%ld.%lu", (long)self, ++run_counter);
+	pthread_mutex_unlock(&guards_lock);
+	char *token_env = xasprintf(RUN_TOKEN "=%s", token);
+	const char *none[] = {NULL};
+	const char *const *extra = o->env ? o->env : none;
+	size_t nextra = 0;
+	while (extra[nextra])
+		nextra++;
+	const char **with_token = xcalloc(nextra + 2, sizeof(*with_token));
+	memcpy(with_token, extra, nextra * sizeof(*extra));
+	with_token[nextra] = token_env;
+	char **env = make_env(with_token);
+	double t0 = now_seconds();
+	/* Registered before another thread can look for inherited children. */
+	pthread_mutex_lock(&guards_lock);
 	pid_t pid = fork();
 	if (pid == 0) {
 		close(fds[0]);
 		child(o, fds[1], env, self);
 	}
 	int fork_errno = errno;
-	if (env != environ)
-		free(env);
+	if (pid > 0)
+		guard_add(pid);
+	pthread_mutex_unlock(&guards_lock);
+	free(env);
+	free(with_token);
+	free(token_env);
 	close(fds[1]);
 	if (pid < 0) {
 		close(fds[0]);
@@ -251,6 +410,9 @@ int run_command(const struct run_opts *o, struct run_result *r, struct cerr *e)
 			kill(-pid, SIGKILL);
 			if (waitpid(pid, &status, 0) < 0)
 				status = 127 << 8;   /* reaped by someone else: status lost */
+			guard_remove(pid);
+			/* Nor anything that left the group (setsid) and was handed to us. */
+			kill_inherited(token);
 			exited = 1;
 			drain_until = now + DRAIN_SECONDS;
 		}
@@ -275,6 +437,7 @@ int run_command(const struct run_opts *o, struct run_result *r, struct cerr *e)
 		}
 	}
 	close(fds[0]);
+	kill_inherited(token);   /* what escaped while we drained */
 	r->seconds = now_seconds() - t0;
 	capture_finish(&cap, r);
 	if (why != RUN_EXITED) {

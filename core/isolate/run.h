@@ -1,7 +1,10 @@
 /* run — child processes: `/bin/sh -c CMD` in a directory, in its own process
  * group, stdin from /dev/null, stdout and stderr captured together up to a
  * cap, a wall-clock timeout (TERM to the whole group, then KILL), and a
- * cancel flag. No zombies and no stray group members are left behind. */
+ * cancel flag, an optional address-space limit. No zombies and no stray
+ * group members are left behind: culprit is the subreaper of the commands'
+ * descendants, and those that escaped the group (setsid) are killed when
+ * their command ends. */
 #ifndef CULPRIT_RUN_H
 #define CULPRIT_RUN_H
 
@@ -41,6 +44,9 @@ struct run_result {
  * status), <0 when it could not be started. r must be released. */
 int run_command(const struct run_opts *o, struct run_result *r, struct cerr *e);
 void run_result_release(struct run_result *r);
+
+/* Limit every command's address space to mb MiB (0: no limit, the default). */
+void run_set_memory_limit(size_t mb);
 
 /* "exit 3", "signal 11 (SIGSEGV)", "timeout after 10s", "cancelled". Caller frees. */
 char *run_describe(const struct run_result *r, double timeout);

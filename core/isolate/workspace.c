@@ -16,6 +16,7 @@ struct slot {
 	char id[41];
 	int overridden;   /* 0 base, 1 overridden by an earlier configuration, 2 by the current one */
 	int recorded;     /* listed in the state file */
+	int listed;       /* (workspace_verify) found in the state file */
 };
 
 struct workspace {
@@ -338,4 +339,47 @@ int workspace_reset(struct workspace *w, size_t *written, struct cerr *e)
 	if (written)
 		*written = w->written;
 	return 0;
+}
+
+int workspace_verify(struct workspace *w, int contents, struct cerr *e)
+{
+	/* The state file: our base, and every path we overrode listed. */
+	struct buf st = BUF_INIT;
+	if (w->statef)
+		fflush(w->statef);
+	if (file_read(w->state, &st, (size_t)64 << 20, NULL) < 0 || st.len < 41 || strncmp(st.s, w->base, 40) ||
+	    st.s[40] != '\n') {
+		buf_release(&st);
+		cerr_set(e, "%s no longer names the base %.12s", w->state, w->base);
+		return 0;
+	}
+	for (size_t i = 0; i < w->nslots; i++)
+		w->slots[i].listed = 0;
+	for (char *line = st.s + 41, *nl; line < st.s + st.len && (nl = strchr(line, '\n')); line = nl + 1) {
+		*nl = '\0';
+		struct slot *sl = slot_get(w, line, 0);
+		if (sl)
+			sl->listed = 1;
+	}
+	buf_release(&st);
+	int ok = 1;
+	for (size_t i = 0; ok && i < w->nslots; i++) {
+		struct slot *sl = &w->slots[i];
+		if (!sl->path || !sl->recorded)
+			continue;
+		if (!sl->listed) {
+			cerr_set(e, "%s no longer lists %s", w->state, sl->path);
+			ok = 0;
+			break;
+		}
+		if (!contents)
+			continue;
+		struct slot now = {0};
+		disk_state(w, sl->path, &now);
+		if (now.present != sl->present || (now.present && (now.mode != sl->mode || strcmp(now.id, sl->id)))) {
+			cerr_set(e, "%s changed in the worktree", sl->path);
+			ok = 0;
+		}
+	}
+	return ok;
 }

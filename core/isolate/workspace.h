@@ -28,6 +28,11 @@ const char *workspace_path(const struct workspace *w);
 int workspace_apply(struct workspace *w, const struct change_set *s, const struct bits *applied,
 		    size_t *written, struct cerr *e);
 
+/* Does the worktree still hold what we wrote: the state file names the base
+ * and lists every path a configuration overrode, and (contents != 0) those
+ * paths hold what was last written there? 1 yes, 0 no (e says what differs). */
+int workspace_verify(struct workspace *w, int contents, struct cerr *e);
+
 /* Return every overridden path to the base. */
 int workspace_reset(struct workspace *w, size_t *written, struct cerr *e);
 

@@ -1545,7 +1545,8 @@ int instr_file(const char *path, const char *rel, const char *text, size_t len, 
 	x.functions_pass = 1;
 	clang_visitChildren(root, top_visit, &x);
 
-	qsort(x.ed, x.ned, sizeof(*x.ed), edit_cmp);
+	if (x.ned)   /* qsort(NULL, 0) is undefined */
+		qsort(x.ed, x.ned, sizeof(*x.ed), edit_cmp);
 	size_t at = 0;
 	for (size_t i = 0; i < x.ned; i++) {
 		struct edit *d = &x.ed[i];

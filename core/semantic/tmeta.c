@@ -1,5 +1,7 @@
 #include "core/semantic/tmeta.h"
 
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +44,7 @@ static struct mnode *parse_tree(struct tmeta *m, const char **p, int depth)
 	s++;
 	struct mnode *n = node_new(m);
 	n->op = *s++;
-	if (!strchr("krcwubqxo", n->op) || *s != ' ')
+	if (!n->op || !strchr("krcwubqxo", n->op) || *s != ' ')   /* strchr finds the '\0' too */
 		return NULL;
 	skip_spaces(&s);
 	char *end;
@@ -99,6 +101,22 @@ static struct mnode *parse_tree(struct tmeta *m, const char **p, int depth)
 	return n;
 }
 
+static void site_clear(struct msite *s)
+{
+	free(s->name);
+	free(s->text);
+	free(s->kindname);
+	free(s->show);
+	free(s->then_names);
+	free(s->else_names);
+	free(s->out);
+	free(s->args);
+	free(s->check);
+	memset(s, 0, sizeof(*s));
+}
+
+/* The site with this id, empty: a line naming an id already defined
+ * replaces it (a damaged file), its strings freed. */
 static struct msite *site_at(struct tmeta *m, unsigned id)
 {
 	if (id >= m->nids) {
@@ -107,7 +125,21 @@ static struct msite *site_at(struct tmeta *m, unsigned id)
 		memset(m->site + m->nids, 0, (n - m->nids) * sizeof(*m->site));
 		m->nids = n;
 	}
+	site_clear(&m->site[id]);
 	return &m->site[id];
+}
+
+/* A site id from a line: ids are dense (one line each), so none can be
+ * larger than the text is long; a damaged file cannot make us allocate more. */
+static int site_id(const char *s, size_t len, unsigned *id)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(s, &end, 10);
+	if (end == s || *end || errno || s[0] == '-' || v >= len || v >= UINT32_MAX)
+		return -1;
+	*id = (unsigned)v;
+	return 0;
 }
 
 static char *names(const char *s)
@@ -139,6 +171,7 @@ int tmeta_parse(struct tmeta *m, const char *text, size_t len, struct cerr *e)
 			s = tab + 1;
 		}
 		int bad = 0;
+		unsigned id;
 		struct msite *st;
 		const char *tp;
 		switch (line[0]) {
@@ -155,9 +188,13 @@ int tmeta_parse(struct tmeta *m, const char *text, size_t len, struct cerr *e)
 				bad = 1;
 				break;
 			}
-			st = site_at(m, (unsigned)atoi(f[1]));
+			if (site_id(f[1], len, &id) < 0) {
+				bad = 1;
+				break;
+			}
+			st = site_at(m, id);
 			st->kind = 'S';
-			st->sid = (unsigned)atoi(f[1]);
+			st->sid = id;
 			st->file = atoi(f[2]);
 			st->line = atoi(f[3]);
 			st->fid = (unsigned)atoi(f[4]);
@@ -171,7 +208,11 @@ int tmeta_parse(struct tmeta *m, const char *text, size_t len, struct cerr *e)
 				bad = 1;
 				break;
 			}
-			st = site_at(m, (unsigned)atoi(f[1]));
+			if (site_id(f[1], len, &id) < 0) {
+				bad = 1;
+				break;
+			}
+			st = site_at(m, id);
 			st->kind = 'N';
 			st->file = atoi(f[2]);
 			st->line = atoi(f[3]);
@@ -185,7 +226,11 @@ int tmeta_parse(struct tmeta *m, const char *text, size_t len, struct cerr *e)
 				bad = 1;
 				break;
 			}
-			st = site_at(m, (unsigned)atoi(f[1]));
+			if (site_id(f[1], len, &id) < 0) {
+				bad = 1;
+				break;
+			}
+			st = site_at(m, id);
 			st->kind = 'P';
 			st->fid = (unsigned)atoi(f[2]);
 			st->idx = atoi(f[3]);
@@ -199,7 +244,11 @@ int tmeta_parse(struct tmeta *m, const char *text, size_t len, struct cerr *e)
 				bad = 1;
 				break;
 			}
-			st = site_at(m, (unsigned)atoi(f[1]));
+			if (site_id(f[1], len, &id) < 0) {
+				bad = 1;
+				break;
+			}
+			st = site_at(m, id);
 			st->kind = line[0];
 			st->sid = (unsigned)atoi(f[2]);
 			tp = f[3];
@@ -216,7 +265,11 @@ int tmeta_parse(struct tmeta *m, const char *text, size_t len, struct cerr *e)
 				bad = 1;
 				break;
 			}
-			st = site_at(m, (unsigned)atoi(f[1]));
+			if (site_id(f[1], len, &id) < 0) {
+				bad = 1;
+				break;
+			}
+			st = site_at(m, id);
 			st->kind = 'B';
 			st->sid = (unsigned)atoi(f[2]);
 			st->kindname = xstrdup(f[3]);
@@ -232,7 +285,11 @@ int tmeta_parse(struct tmeta *m, const char *text, size_t len, struct cerr *e)
 				bad = 1;
 				break;
 			}
-			st = site_at(m, (unsigned)atoi(f[1]));
+			if (site_id(f[1], len, &id) < 0) {
+				bad = 1;
+				break;
+			}
+			st = site_at(m, id);
 			st->kind = 'T';
 			st->sid = (unsigned)atoi(f[2]);
 			st->fid = (unsigned)atoi(f[3]);
@@ -246,7 +303,11 @@ int tmeta_parse(struct tmeta *m, const char *text, size_t len, struct cerr *e)
 				bad = 1;
 				break;
 			}
-			st = site_at(m, (unsigned)atoi(f[1]));
+			if (site_id(f[1], len, &id) < 0) {
+				bad = 1;
+				break;
+			}
+			st = site_at(m, id);
 			st->kind = 'C';
 			st->sid = (unsigned)atoi(f[2]);
 			st->name = xstrdup(f[3]);
@@ -264,9 +325,8 @@ int tmeta_parse(struct tmeta *m, const char *text, size_t len, struct cerr *e)
 				bad = 1;
 				break;
 			}
-			unsigned id = (unsigned)atoi(f[1]);
 			int i = atoi(f[2]);
-			st = id < m->nids ? &m->site[id] : NULL;
+			st = site_id(f[1], len, &id) == 0 && id < m->nids ? &m->site[id] : NULL;
 			if (!st || st->kind != 'C' || i < 0 || i >= st->nargs) {
 				bad = 1;
 				break;
@@ -280,8 +340,7 @@ int tmeta_parse(struct tmeta *m, const char *text, size_t len, struct cerr *e)
 				bad = 1;
 				break;
 			}
-			unsigned id = (unsigned)atoi(f[1]);
-			st = id < m->nids ? &m->site[id] : NULL;
+			st = site_id(f[1], len, &id) == 0 && id < m->nids ? &m->site[id] : NULL;
 			if (!st || !st->kind) {
 				bad = 1;
 				break;
@@ -292,9 +351,8 @@ int tmeta_parse(struct tmeta *m, const char *text, size_t len, struct cerr *e)
 			bad = !(st->check_tree = parse_tree(m, &tp, 0));
 			break;
 		}
-		case 'Y': {   /* how a value shows (display only) */
-			unsigned id = (unsigned)atoi(f[1]);
-			st = id < m->nids ? &m->site[id] : NULL;
+		case 'Y':   /* how a value shows (display only) */
+			st = site_id(f[1], len, &id) == 0 && id < m->nids ? &m->site[id] : NULL;
 			if (nf < 3 || !st || !st->kind) {
 				bad = 1;
 				break;
@@ -302,7 +360,6 @@ int tmeta_parse(struct tmeta *m, const char *text, size_t len, struct cerr *e)
 			free(st->show);
 			st->show = nf > 3 ? xasprintf("%s\t%s", f[2], f[3]) : xstrdup(f[2]);
 			break;
-		}
 		case '\0':
 			break;
 		default:
@@ -332,18 +389,8 @@ void tmeta_release(struct tmeta *m)
 	for (size_t i = 0; i < m->nfiles; i++)
 		free(m->files[i]);
 	free(m->files);
-	for (unsigned i = 0; i < m->nids; i++) {
-		struct msite *s = &m->site[i];
-		free(s->name);
-		free(s->text);
-		free(s->kindname);
-		free(s->show);
-		free(s->then_names);
-		free(s->else_names);
-		free(s->out);
-		free(s->args);
-		free(s->check);
-	}
+	for (unsigned i = 0; i < m->nids; i++)
+		site_clear(&m->site[i]);
 	free(m->site);
 	for (size_t i = 0; i < m->npool; i++)
 		free(m->pool[i]);

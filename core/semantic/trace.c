@@ -175,7 +175,7 @@ static int select_events(struct trace *t, const unsigned char *p, size_t len, st
 	for (size_t off = 0; off + R <= len;) {
 		struct tev h;
 		memcpy(&h, p + off, R);
-		if (h.kind != TE_PID || h.addr > (len - off) / R)
+		if (h.kind != TE_PID || h.addr >= (len - off) / R)   /* the header and h.addr records */
 			return cerr_set(e, "the trace is damaged at byte %zu", off);
 		int known = 0;
 		for (size_t i = 0; i < procs && i < 64; i++)

@@ -75,7 +75,7 @@ void trace_release(struct trace *t);
 /* The evaluation context of owner event i (i = n: where the trace ends). */
 static inline size_t trace_deps(const struct trace *t, size_t i, const uint32_t **out)
 {
-	*out = t->deps + t->dep_off[i];
+	*out = t->deps ? t->deps + t->dep_off[i] : t->deps;   /* no deps at all: NULL, not NULL + 0 */
 	return t->dep_off[i + 1] - t->dep_off[i];
 }
 

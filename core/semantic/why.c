@@ -686,6 +686,7 @@ static int failure_point(struct why *w, struct seed *s, struct cerr *e)
 	memset(s, 0, sizeof(*s));
 	s->parent = -1;
 	s->stmt_ev = TRACE_NONE;
+	const struct msite *where = NULL;   /* the statement the description names */
 
 	/* A failed assert. */
 	for (size_t i = t->n; i-- > 0 && s->stmt_ev == TRACE_NONE;) {
@@ -697,6 +698,7 @@ static int failure_point(struct why *w, struct seed *s, struct cerr *e)
 			s->stmt_ev = (uint32_t)i;
 			s->x[s->nx++] = (struct expect){.kind = EXPECT_FLIP, .ev = (uint32_t)i};
 			const struct msite *st = trace_stmt_of(t, i);
+			where = st;
 			buf_addf(&d, "%s:%d %s failed", file_of(&w->bad, st->file), st->line, st->text);
 		}
 	}
@@ -729,6 +731,7 @@ static int failure_point(struct why *w, struct seed *s, struct cerr *e)
 				}
 			}
 		}
+		where = st;
 		buf_addf(&d, "%s:%d %s crashed: signal %d (%s)", st ? file_of(&w->bad, st->file) : "?",
 			 st ? st->line : 0, st ? st->text : "", (int)v->val, strsignal((int)v->val));
 	}
@@ -763,6 +766,7 @@ static int failure_point(struct why *w, struct seed *s, struct cerr *e)
 				out_bytes(t, o, &bb);
 				if (go != TRACE_NONE)
 					out_bytes(g, go, &gb);
+				where = st;
 				buf_addf(&d, "%s:%d %s printed \"", st ? file_of(&w->bad, st->file) : "?", st ? st->line : 0,
 					 st ? st->text : "");
 				escape_out(bb.s ? bb.s : "", bb.len, &d);
@@ -786,6 +790,7 @@ static int failure_point(struct why *w, struct seed *s, struct cerr *e)
 			s->x[s->nx++] = (struct expect){.kind = EXPECT_EQ, .ev = (uint32_t)t->n, .tree = c->args[0],
 							.value = 0};
 		const struct msite *st = trace_stmt_of(t, exit_call);
+		where = st;
 		buf_addf(&d, "%s:%d %s exited with a failure status", st ? file_of(&w->bad, st->file) : "?",
 			 st ? st->line : 0, st ? st->text : "");
 	}
@@ -800,6 +805,7 @@ static int failure_point(struct why *w, struct seed *s, struct cerr *e)
 				s->stmt_ev = (uint32_t)i;
 				s->x[s->nx++] = (struct expect){.kind = EXPECT_EVENT_EQ, .ev = (uint32_t)i, .value = 0};
 				const struct msite *st = trace_stmt_of(t, i);
+				where = st;
 				buf_addf(&d, "%s:%d %s: main returned %lld", file_of(&w->bad, st->file), st->line, st->text,
 					 trace_value(v, 1));
 			}
@@ -813,7 +819,7 @@ static int failure_point(struct why *w, struct seed *s, struct cerr *e)
 	}
 	lock(w, 1);
 	ct->failure = buf_detach(&d);
-	const struct msite *st = trace_stmt_of(t, s->stmt_ev);
+	const struct msite *st = where ? where : trace_stmt_of(t, s->stmt_ev);
 	if (!st && t->last_stmt != TRACE_NONE)
 		st = trace_stmt_of(t, t->last_stmt);
 	ct->failure_file = xstrdup(st ? file_of(&w->bad, st->file) : "?");

@@ -57,6 +57,9 @@ static int store_inputs(struct explain *x, struct cerr *e)
 	snprintf(num, sizeof(num), "%g", x->opts.build_timeout);
 	if (store_set(x->p->store, x->p->session, "build_timeout", num, e) < 0)
 		return -1;
+	snprintf(num, sizeof(num), "%d", x->opts.first_parent);
+	if (store_set(x->p->store, x->p->session, "first_parent", num, e) < 0)
+		return -1;
 	snprintf(num, sizeof(num), "%d", x->opts.jobs);
 	if (store_set(x->p->store, x->p->session, "jobs", num, e) < 0)
 		return -1;
@@ -108,6 +111,7 @@ int explain_open(struct explain **out, const struct explain_opts *o, const struc
 {
 	struct explain *x = xcalloc(1, sizeof(*x));
 	x->p = xcalloc(1, sizeof(*x->p));
+	x->p->lockfd = -1;
 	pthread_mutex_init(&x->lock, NULL);
 	x->opts = *o;
 	x->opts.dir = ex_dup(o->dir);
@@ -157,6 +161,8 @@ int explain_open(struct explain **out, const struct explain_opts *o, const struc
 
 	x->p->sessdir = xasprintf("%sculprit/", x->gitdir);
 	int rc = mkdir_p(x->p->sessdir, 0755, e);
+	if (rc == 0 && !o->replay)
+		rc = ex_lock_repository(x, e);   /* report, rank and tests read without it */
 	char *db = xasprintf("%ssession.db", x->p->sessdir);
 	if (rc == 0)
 		rc = store_open(&x->p->store, db, e);
@@ -224,6 +230,7 @@ int explain_open_stored(struct explain **out, const char *dir, int64_t want, int
 	char *bt = store_get(s, id, "build_timeout"), *tt = store_get(s, id, "test_timeout");
 	char *suite = store_get(s, id, "suite"), *cov = store_get(s, id, "coverage_build");
 	char *jobs = store_get(s, id, "jobs"), *cflags = store_get(s, id, "cflags");
+	char *fp = store_get(s, id, "first_parent");
 	store_free(s);
 	if (!good || !bad || !test) {
 		rc = cerr_set(e, "the stored session is incomplete; run culprit again");
@@ -234,7 +241,7 @@ int explain_open_stored(struct explain **out, const char *dir, int64_t want, int
 			.build_timeout = bt ? strtod(bt, NULL) : 0, .test_timeout = tt ? strtod(tt, NULL) : 0,
 			.suite = suite, .coverage_build = cov, .jobs = jobs ? atoi(jobs) : 0,
 			.formula = o_formula, .changed_only = o_changed, .replay = 1, .semantic = 1,
-			.cflags = cflags && cflags[0] ? cflags : NULL, .session = id,
+			.cflags = cflags && cflags[0] ? cflags : NULL, .first_parent = fp ? atoi(fp) : 0, .session = id,
 		};
 		rc = explain_open(out, &o, NULL, e);
 		if (rc == 0 && good_rev && bad_rev) {   /* the names the user gave, for the report */
@@ -258,6 +265,7 @@ int explain_open_stored(struct explain **out, const char *dir, int64_t want, int
 	free(cov);
 	free(cflags);
 	free(jobs);
+	free(fp);
 	return rc;
 }
 
@@ -308,6 +316,7 @@ void explain_free(struct explain *x)
 		change_set_free(x->p->full);
 		oracle_free(x->p->oracle);
 		store_free(x->p->store);
+		ex_unlock_repository(x);   /* after the store is closed */
 		repo_free(x->p->repo);
 		free(x->p->sessdir);
 		for (size_t i = 0; i < x->p->nsources; i++)
@@ -325,6 +334,7 @@ void explain_free(struct explain *x)
 	ex_list_release(&x->fix);
 	ex_list_release(&x->aux);
 	free(x->marks);
+	free(x->change_commit);
 	free(x->commits);
 	free(x->commit_verdict);
 	free(x->signature);
@@ -373,6 +383,13 @@ static int check_premise(struct explain *x, struct cerr *e)
 	ex_phase(x, PHASE_PREMISE);
 	char *label = xasprintf("bad revision %s", b);
 	rc = ex_test_config(x, s, all, label, NULL, &o, e);
+	if (rc == 0 && (o.verdict != VERDICT_FAIL || !o.signature) && !x->opts.replay &&
+	    ex_config_from_store(x, o.key)) {   /* as at the good revision below */
+		outcome_release(&o);
+		ex_event(x, "PREMISE_RETESTED", "the stored outcome at the bad revision %s says the test does not fail: "
+			 "testing it again", b);
+		rc = ex_retest_config(x, s, all, label, NULL, &o, e);
+	}
 	free(label);
 	if (rc < 0)
 		goto out;
@@ -401,6 +418,15 @@ static int check_premise(struct explain *x, struct cerr *e)
 
 	label = xasprintf("good revision %s", g);
 	rc = ex_test_config(x, s, none, label, x->signature, &o, e);
+	if (rc == 0 && o.verdict != VERDICT_PASS && !x->opts.replay && ex_config_from_store(x, o.key)) {
+		/* A stored session whose premise fails would not have gone on: the
+		 * stored outcome is not trusted (a worktree disturbed while it was
+		 * tested gives such false verdicts), it is tested again. */
+		outcome_release(&o);
+		ex_event(x, "PREMISE_RETESTED", "the stored outcome at the good revision %s says the test fails: "
+			 "testing it again", g);
+		rc = ex_retest_config(x, s, none, label, x->signature, &o, e);
+	}
 	free(label);
 	if (rc < 0)
 		goto out;
@@ -452,6 +478,8 @@ static void reset_model(struct explain *x)
 	x->set = NULL;
 	free(x->marks);
 	x->marks = NULL;
+	free(x->change_commit);
+	x->change_commit = NULL;
 	free(x->commits);
 	x->commits = NULL;
 	free(x->commit_verdict);
@@ -533,7 +561,11 @@ int explain_run(struct explain *x, struct cerr *e)
 		record_state(x, rc);
 	if (rc == ABORT_STOPPED || rc == DD_STOP) {
 		free(x->note);
-		x->note = xstrdup(rc == DD_STOP ? "stopped before the changes were searched"
+		x->note = xstrdup(rc == DD_STOP ? x->p->stopping == 3
+							  ? "the stored session is not finished: it stopped before the changes were searched"
+						  : x->p->stopping == 2
+							  ? "the budget of configurations (--max-configurations) was spent before the changes were searched"
+							  : "stopped before the changes were searched"
 						: "the analysis was cancelled before it finished");
 		ex_event(x, "STOPPED", "%s", x->note);
 		ex_phase(x, PHASE_DONE);

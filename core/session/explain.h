@@ -38,7 +38,12 @@ struct explain_opts {
 	const char *cflags;         /* its compiler flags when there is no compile_commands.json, or NULL */
 	int rounds;                 /* its semantic rounds at most (0: 16) */
 	int replay;                 /* use stored outcomes only; never build (culprit report) */
+	int first_parent;           /* bisect first-parent commits only (else the graph, as git bisect) */
+	size_t max_configs;         /* configurations to build and test at most (0: no budget) */
 	int64_t session;            /* with replay: the stored session's id (0: the one of these inputs) */
+	/* Another run holds the repository: NULL refuses (explain_open fails);
+	 * else it is called with a one-line message, then the run waits. */
+	void (*lock_waiting)(const char *msg);
 };
 
 struct explain_hooks {
@@ -154,13 +159,19 @@ struct explain {
 	char *signature;            /* the failure at the bad revision */
 	int resumed;
 
-	char (*commits)[41];        /* [0] good, then good..bad first parents, last = bad */
+	/* [0] good, then good..bad first parents, last = bad. Bisecting the
+	 * graph, they are good..bad in topological order and, once bisected,
+	 * reordered so that commits[lo] is the culprit's parent (standing in
+	 * for good when it lies outside the range) and commits[hi] the
+	 * culprit, the untestable candidates of a range between them. */
+	char (*commits)[41];
 	size_t ncommits;
 	int *commit_verdict;        /* -1 untested, else enum verdict */
 	size_t lo, hi;              /* last passing / first failing commit */
 	int unrelated;              /* good is not an ancestor of bad: no bisection, no culprit commit */
 
 	struct change_set *set;     /* diff(commits[lo], commits[hi]) */
+	char (*change_commit)[41];  /* per change of set, in a range: the commit that introduced it, or "" */
 	const struct change_set *set_full;  /* diff(good, bad): what the ranking's change ids refer to */
 	enum change_mark *marks;    /* per change */
 	struct explain_list inducing, fix, aux;
@@ -272,5 +283,8 @@ char *explain_refine_suite(struct explain *x);
 
 /* The commit a change belongs to (hex), or NULL when a range is left. */
 const char *explain_culprit_commit(const struct explain *x);
+/* The commit change (an index into x->set) came from: the culprit commit,
+ * or in a range the commit that introduced its lines; NULL when unknown. */
+const char *explain_change_commit(const struct explain *x, size_t change);
 
 #endif

@@ -5,10 +5,12 @@
 #include <string.h>
 
 #include "core/isolate/dd.h"
+#include "core/isolate/repair.h"
 #include "core/json.h"
 #include "core/isolate/workspace.h"
 
 #define REFINE_MAX_ATOMS 32     /* token-level search budget, in pieces */
+#define REPAIR_ROUNDS 3         /* compiler-error repairs of one configuration at most */
 
 struct bisect_ctx {
 	struct explain *x;
@@ -44,7 +46,8 @@ static int bisect_test(void *priv, size_t k)
 	return rc;
 }
 
-int ex_bisect(struct explain *x, struct cerr *e)
+/* Bisection over the first-parent chain (--first-parent). */
+static int bisect_first_parent(struct explain *x, struct cerr *e)
 {
 	char(*fp)[41] = NULL;
 	size_t nfp = 0;
@@ -103,14 +106,151 @@ int ex_bisect(struct explain *x, struct cerr *e)
 	return 0;
 }
 
+/* The graph bisection's test of commit k of the range (commits[k + 1]). */
+static int graph_test(void *priv, size_t k)
+{
+	return bisect_test(priv, k + 1);
+}
+
+/* Reorder x->commits (and their verdicts) so that the base (the culprit's
+ * parent, or the range's) and the candidates end the list: commits[lo] the
+ * base, commits[hi] the first failing commit, the untestable candidates
+ * between them. base_k is the base's index in commits, or -1 when it lies
+ * outside the range (it then takes good's place: both pass). */
+static void lay_out(struct explain *x, const char *cand, size_t bad, long base_k, const char *base_hex)
+{
+	size_t n = x->ncommits, m = 0;
+	char(*c)[41] = xmalloc(n * sizeof(*c));
+	int *v = xmalloc(n * sizeof(*v));
+	/* The others first (good dropped when the base stands in for it). */
+	for (size_t k = 0; k < n; k++) {
+		int in = k > 0 && cand[k - 1];
+		if (in || (long)k == base_k || (k == 0 && base_k < 0))
+			continue;
+		memcpy(c[m], x->commits[k], 41);
+		v[m++] = x->commit_verdict[k];
+	}
+	x->lo = m;
+	memcpy(c[m], base_k >= 0 ? x->commits[base_k] : base_hex, 41);
+	v[m++] = base_k >= 0 ? x->commit_verdict[base_k] : VERDICT_PASS;
+	for (size_t k = 1; k < n; k++)
+		if (cand[k - 1] && k - 1 != bad) {
+			memcpy(c[m], x->commits[k], 41);
+			v[m++] = x->commit_verdict[k];
+		}
+	x->hi = m;
+	memcpy(c[m], x->commits[bad + 1], 41);
+	v[m++] = x->commit_verdict[bad + 1];
+	ex_lock(x);
+	free(x->commits);
+	free(x->commit_verdict);
+	x->commits = c;
+	x->commit_verdict = v;
+	ex_unlock(x);
+}
+
+/* Bisection over the commit graph, as git bisect: the first failing
+ * commit whose parents all pass; a range when skips leave several. */
+static int bisect_graph(struct explain *x, struct cerr *e)
+{
+	struct repo_graph g;
+	if (repo_graph(x->p->repo, x->good, x->bad, &g, e) < 0)
+		return -1;
+	x->ncommits = g.n + 1;
+	x->commits = xmalloc(x->ncommits * sizeof(*x->commits));
+	memcpy(x->commits[0], x->good, 41);
+	memcpy(x->commits + 1, g.id, g.n * sizeof(*g.id));
+	x->commit_verdict = xmalloc(x->ncommits * sizeof(int));
+	for (size_t i = 0; i < x->ncommits; i++)
+		x->commit_verdict[i] = -1;
+	x->commit_verdict[0] = VERDICT_PASS;
+	x->commit_verdict[x->ncommits - 1] = VERDICT_FAIL;
+
+	char *cand = xcalloc(g.n + 1, 1);
+	size_t bad = g.n - 1;
+	int rc = 0;
+	if (g.n > 1) {
+		ex_phase(x, PHASE_BISECT);
+		struct bisect_ctx c = {x, e};
+		rc = dd_bisect_graph(g.n, (const size_t *const *)g.parents, g.nparents, graph_test, &c, &bad, cand);
+	} else {
+		cand[0] = 1;
+	}
+	if (rc < 0 && rc != DD_STOP) {
+		free(cand);
+		repo_graph_release(&g);
+		return rc;
+	}
+	/* The base: the culprit's first parent; for a range, the first parent
+	 * outside the candidates of its oldest candidate. */
+	size_t ncand = 0, oldest = bad;
+	for (size_t k = 0; k < g.n; k++)
+		if (cand[k]) {
+			if (!ncand)
+				oldest = k;
+			ncand++;
+		}
+	const char *base = g.first_parent[oldest];
+	long base_k = -1;
+	for (size_t k = 0; k < g.n; k++)
+		if (!cand[k] && !strcmp(g.id[k], base))
+			base_k = (long)k + 1;
+	if (!base[0] || !strcmp(base, x->good))
+		base_k = 0;   /* a root commit of another history is searched against good */
+	int merge = g.arity[bad] > 1;
+	lay_out(x, cand, bad, base_k, base);
+	free(cand);
+	repo_graph_release(&g);
+
+	char h[13], l[13];
+	ex_short_hex(x->commits[x->hi], h);
+	ex_short_hex(x->commits[x->lo], l);
+	if (rc == DD_STOP) {
+		ex_event(x, "STOPPED", "stopped: the failure came in %s..%s", l, h);
+		return DD_STOP;
+	}
+	if (ncand == 1) {
+		char *subject = repo_commit_subject(x->p->repo, x->commits[x->hi]);
+		ex_event(x, "COMMIT_BLAMED", "%s %s broke the test%s: %s", merge ? "merge" : "commit", h,
+			 merge ? " (all its parents pass)" : "", subject ? subject : "");
+		free(subject);
+	} else {
+		ex_event(x, "COMMIT_BLAMED", "the failure came in %s..%s (%zu commits that cannot be tested)", l, h,
+			 ncand - 1);
+	}
+	return 0;
+}
+
+int ex_bisect(struct explain *x, struct cerr *e)
+{
+	int anc = repo_is_ancestor(x->p->repo, x->good, x->bad, e);
+	if (anc < 0)
+		return -1;
+	if (anc && !x->opts.first_parent)
+		return bisect_graph(x, e);
+	return bisect_first_parent(x, e);
+}
+
 /* ------------------------------------------------------ searching changes */
+
+static void set_range(struct bits *b, size_t from, size_t len, int value)
+{
+	for (size_t a = from; a < from + len; a++)
+		value ? bits_set(b, a) : bits_clear(b, a);
+}
 
 static void units_add_atoms(const struct units *u, const size_t *units, size_t n, struct bits *b,
 			    int value)
 {
-	for (size_t i = 0; i < n; i++)
-		for (size_t a = u->start[units[i]]; a < u->start[units[i]] + u->len[units[i]]; a++)
-			value ? bits_set(b, a) : bits_clear(b, a);
+	for (size_t i = 0; i < n; i++) {
+		if (!u->member) {
+			set_range(b, u->start[units[i]], u->len[units[i]], value);
+			continue;
+		}
+		/* A group of changes: all their atom ranges. */
+		for (size_t k = 0; k < u->nmember[units[i]]; k++)
+			set_range(b, u->member[units[i]][2 * k], u->member[units[i]][2 * k + 1], value);
+	}
 }
 
 static void atom_name(const struct change_set *s, size_t atom, struct buf *b)
@@ -170,7 +310,8 @@ static void show_marks(struct explain *x, const struct bits *applied)
 }
 
 /* Test the set's configuration `applied`; the verdict, or <0. */
-static int test_atoms(struct search *sr, const struct bits *applied, int revert_view, enum unresolved_why *why)
+static int test_atoms_ex(struct search *sr, const struct bits *applied, int revert_view, enum unresolved_why *why,
+			 char **excerpt)
 {
 	struct explain *x = sr->x;
 	struct buf label = BUF_INIT;
@@ -186,8 +327,68 @@ static int test_atoms(struct search *sr, const struct bits *applied, int revert_
 	rc = (int)o.verdict;
 	if (why)
 		*why = o.why;
+	if (excerpt) {
+		*excerpt = o.excerpt;
+		o.excerpt = NULL;
+	}
 	outcome_release(&o);
 	return rc;
+}
+
+static int test_atoms(struct search *sr, const struct bits *applied, int revert_view, enum unresolved_why *why)
+{
+	return test_atoms_ex(sr, applied, revert_view, why, NULL);
+}
+
+/* Test `applied` (applied to the good side); when it does not build, add
+ * the changes of the search that declare what the compiler says is missing
+ * or wrong, and test that repaired configuration instead, a few rounds at
+ * most. applied grows by what was added. The verdict, or <0. */
+static int test_repaired(struct search *sr, struct bits *applied)
+{
+	struct bits *added_all = bits_new(sr->s->natoms);
+	for (int round = 0;; round++) {
+		enum unresolved_why why = WHY_NONE;
+		char *excerpt = NULL;
+		int v = test_atoms_ex(sr, applied, 0, &why, &excerpt);
+		if (v != VERDICT_UNRESOLVED || why != WHY_BUILD || !sr->deps || !sr->pool || sr->u->tokens ||
+		    round == REPAIR_ROUNDS || !excerpt) {
+			free(excerpt);
+			/* Sound only when what repair added does not fail by itself:
+			 * else the cause may be in it, and this subset tells nothing. */
+			if (v == VERDICT_FAIL && bits_count(added_all) > 0) {
+				int alone = test_atoms(sr, added_all, 0, NULL);
+				if (alone < 0)
+					v = alone;
+				else if (alone == VERDICT_FAIL)
+					v = VERDICT_UNRESOLVED;
+			}
+			bits_free(added_all);
+			return v;
+		}
+		char **names;
+		size_t nn = repair_names(excerpt, &names), added = 0;
+		free(excerpt);
+		size_t *decl = xmalloc((sr->s->nchanges + 1) * sizeof(*decl));
+		for (size_t i = 0; i < nn; i++) {
+			size_t nd = deps_declaring(sr->deps, names[i], decl);
+			for (size_t k = 0; k < nd; k++) {
+				const struct change *ch = &sr->s->changes[decl[k]];
+				for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++)
+					if (bits_test(sr->pool, a) && !bits_test(applied, a)) {
+						bits_set(applied, a);
+						bits_set(added_all, a);
+						added++;
+					}
+			}
+		}
+		free(decl);
+		repair_names_free(names);
+		if (!added) {
+			bits_free(added_all);
+			return v;
+		}
+	}
 }
 
 static int pred_inducing(void *priv, const size_t *units, size_t n)
@@ -195,7 +396,7 @@ static int pred_inducing(void *priv, const size_t *units, size_t n)
 	struct search *sr = priv;
 	struct bits *b = bits_new(sr->s->natoms);
 	units_add_atoms(sr->u, units, n, b, 1);
-	int v = test_atoms(sr, b, 0, NULL);
+	int v = test_repaired(sr, b);
 	bits_free(b);
 	return v < 0 ? v : v == VERDICT_FAIL ? 1 : v == VERDICT_UNRESOLVED ? 2 : 0;
 }
@@ -322,7 +523,7 @@ static int border(void *priv, size_t a, size_t b)
 	size_t atom_a = sr->u->start[a], atom_b = sr->u->start[b];
 	const struct change_atom *x = &s->atoms[atom_a], *y = &s->atoms[atom_b];
 	const struct change *cx = &s->changes[x->change], *cy = &s->changes[y->change];
-	if (sr->u->len[a] == 1 && sr->u->len[b] == 1 && s->natoms != s->nchanges && sr->u->n == s->natoms)
+	if (sr->u->tokens)
 		return cx != cy ? 2 : x->old_line != y->old_line;
 	struct explain *ex = sr->x;
 	if (sr->u->n == s->nchanges && ex->interacted && ex->interact.group[x->change] >= 0 &&
@@ -347,6 +548,7 @@ static int minimize(struct search *sr, const struct units *u, const size_t *cand
 
 static void units_init(struct units *u, size_t n)
 {
+	memset(u, 0, sizeof(*u));
 	u->n = n;
 	u->start = xmalloc((n + 1) * sizeof(*u->start));
 	u->len = xmalloc((n + 1) * sizeof(*u->len));
@@ -354,6 +556,10 @@ static void units_init(struct units *u, size_t n)
 
 static void units_release(struct units *u)
 {
+	for (size_t i = 0; u->member && i < u->n; i++)
+		free(u->member[i]);
+	free(u->member);
+	free(u->nmember);
 	free(u->start);
 	free(u->len);
 }
@@ -361,6 +567,7 @@ static void units_release(struct units *u)
 /* The search at one level (changes or atoms) over candidate units cand. */
 struct level {
 	struct bits *inducing, *revert, *causes, *aux;
+	struct bits *repair;   /* what compiler-error repair added to the failure-inducing configuration */
 	int split;      /* the fix could be split into causes and auxiliary units */
 };
 
@@ -370,6 +577,7 @@ static void level_init(struct level *l, size_t natoms)
 	l->revert = bits_new(natoms);
 	l->causes = bits_new(natoms);
 	l->aux = bits_new(natoms);
+	l->repair = bits_new(natoms);
 	l->split = 0;
 }
 
@@ -379,6 +587,7 @@ static void level_release(struct level *l)
 	bits_free(l->revert);
 	bits_free(l->causes);
 	bits_free(l->aux);
+	bits_free(l->repair);
 }
 
 static int search_level(struct explain *x, struct search *sr, const struct units *u, const size_t *ind_cand,
@@ -387,14 +596,28 @@ static int search_level(struct explain *x, struct search *sr, const struct units
 	size_t n = nind > nrev ? nind : nrev;
 	size_t *out = xmalloc((n + 1) * sizeof(*out)), nout = 0;
 	struct buf d = BUF_INIT;
-	const char *lvl = u->n == sr->s->natoms && sr->s->natoms != sr->s->nchanges ? " (token level)" : "";
+	const char *lvl = u->tokens ? " (token level)" : "";
 	int rc;
 
 	ex_phase(x, lvl[0] ? PHASE_REFINE : PHASE_INDUCING);
+	struct bits *pool = bits_new(sr->s->natoms);
+	units_add_atoms(u, ind_cand, nind, pool, 1);
+	sr->pool = pool;
 	rc = minimize(sr, u, ind_cand, nind, pred_inducing, out, &nout, l->inducing);
 	if (rc == DD_STOP)
 		*stopped = 1;
-	else if (rc < 0)
+	if (rc == 0) {
+		/* The configuration that proves it: with what repair added (tested, stored). */
+		struct bits *proof = bits_dup(l->inducing);
+		if (test_repaired(sr, proof) >= 0)
+			for (size_t a = 0; a < sr->s->natoms; a++)
+				if (bits_test(proof, a) && !bits_test(l->inducing, a))
+					bits_set(l->repair, a);
+		bits_free(proof);
+	}
+	sr->pool = NULL;
+	bits_free(pool);
+	if (rc < 0 && rc != DD_STOP)
 		goto out;
 	describe_atoms(sr->s, l->inducing, 0, &d);
 	ex_event(x, "INDUCING_FOUND", "failure-inducing%s: %s%s", lvl, d.s, *stopped ? " (stopped, not minimal)" : "");
@@ -404,26 +627,59 @@ static int search_level(struct explain *x, struct search *sr, const struct units
 	}
 
 	ex_phase(x, lvl[0] ? PHASE_REFINE : PHASE_FIX);
+	/* The fix is searched change by change: reverting a use without its
+	 * declaration builds, and what reverting needs to build is found as
+	 * auxiliary changes; groups only matter when applying to good. */
+	struct units cu1 = {0};
+	const struct units *ru = u;
+	size_t *rcand = NULL, nrc = nrev;
+	size_t *finducing = xmalloc((n + sr->s->nchanges + 1) * sizeof(*finducing)), nfi = nout;
+	memcpy(finducing, out, nout * sizeof(*out));
+	if (u->member) {
+		units_init(&cu1, sr->s->nchanges);
+		struct bits *in = bits_new(sr->s->natoms), *rv = bits_new(sr->s->natoms);
+		units_add_atoms(u, out, nout, in, 1);
+		units_add_atoms(u, rev_cand, nrev, rv, 1);
+		rcand = xmalloc((sr->s->nchanges + 1) * sizeof(*rcand));
+		nfi = nrc = 0;
+		for (size_t c = 0; c < sr->s->nchanges; c++) {
+			cu1.start[c] = sr->s->changes[c].atom0;
+			cu1.len[c] = sr->s->changes[c].natoms;
+			if (bits_test(in, cu1.start[c]))
+				finducing[nfi++] = c;
+			if (bits_test(rv, cu1.start[c]))
+				rcand[nrc++] = c;
+		}
+		bits_free(in);
+		bits_free(rv);
+		ru = &cu1;
+		rev_cand = rcand;
+		free(out);
+		out = xmalloc((sr->s->nchanges + 1) * sizeof(*out));
+	}
 	/* Most often reverting the failure-inducing changes fixes the test:
 	 * then the fix lies among them, and the search stays that small. */
-	size_t *finducing = xmalloc((nout + 1) * sizeof(*finducing)), nfi = nout;
-	memcpy(finducing, out, nout * sizeof(*out));
-	rc = nfi < nrev ? pred_revert(sr, finducing, nfi) : 0;
+	sr->u = ru;
+	rc = nfi < nrc ? pred_revert(sr, finducing, nfi) : 0;
 	if (rc == 1)
-		rc = minimize(sr, u, finducing, nfi, pred_revert, out, &nout, l->revert);
+		rc = minimize(sr, ru, finducing, nfi, pred_revert, out, &nout, l->revert);
 	else if (rc >= 0 || rc == 2)
-		rc = minimize(sr, u, rev_cand, nrev, pred_revert, out, &nout, l->revert);
+		rc = minimize(sr, ru, rev_cand, nrc, pred_revert, out, &nout, l->revert);
 	free(finducing);
 	if (rc == DD_STOP) {
 		*stopped = 1;
 		bits_free(l->causes);
 		l->causes = bits_dup(l->revert);
 		rc = 0;
-		goto out;
+	} else if (rc >= 0) {
+		rc = split_fix(sr, out, nout, l->causes, l->aux);
 	}
-	if (rc < 0)
+	sr->u = u;
+	free(rcand);
+	if (u->member)
+		units_release(&cu1);
+	if (*stopped)
 		goto out;
-	rc = split_fix(sr, out, nout, l->causes, l->aux);
 	if (rc == DD_STOP) {
 		*stopped = 1;
 		rc = 0;
@@ -455,8 +711,9 @@ static int store_changes(struct explain *x, const struct change_set *s, struct c
 		const struct change_file *f = &s->files[c->file];
 		struct buf b = BUF_INIT;
 		ids[i] = xasprintf("%u", c->id);
+		const char *from = x->change_commit && x->change_commit[i][0] ? x->change_commit[i] : s->new_rev;
 		buf_addf(&b, "{\"id\": \"%u\", \"kind\": \"%s\", \"commit\": \"%s\", \"file\": ", c->id, kinds[c->kind],
-			 s->new_rev);
+			 from);
 		json_str(&b, f->new_path);
 		buf_adds(&b, ", \"old_file\": ");
 		json_str(&b, f->old_path);
@@ -477,11 +734,50 @@ static int store_changes(struct explain *x, const struct change_set *s, struct c
 	return rc;
 }
 
+/* In a range that bisection could not narrow (untestable commits), each
+ * change is the commit's that introduced its lines: blame over the range. */
+static void attribute_changes(struct explain *x, const struct change_set *s)
+{
+	size_t n = x->hi - x->lo;   /* the candidates commits[lo+1 .. hi] */
+	char(*cc)[41] = xcalloc(s->nchanges + 1, sizeof(*cc));
+	for (size_t c = 0; c < s->nchanges; c++) {
+		const struct change *ch = &s->changes[c];
+		const struct change_file *f = &s->files[ch->file];
+		const char *removed = "";
+		size_t rlen = 0;
+		if (ch->kind == CHANGE_HUNK && ch->new_lines == 0 && f->old_data) {
+			const struct change_atom *a0 = &s->atoms[ch->atom0], *a1 = &s->atoms[ch->atom0 + ch->natoms - 1];
+			removed = f->old_data + a0->old_off;
+			rlen = a1->old_end - a0->old_off;
+		}
+		long k = ch->kind == CHANGE_HUNK || ch->kind == CHANGE_FILE_ADD
+				 ? repo_introduced(x->p->repo, (const char(*)[41])(x->commits + x->lo + 1), n,
+						   x->commits[x->hi], f->new_path,
+						   ch->kind == CHANGE_HUNK ? ch->new_start : 1,
+						   ch->kind == CHANGE_HUNK ? ch->new_lines : 1, removed, rlen)
+				 : -1;
+		if (k >= 0)
+			memcpy(cc[c], x->commits[x->lo + 1 + (size_t)k], 41);
+	}
+	ex_lock(x);
+	free(x->change_commit);
+	x->change_commit = cc;
+	ex_unlock(x);
+}
+
+const char *explain_change_commit(const struct explain *x, size_t change)
+{
+	const char *culprit = explain_culprit_commit(x);
+	if (culprit || !x->change_commit || !x->change_commit[change][0])
+		return culprit;
+	return x->change_commit[change];
+}
+
 /* The culprit commit's changes become the model's; 1 when there are none. */
 int ex_search_begin(struct explain *x, struct cerr *e)
 {
 	struct change_set *s = x->p->full;
-	if (x->lo != 0 || x->hi != x->ncommits - 1) {
+	if (strcmp(x->commits[x->lo], x->good) || strcmp(x->commits[x->hi], x->bad)) {
 		if (repo_diff(x->p->repo, x->commits[x->lo], x->commits[x->hi], &s, e) < 0)
 			return -1;
 	}
@@ -489,6 +785,8 @@ int ex_search_begin(struct explain *x, struct cerr *e)
 	x->set = s;
 	x->marks = xcalloc(s->nchanges + 1, sizeof(*x->marks));
 	ex_unlock(x);
+	if (!x->unrelated && x->hi > x->lo + 1)
+		attribute_changes(x, s);
 	if (!x->opts.replay && store_changes(x, s, e) < 0)
 		return -1;
 	if (s->nchanges == 0) {
@@ -504,42 +802,69 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 {
 	const struct change_set *s = x->set;
 	struct units cu, au;
-	units_init(&cu, s->nchanges);
+	/* Hunks that only build together (a declaration and its uses) are one unit. */
+	struct deps dp;
+	deps_compute(s, &dp);
+	if (dp.ngroups)
+		ex_event(x, "DEPENDENCES", "%zu of %zu changes in %zu group%s that only build together "
+			 "(declarations and their uses)", dp.linked, s->nchanges, dp.ngroups, dp.ngroups == 1 ? "" : "s");
+	size_t nu = 0, *first = xmalloc((s->nchanges + 1) * sizeof(*first));
+	units_init(&cu, s->nchanges - dp.linked + dp.ngroups);
+	cu.member = xcalloc(cu.n + 1, sizeof(*cu.member));
+	cu.nmember = xcalloc(cu.n + 1, sizeof(*cu.nmember));
 	for (size_t c = 0; c < s->nchanges; c++) {
-		cu.start[c] = s->changes[c].atom0;
-		cu.len[c] = s->changes[c].natoms;
+		if (dp.group[c] >= 0 && (size_t)dp.group[c] != c)
+			continue;   /* in its group's unit */
+		first[nu] = c;
+		cu.start[nu] = s->changes[c].atom0;
+		cu.len[nu] = s->changes[c].natoms;
+		cu.member[nu] = xmalloc(2 * (s->nchanges + 1) * sizeof(**cu.member));
+		for (size_t k = c; k < s->nchanges; k++)
+			if (k == c || (dp.group[c] >= 0 && dp.group[k] == dp.group[c])) {
+				cu.member[nu][2 * cu.nmember[nu]] = s->changes[k].atom0;
+				cu.member[nu][2 * cu.nmember[nu]++ + 1] = s->changes[k].natoms;
+			}
+		nu++;
 	}
 	units_init(&au, s->natoms);
+	au.tokens = 1;
 	for (size_t a = 0; a < s->natoms; a++) {
 		au.start[a] = a;
 		au.len[a] = 1;
 	}
-	size_t *all = xmalloc((s->nchanges + 1) * sizeof(*all)), nall = 0;
+	size_t *all = xmalloc((nu + 1) * sizeof(*all)), nall = 0;
+	char *placed = xcalloc(nu + 1, 1);
 	/* Interacting changes next to each other, in one partition where it costs nothing (border). */
-	for (size_t c = 0; c < s->nchanges; c++) {
-		long g = x->interacted ? x->interact.group[c] : -1;
-		if (g >= 0 && (size_t)g != c)
-			continue;   /* placed with its group's first */
-		all[nall++] = c;
-		for (size_t k = c + 1; g >= 0 && k < s->nchanges; k++)
-			if (x->interact.group[k] == g)
+	for (size_t u = 0; u < nu; u++) {
+		if (placed[u])
+			continue;
+		long g = x->interacted ? x->interact.group[first[u]] : -1;
+		all[nall++] = u;
+		placed[u] = 1;
+		for (size_t k = u + 1; g >= 0 && k < nu; k++)
+			if (!placed[k] && x->interact.group[first[k]] == g) {
 				all[nall++] = k;
+				placed[k] = 1;
+			}
 	}
+	free(placed);
+	free(first);
 
-	struct search sr = {.x = x, .s = s};
+	struct search sr = {.x = x, .s = s, .deps = &dp};
 	struct level hl, tl;
 	struct bits *ind = NULL, *fix = NULL, *aux = bits_new(s->natoms);
 	int stopped = 0, rc;
 	level_init(&hl, s->natoms);
 	level_init(&tl, s->natoms);
 
-	rc = search_level(x, &sr, &cu, all, s->nchanges, all, s->nchanges, &hl, &stopped);
+	rc = search_level(x, &sr, &cu, all, nall, all, nall, &hl, &stopped);
 	if (rc < 0)
 		goto out;
 	ind = bits_dup(hl.inducing);
 	fix = bits_dup(hl.split ? hl.causes : hl.revert);
 	if (hl.split)
 		bits_or(aux, hl.aux);
+	bits_or(aux, hl.repair);
 
 	/* Hunks that cannot be told apart (the fix needs auxiliary changes, or
 	 * the failure needs more than the fix): go to token level inside them. */
@@ -604,7 +929,13 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 	x->explained = x->inducing.n > 0;
 	if (stopped) {
 		free(x->note);
-		x->note = xstrdup("the search was stopped: these sets are the best found so far, not minimal");
+		x->note = x->p->stopping == 2
+				  ? xasprintf("the budget of %zu configurations (--max-configurations) was spent: these "
+					      "sets are the best found so far, not minimal", x->opts.max_configs)
+				  : x->p->stopping == 3
+				  ? xstrdup("the stored session is not finished (run culprit again to finish it): these "
+					    "sets are the best found so far, not minimal")
+				  : xstrdup("the search was stopped: these sets are the best found so far, not minimal");
 	} else if (!hl.split && !tl.split) {
 		free(x->note);
 		x->note = xstrdup("the fix's changes only build together: culprit could not tell causes from build needs");
@@ -623,6 +954,7 @@ out:
 	free(all);
 	units_release(&cu);
 	units_release(&au);
+	deps_release(&dp);
 	return rc;
 }
 

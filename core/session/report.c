@@ -141,7 +141,10 @@ static void text_items(const struct explain *x, const struct explain_list *l, in
 		report_item_id(x, it, b);
 		buf_adds(b, md ? "** " : "  ");
 		item_where(x, it, b);
-		buf_addf(b, " [%s]\n", item_kind(x, it));
+		buf_addf(b, " [%s]", item_kind(x, it));
+		if (!explain_culprit_commit(x) && explain_change_commit(x, it->change))
+			buf_addf(b, " from commit %.12s", explain_change_commit(x, it->change));
+		buf_addc(b, '\n');
 		item_lines(x, it, &cl);
 		if (cl.nremoved + cl.nadded > 0) {
 			buf_adds(b, md ? "\n  ```diff\n" : "");
@@ -161,6 +164,14 @@ static size_t configs_built(const struct explain *x)
 	size_t n = 0;
 	for (size_t i = 0; i < x->nconfigs; i++)
 		n += (size_t)!x->configs[i].stored;
+	return n;
+}
+
+static size_t configs_unbuilt(const struct explain *x)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < x->nconfigs; i++)
+		n += (size_t)(x->configs[i].why == WHY_BUILD || x->configs[i].why == WHY_BUILD_TIMEOUT);
 	return n;
 }
 
@@ -279,8 +290,8 @@ static void render_text(const struct explain *x, int md, struct buf *b)
 		faults_text(x, md, b);
 	if (x->interacted && x->set)
 		interact_text(x, md, b);
-	buf_addf(b, "%s%zu configurations tested (%d commits, %zu unresolved", md ? "\n" : "\n",
-		 x->nconfigs, x->commits_tested, configs_unresolved(x));
+	buf_addf(b, "%s%zu configurations tested (%d commits, %zu unresolved, %zu failed to build", md ? "\n" : "\n",
+		 x->nconfigs, x->commits_tested, configs_unresolved(x), configs_unbuilt(x));
 	if (x->flaky)
 		buf_addf(b, ", %d flaky", x->flaky);
 	/* The session's totals; what this run added only when it ran (a stored
@@ -303,7 +314,6 @@ static void render_text(const struct explain *x, int md, struct buf *b)
 
 static void json_items(const struct explain *x, const struct explain_list *l, struct buf *b)
 {
-	const char *culprit = explain_culprit_commit(x);
 	buf_addc(b, '[');
 	for (size_t i = 0; i < l->n; i++) {
 		const struct explain_item *it = &l->v[i];
@@ -319,7 +329,7 @@ static void json_items(const struct explain *x, const struct explain_list *l, st
 		buf_adds(b, ", \"kind\": ");
 		json_str(b, item_kind(x, it));
 		buf_adds(b, ", \"commit\": ");
-		json_str_or_null(b, culprit);
+		json_str_or_null(b, explain_change_commit(x, it->change));
 		buf_adds(b, ", \"file\": ");
 		json_str(b, f->new_path);
 		buf_adds(b, ", \"old_file\": ");
@@ -388,6 +398,7 @@ static void render_json(const struct explain *x, struct buf *b)
 	buf_addf(b, ",\n  \"configurations_tested\": %zu", x->nconfigs);
 	buf_addf(b, ",\n  \"configurations_built_this_run\": %zu", configs_built(x));
 	buf_addf(b, ",\n  \"configurations_unresolved\": %zu", configs_unresolved(x));
+	buf_addf(b, ",\n  \"configurations_failed_to_build\": %zu", configs_unbuilt(x));
 	buf_addf(b, ",\n  \"flaky\": %d", x->flaky);
 	buf_adds(b, ",\n  \"flaky_configurations\": [");
 	int first = 1;

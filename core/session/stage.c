@@ -5,9 +5,13 @@
  * the suite and the coverage build. It calls no stage. */
 #include "core/session/stage.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include "core/isolate/config.h"
 #include "core/isolate/dd.h"
@@ -123,13 +127,23 @@ void ex_on_output(void *priv, const char *data, size_t len)
 		x->hooks.output(x->hooks.priv, data, len);
 }
 
-/* The last lines of an output, at most EXCERPT_MAX bytes. */
+/* The last lines of an output, at most EXCERPT_MAX bytes: from the first
+ * line that starts inside the window, or, when the window holds no line
+ * start (one long line), from the cut, past any UTF-8 continuation bytes. */
 static char *tail_excerpt(const struct buf *out)
 {
+	if (!out->s || !out->len)
+		return xstrdup("");
 	size_t from = out->len > EXCERPT_MAX ? out->len - EXCERPT_MAX : 0;
-	while (from > 0 && out->s[from - 1] != '\n')
-		from++;
-	return xstrndup(out->s ? out->s + from : "", out->len - from);
+	if (from > 0) {
+		const char *nl = memchr(out->s + from - 1, '\n', out->len - from);
+		if (nl)
+			from = (size_t)(nl - out->s) + 1;
+		else
+			while (from < out->len && ((unsigned char)out->s[from] & 0xC0) == 0x80)
+				from++;
+	}
+	return xstrndup(out->s + from, out->len - from);
 }
 
 int ex_was_stopped(const struct explain *x)
@@ -241,14 +255,55 @@ static void remember_config(struct explain *x, const struct outcome *o, int stor
 	ex_unlock(x);
 }
 
-/* Test the configuration `applied` of set s (relative to s->old_rev): from
- * the session when it was tested before, else built and tested now. */
-int ex_test_config(struct explain *x, const struct change_set *s, const struct bits *applied,
-		   const char *label, const char *expected, struct outcome *o, struct cerr *e)
+/* Apply, build and test now. The outcome is trusted only when the worktree
+ * still holds the configuration afterwards (something else writing there,
+ * such as a second run before the lock, would make it a false verdict): else
+ * the worktree is reopened from what is on disk and the configuration tested
+ * again. Differing twice means the build or the test writes those files
+ * itself: the outcome stands, and later checks look at the state file only. */
+static int test_now(struct explain *x, const struct change_set *s, const struct bits *applied, const char *label,
+		    const char *expected, struct outcome *o, struct cerr *e)
+{
+	for (int attempt = 0;; attempt++) {
+		size_t written = 0;
+		if (ex_ensure_workspace(x, s->old_rev, e) < 0 || workspace_apply(x->p->ws, s, applied, &written, e) < 0)
+			return -1;
+		double t0 = now_seconds();
+		int rc = build_and_test(x, expected, o, e);
+		ex_activity(x, NULL);
+		if (rc < 0)
+			return rc;
+		struct cerr diff = {{0}};
+		int same = workspace_verify(x->p->ws, !x->p->tree_written_by_build, &diff);
+		if (!same && attempt == 0) {
+			ex_event(x, "WORKTREE_CHANGED", "%s: %s while it was built and tested: tested again", label,
+				 diff.msg);
+			char key[41];
+			memcpy(key, o->key, 41);
+			outcome_release(o);
+			memset(o, 0, sizeof(*o));
+			memcpy(o->key, key, 41);
+			o->label = xstrdup(label);
+			workspace_free(x->p->ws);   /* reopened from the disk, not from what we think is there */
+			x->p->ws = NULL;
+			continue;
+		}
+		if (!same) {
+			x->p->tree_written_by_build = 1;
+			ex_event(x, "WORKTREE_CHANGED", "%s: %s again: the build or the test writes it", label, diff.msg);
+		}
+		ex_event(x, "CONFIG_TESTED", "%s: %s%s%s (%.1fs, %zu file%s written)", label, verdict_name(o->verdict),
+			 o->why ? ", " : "", why_name(o->why), now_seconds() - t0, written, written == 1 ? "" : "s");
+		return 0;
+	}
+}
+
+static int test_config(struct explain *x, const struct change_set *s, const struct bits *applied,
+		       const char *label, const char *expected, int trust_stored, struct outcome *o, struct cerr *e)
 {
 	memset(o, 0, sizeof(*o));
 	config_key(s, applied, o->key);
-	for (size_t i = 0; i < x->nconfigs; i++)
+	for (size_t i = 0; trust_stored && i < x->nconfigs; i++)
 		if (!strcmp(x->configs[i].key, o->key)) {
 			const struct explain_config *c = &x->configs[i];
 			o->label = xstrdup(c->label);
@@ -258,7 +313,7 @@ int ex_test_config(struct explain *x, const struct change_set *s, const struct b
 			o->excerpt = ex_dup(c->excerpt);
 			return 0;
 		}
-	int found = store_outcome_get(x->p->store, x->p->session, o->key, o, e);
+	int found = trust_stored ? store_outcome_get(x->p->store, x->p->session, o->key, o, e) : 0;
 	if (found < 0)
 		return -1;
 	if (found) {
@@ -266,13 +321,29 @@ int ex_test_config(struct explain *x, const struct change_set *s, const struct b
 		remember_config(x, o, 1);
 		return 0;
 	}
-	if (x->opts.replay)
-		return cerr_set(e, "the stored session is not finished (%s was not tested yet); run culprit again to finish it",
-				label);
+	if (x->opts.replay) {
+		/* An unfinished session: the answer so far, as a budget would end it. */
+		if (x->p->stopping != 3)
+			ex_event(x, "UNFINISHED", "the stored session is not finished (%s was not tested yet)", label);
+		x->p->stopping = 3;
+		return DD_STOP;
+	}
 	if (ex_was_stopped(x))
 		return ABORT_STOPPED;
 	if (x->p->stopping)
 		return DD_STOP;
+	if (x->opts.max_configs && !x->opts.replay) {
+		size_t built = 0;
+		for (size_t i = 0; i < x->nconfigs; i++)
+			built += (size_t)!x->configs[i].stored;
+		if (built >= x->opts.max_configs) {
+			/* The budget: unwind every search with its best answer so far. */
+			x->p->stopping = 2;
+			ex_event(x, "BUDGET", "the budget of %zu configurations (--max-configurations) is spent",
+				 x->opts.max_configs);
+			return DD_STOP;
+		}
+	}
 	int g = x->hooks.gate ? x->hooks.gate(x->hooks.priv, label) : 0;
 	if (g < 0)
 		return ABORT_STOPPED;
@@ -282,20 +353,114 @@ int ex_test_config(struct explain *x, const struct change_set *s, const struct b
 	}
 
 	o->label = xstrdup(label);
-	size_t written = 0;
-	if (ex_ensure_workspace(x, s->old_rev, e) < 0 || workspace_apply(x->p->ws, s, applied, &written, e) < 0)
-		return -1;
-	double t0 = now_seconds();
-	int rc = build_and_test(x, expected, o, e);
-	ex_activity(x, NULL);
+	int rc = test_now(x, s, applied, label, expected, o, e);
 	if (rc < 0)
 		return rc;
 	if (store_outcome_put(x->p->store, x->p->session, o, e) < 0)
 		return -1;
 	remember_config(x, o, 0);
-	ex_event(x, "CONFIG_TESTED", "%s: %s%s%s (%.1fs, %zu file%s written)", label, verdict_name(o->verdict),
-		 o->why ? ", " : "", why_name(o->why), now_seconds() - t0, written, written == 1 ? "" : "s");
 	return 0;
+}
+
+/* Test the configuration `applied` of set s (relative to s->old_rev): from
+ * the session when it was tested before, else built and tested now. */
+int ex_test_config(struct explain *x, const struct change_set *s, const struct bits *applied,
+		   const char *label, const char *expected, struct outcome *o, struct cerr *e)
+{
+	return test_config(x, s, applied, label, expected, 1, o, e);
+}
+
+int ex_config_from_store(struct explain *x, const char *key)
+{
+	int stored = 0;
+	ex_lock(x);
+	for (size_t i = 0; i < x->nconfigs; i++)
+		if (!strcmp(x->configs[i].key, key))
+			stored = x->configs[i].stored;
+	ex_unlock(x);
+	return stored;
+}
+
+int ex_retest_config(struct explain *x, const struct change_set *s, const struct bits *applied,
+		     const char *label, const char *expected, struct outcome *o, struct cerr *e)
+{
+	char key[41];
+	config_key(s, applied, key);
+	ex_lock(x);
+	for (size_t i = 0; i < x->nconfigs; i++)
+		if (!strcmp(x->configs[i].key, key)) {
+			struct explain_config *c = &x->configs[i];
+			if (c->why == WHY_FLAKY)
+				x->flaky--;
+			int was_stored = c->stored;
+			free(c->label);
+			free(c->signature);
+			free(c->excerpt);
+			memmove(c, c + 1, (x->nconfigs - i - 1) * sizeof(*c));
+			x->stored_hits -= was_stored;
+			x->nconfigs--;
+			break;
+		}
+	ex_unlock(x);
+	return test_config(x, s, applied, label, expected, 0, o, e);
+}
+
+/* One run per repository: two would share the scratch worktrees. An
+ * advisory lock (flock: the kernel drops it when the holder dies, even by
+ * SIGKILL) on <gitdir>/culprit/lock, which names the holder's pid. */
+int ex_lock_repository(struct explain *x, struct cerr *e)
+{
+	char *path = xasprintf("%slock", x->p->sessdir);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0) {
+		cerr_set(e, "%s: %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	int rc;
+	while ((rc = flock(fd, LOCK_EX | LOCK_NB)) < 0 && errno == EINTR)
+		;
+	if (rc < 0 && errno == EWOULDBLOCK) {
+		char who[32] = "";
+		ssize_t n = pread(fd, who, sizeof(who) - 1, 0);
+		who[n > 0 ? n : 0] = '\0';
+		who[strcspn(who, "\n")] = '\0';
+		char *msg = xasprintf("another culprit run%s%s%s is using this repository (%s)", who[0] ? " (pid " : "",
+				      who, who[0] ? ")" : "", path);
+		if (!x->opts.lock_waiting) {
+			cerr_set(e, "%s: wait for it to finish, or stop it", msg);
+			free(msg);
+			free(path);
+			close(fd);
+			return -1;
+		}
+		x->opts.lock_waiting(msg);
+		free(msg);
+		while ((rc = flock(fd, LOCK_EX)) < 0 && errno == EINTR)
+			;
+	}
+	if (rc < 0) {
+		cerr_set(e, "%s: cannot lock: %s", path, strerror(errno));
+		free(path);
+		close(fd);
+		return -1;
+	}
+	free(path);
+	char pid[32];
+	int len = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) == 0 && pwrite(fd, pid, (size_t)len, 0) < 0) {
+		/* the pid is for the message only */
+	}
+	x->p->lockfd = fd;
+	return 0;
+}
+
+void ex_unlock_repository(struct explain *x)
+{
+	if (x->p && x->p->lockfd > 0) {
+		close(x->p->lockfd);   /* releases the lock */
+		x->p->lockfd = -1;
+	}
 }
 
 void ex_finish_marks(struct explain *x)

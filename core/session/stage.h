@@ -17,6 +17,7 @@
 #include "core/isolate/run.h"
 #include "core/spectrum/suite.h"
 #include "core/session/store.h"
+#include "core/isolate/deps.h"
 
 #define ABORT_STOPPED (-100)    /* the gate or the cancel flag stopped the analysis */
 
@@ -43,12 +44,19 @@ struct explain_priv {
 	const struct why *tr_why;
 	size_t nsources;
 	int tree_stored;             /* the causal tree was taken from the store, not computed */
+	int lockfd;                  /* <gitdir>/culprit/lock, held for the run's life; -1 none */
+	int tree_written_by_build;   /* the build or test writes files of the diff: verify the state file only */
 };
 
-/* What the units of one search stand for: unit u is atoms [start[u], start[u]+len[u]). */
+/* What the units of one search stand for: unit u is atoms [start[u],
+ * start[u]+len[u]), or with member set, the nmember[u] atom ranges
+ * (start, len) in member[u][0..2*nmember[u]) (hunks that only build
+ * together; start and len are then its first range). */
 struct units {
 	size_t *start, *len;
 	size_t n;
+	size_t **member, *nmember;
+	int tokens;                  /* a unit is one token-level atom */
 };
 
 /* One search over the change set: which set, its units, the aux memo. */
@@ -58,6 +66,8 @@ struct search {
 	const struct units *u;       /* the units being searched */
 	const size_t *reverted;      /* while searching aux: the reverted units (of u) */
 	size_t nreverted;
+	const struct deps *deps;     /* which changes declare what, for repairing builds (or NULL) */
+	const struct bits *pool;     /* the atoms a repair may add (the search's candidates) */
 };
 
 /* stage.c: the helpers every stage uses */
@@ -77,6 +87,15 @@ int ex_run_build(struct explain *x, const char *dir, const char *cmd, const char
 char *ex_build_error(const struct explain *x, const struct run_result *r);
 int ex_test_config(struct explain *x, const struct change_set *s, const struct bits *applied,
 		   const char *label, const char *expected, struct outcome *o, struct cerr *e);
+/* Was the configuration with this key taken from the store in this run? */
+int ex_config_from_store(struct explain *x, const char *key);
+/* Test it now, whatever the store says, and store the new outcome. */
+int ex_retest_config(struct explain *x, const struct change_set *s, const struct bits *applied,
+		     const char *label, const char *expected, struct outcome *o, struct cerr *e);
+/* The run's hold on the repository (<gitdir>/culprit/lock): taken by
+ * explain_open unless replaying, kept until explain_free. */
+int ex_lock_repository(struct explain *x, struct cerr *e);
+void ex_unlock_repository(struct explain *x);
 void ex_finish_marks(struct explain *x);
 int ex_build_for_suite(struct explain *x, const char *dir, const char *cmd, const char *what, struct cerr *e);
 int ex_load_suite(struct explain *x, struct suite *s, struct cerr *e);

@@ -99,6 +99,8 @@ culprit_json "$d" --good good --bad bad -- ./run-test.sh
 check "output: the failure names both outputs" \
 	[ "$(jqf .causal_tree.failure)" = 'area.c:11 printf("%d\n", area(w, h)); printed "7\n", the good revision printed "12\n"' ]
 check "output: the cause is the sum" cause_has '.text == "return w + h;" and .values == "returned 7"'
+check "output: failure_line is the line the failure names" \
+	[ "$(jqf .causal_tree.failure_line)" = "$(jqf .causal_tree.failure | sed -n 's/^[^:]*:\([0-9]*\) .*/\1/p')" ]
 same_behaviour output "$d"
 
 # Only the third iteration goes wrong.

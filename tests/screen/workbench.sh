@@ -165,7 +165,7 @@ end_session
 tm new-session -d -s w -x 120 -y 40 "cd '$d' && env LC_ALL=C.UTF-8 XDG_CONFIG_HOME='$T/config' '$CULPRIT' --good good --bad bad -- ./run-test.sh; echo EXITED \$?; sleep 30"
 wait_for "s step r run" >/dev/null
 i=0
-while [ $i -lt 40 ] && ! screen | grep -q "explaining the failure | .* | paused"; do keys s; sleep 0.5; i=$((i + 1)); done
+while [ $i -lt 240 ] && ! screen | grep -q "explaining the failure | .* | paused"; do keys s; sleep 0.5; i=$((i + 1)); done
 check "explainer: stepping reaches it" wait_for "explaining the failure"
 keys 4 z s
 check "explainer: the failing run is traced in a step" wait_for "failure: main.c:15 assert(r < 7); failed"

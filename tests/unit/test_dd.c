@@ -222,8 +222,49 @@ static void test_abort_propagates(void)
 	CHECK(dd_minimize(units, 8, pred_abort, &calls, out, &nout) == -7);
 }
 
+/* A graph: 0 - 1 - 2 on main, 3 - 4 - 5 on a branch from 0 (4 is bad
+ * and 3 cannot be built), 6 merges 2 and 5, 7 after it. */
+struct gtest {
+	int fails[8], untestable[8];
+	int tested[8];
+};
+
+static int graph_test(void *priv, size_t c)
+{
+	struct gtest *g = priv;
+	g->tested[c]++;
+	return g->untestable[c] ? 2 : g->fails[c];
+}
+
+static void test_bisect_graph(void)
+{
+	static const size_t p1[] = {0}, p2[] = {1}, p4[] = {3}, p5[] = {4}, p6[] = {2, 5}, p7[] = {6}, p3[] = {0};
+	const size_t *parents[8] = {NULL, p1, p2, p3, p4, p5, p6, p7};
+	size_t np[8] = {0, 1, 1, 1, 1, 1, 2, 1};
+	struct gtest g = {.fails = {0, 0, 0, 0, 1, 1, 1, 1}};
+	char cand[8];
+	size_t bad = 0;
+	CHECK(dd_bisect_graph(8, parents, np, graph_test, &g, &bad, cand) == 0);
+	CHECK(bad == 4);
+	size_t nc = 0;
+	for (int i = 0; i < 8; i++)
+		nc += (size_t)cand[i];
+	CHECK(nc == 1 && cand[4]);
+	for (int i = 0; i < 8; i++)
+		CHECK(g.tested[i] <= 1);
+	/* The merge is the culprit when both its parents pass. */
+	struct gtest m = {.fails = {0, 0, 0, 0, 0, 0, 1, 1}};
+	CHECK(dd_bisect_graph(8, parents, np, graph_test, &m, &bad, cand) == 0);
+	CHECK(bad == 6);
+	/* 4 cannot be tested: 4 and 5 stay candidates. */
+	struct gtest s = {.fails = {0, 0, 0, 0, 1, 1, 1, 1}, .untestable = {0, 0, 0, 0, 1, 0, 0, 0}};
+	CHECK(dd_bisect_graph(8, parents, np, graph_test, &s, &bad, cand) == 0);
+	CHECK(bad == 5 && cand[4] && cand[5] && !cand[3] && !cand[6]);
+}
+
 int main(void)
 {
+	RUN(test_bisect_graph);
 	RUN(test_single_culprit_log_cost);
 	RUN(test_two_interacting);
 	RUN(test_unresolved_not_in_answer);

@@ -228,7 +228,12 @@ static void test_real_compiler(void)
 static void test_build_error_text(void)
 {
 	char *s = oracle_build_error("make: Entering\nlib.c:3:1: warning: unused\nlib.c:7: error: no\nmain.c:9:2: fatal error: x.h: No such file\n");
-	CHECK_STR(s, "lib.c:7: error: no");
+	CHECK_STR(s, "lib.c:7: error: no\nmain.c:9:2: fatal error: x.h: No such file");
+	free(s);
+	/* The notes saying where a name was declared come with the errors (repair reads them). */
+	s = oracle_build_error("m.c:5:9: error: too many arguments to function call, expected 1, have 2\n"
+			       "c.h:3:5: note: 'clamp' declared here\n");
+	CHECK_STR(s, "m.c:5:9: error: too many arguments to function call, expected 1, have 2\nc.h:3:5: note: 'clamp' declared here");
 	free(s);
 	s = oracle_build_error("step 1\nstep 2 failed\n\n  \n");
 	CHECK_STR(s, "step 2 failed");

@@ -1,0 +1,590 @@
+#include "core/isolate/deps.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ lexing */
+
+enum tk { T_IDENT, T_PUNCT, T_OTHER };
+
+struct tok {
+	enum tk kind;
+	const char *s;
+	size_t len;
+	int line;
+	int member;        /* an identifier after '.' or '->' */
+	int directive;     /* inside a preprocessor line */
+};
+
+struct decl {
+	char *name, *scope, *shape;   /* scope: "" for the file, else the function */
+	char cls;                     /* 'g' global name (function, variable, type, macro, enumerator), 'f' field, 'l' local */
+	int first, last;              /* lines of its declarator */
+};
+
+struct use {
+	const char *s;
+	size_t len;
+	int line, member;
+	char *scope;                  /* the function it is in, or "" (owned by the scan's scopes) */
+};
+
+struct scan {
+	struct tok *t;
+	size_t nt;
+	struct decl *d;
+	size_t nd;
+	struct use *u;
+	size_t nu;
+	char **scopes;
+	size_t nscopes;
+};
+
+static int is_ident0(int c) { return isalpha(c) || c == '_'; }
+static int is_ident(int c) { return isalnum(c) || c == '_'; }
+
+static void lex(const char *p, size_t len, struct scan *sc)
+{
+	size_t cap = 0, i = 0;
+	int line = 1, bol = 1, directive = 0;
+	while (i < len) {
+		char c = p[i];
+		if (c == '\n') {
+			line++;
+			bol = 1;
+			if (!(i > 0 && p[i - 1] == '\\'))
+				directive = 0;
+			i++;
+			continue;
+		}
+		if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '\\') {
+			i++;
+			continue;
+		}
+		if (c == '/' && i + 1 < len && p[i + 1] == '/') {
+			while (i < len && p[i] != '\n')
+				i++;
+			continue;
+		}
+		if (c == '/' && i + 1 < len && p[i + 1] == '*') {
+			i += 2;
+			while (i + 1 < len && !(p[i] == '*' && p[i + 1] == '/')) {
+				if (p[i] == '\n')
+					line++;
+				i++;
+			}
+			i += 2;
+			continue;
+		}
+		if (bol && c == '#')
+			directive = 1;
+		bol = 0;
+		struct tok t = {T_OTHER, p + i, 1, line, 0, directive};
+		if (c == '"' || c == '\'') {
+			size_t j = i + 1;
+			while (j < len && p[j] != c && p[j] != '\n') {
+				if (p[j] == '\\')
+					j++;
+				j++;
+			}
+			t.len = (j < len ? j + 1 : len) - i;
+		} else if (is_ident0((unsigned char)c)) {
+			size_t j = i;
+			while (j < len && is_ident((unsigned char)p[j]))
+				j++;
+			t.kind = T_IDENT;
+			t.len = j - i;
+		} else if (isdigit((unsigned char)c)) {
+			size_t j = i;
+			while (j < len && (is_ident((unsigned char)p[j]) || p[j] == '.'))
+				j++;
+			t.len = j - i;
+		} else {
+			t.kind = T_PUNCT;
+			if (c == '-' && i + 1 < len && p[i + 1] == '>')
+				t.len = 2;
+		}
+		if (sc->nt == cap) {
+			cap = cap ? 2 * cap : 256;
+			sc->t = xrealloc(sc->t, cap * sizeof(*sc->t));
+		}
+		if (t.kind == T_IDENT && sc->nt > 0 && sc->t[sc->nt - 1].kind == T_PUNCT &&
+		    ((sc->t[sc->nt - 1].len == 1 && sc->t[sc->nt - 1].s[0] == '.') || sc->t[sc->nt - 1].len == 2))
+			t.member = 1;
+		sc->t[sc->nt++] = t;
+		i += t.len;
+	}
+}
+
+static int tok_is(const struct tok *t, const char *s)
+{
+	return t->len == strlen(s) && !memcmp(t->s, s, t->len);
+}
+
+static int punct(const struct tok *t, char c)
+{
+	return t->kind == T_PUNCT && t->len == 1 && t->s[0] == c;
+}
+
+static const char *const type_words[] = {"void", "char", "short", "int", "long", "float", "double", "signed",
+					 "unsigned", "_Bool", "bool", "struct", "union", "enum", "const",
+					 "volatile", "static", "extern", "register", "inline", "typedef", "auto",
+					 "restrict", "size_t", NULL};
+static const char *const stmt_words[] = {"return", "if", "else", "while", "for", "do", "switch", "case",
+					 "goto", "break", "continue", "sizeof", "default", NULL};
+
+static int in_list(const struct tok *t, const char *const *l)
+{
+	for (; *l; l++)
+		if (tok_is(t, *l))
+			return 1;
+	return 0;
+}
+
+static int typeish(const struct tok *t)
+{
+	return t->kind == T_IDENT && (in_list(t, type_words) || (t->len > 2 && !memcmp(t->s + t->len - 2, "_t", 2)));
+}
+
+static void add_decl(struct scan *sc, const struct tok *name, const char *scope, char cls, const struct tok *from,
+		     const struct tok *to, int skip_init)
+{
+	struct buf shape = BUF_INIT;
+	int init = 0, depth = 0;
+	for (const struct tok *t = from; t <= to; t++) {
+		if (skip_init) {
+			if (punct(t, '(') || punct(t, '['))
+				depth++;
+			else if (punct(t, ')') || punct(t, ']'))
+				depth--;
+			if (depth == 0 && punct(t, '='))
+				init = 1;
+			else if (depth == 0 && punct(t, ','))
+				init = 0;
+			if (init)
+				continue;
+		}
+		buf_add(&shape, t->s, t->len);
+		buf_addc(&shape, ' ');
+	}
+	sc->d = xrealloc(sc->d, (sc->nd + 1) * sizeof(*sc->d));
+	sc->d[sc->nd++] = (struct decl){xstrndup(name->s, name->len), xstrdup(scope), buf_detach(&shape), cls,
+					from->line, to->line};
+}
+
+/* Classify the statement t[a..b) (b: the ';' '{' or ',' ending it) as declarations. */
+static void declare(struct scan *sc, size_t a, size_t b, char ctx, const char *scope, int opens_body,
+		    char **fn_out)
+{
+	struct tok *t = sc->t;
+	if (a >= b)
+		return;
+	if (ctx == 'E') {   /* an enumerator */
+		if (t[a].kind == T_IDENT)
+			add_decl(sc, &t[a], "", 'g', &t[a], &t[a], 0);
+		return;
+	}
+	if (t[a].kind != T_IDENT || in_list(&t[a], stmt_words))
+		return;
+	int typedef_ = tok_is(&t[a], "typedef");
+	if (ctx != 'S' && !typeish(&t[a])) {
+		/* A typedef'd type: NAME NAME or NAME * ... NAME. */
+		size_t k = a + 1;
+		while (k < b && (punct(&t[k], '*') || tok_is(&t[k], "const")))
+			k++;
+		if (!(k < b && t[k].kind == T_IDENT))
+			return;
+	}
+	/* Function: the first NAME ( at depth 0, before any '='. */
+	int depth = 0;
+	for (size_t k = a + 1; k < b; k++) {
+		if (punct(&t[k], '='))
+			break;
+		if (depth == 0 && punct(&t[k], '(') && t[k - 1].kind == T_IDENT && !typedef_ && ctx != 'S' &&
+		    !in_list(&t[k - 1], type_words)) {
+			/* The declarator to its closing parenthesis; its parameters. */
+			size_t close = k, d2 = 0;
+			for (size_t j = k; j < b; j++) {
+				if (punct(&t[j], '('))
+					d2++;
+				else if (punct(&t[j], ')') && --d2 == 0) {
+					close = j;
+					break;
+				}
+			}
+			if (scope[0])
+				return;   /* a call or a local prototype inside a function: not tracked */
+			add_decl(sc, &t[k - 1], "", 'g', &t[a], &t[close], 0);
+			if (opens_body) {
+				*fn_out = xstrndup(t[k - 1].s, t[k - 1].len);
+				/* Each parameter: its name ends it; its shape is its own tokens. */
+				size_t p0 = k + 1;
+				int pd = 0;
+				for (size_t j = k + 1; j <= close; j++) {
+					if (punct(&t[j], '(') || punct(&t[j], '['))
+						pd++;
+					else if ((punct(&t[j], ')') || punct(&t[j], ']')) && j < close)
+						pd--;
+					if (pd == 0 && (punct(&t[j], ',') || j == close)) {
+						size_t nm = j;
+						while (nm > p0 && t[nm - 1].kind != T_IDENT)
+							nm--;
+						if (nm > p0 && !in_list(&t[nm - 1], type_words) && nm - 1 > p0)
+							add_decl(sc, &t[nm - 1], *fn_out, 'l', &t[p0], &t[j - 1], 0);
+						p0 = j + 1;
+					}
+				}
+			}
+			return;
+		}
+		if (punct(&t[k], '('))
+			depth++;
+		else if (punct(&t[k], ')'))
+			depth--;
+	}
+	if (opens_body)
+		return;
+	/* Variables, fields, typedef names: identifiers ending a declarator. */
+	char cls = ctx == 'S' ? 'f' : scope[0] ? 'l' : 'g';
+	depth = 0;
+	int init = 0;
+	for (size_t k = a + 1; k <= b; k++) {
+		if (k < b && (punct(&t[k], '(') || punct(&t[k], '[')))
+			depth++;
+		else if (k < b && (punct(&t[k], ')') || punct(&t[k], ']')))
+			depth--;
+		if (depth == 0 && k < b && punct(&t[k], '='))
+			init = 1;
+		int end = k == b || (depth == 0 && (punct(&t[k], ',') || punct(&t[k], ':') || punct(&t[k], '[') ||
+						   punct(&t[k], '=')));
+		if (end && !init && t[k - 1].kind == T_IDENT && !typeish(&t[k - 1]))
+			add_decl(sc, &t[k - 1], cls == 'g' || cls == 'f' ? "" : scope, cls, &t[a], &t[b - 1], 1);
+		/* A function pointer: ( * NAME ) */
+		if (k + 2 < b && punct(&t[k], '(') && punct(&t[k + 1], '*') && t[k + 2].kind == T_IDENT && !init)
+			add_decl(sc, &t[k + 2], cls == 'g' || cls == 'f' ? "" : scope, cls, &t[a], &t[b - 1], 1);
+		if (depth == 0 && k < b && punct(&t[k], ','))
+			init = 0;
+	}
+}
+
+static void scan_file(const char *data, size_t len, struct scan *sc)
+{
+	memset(sc, 0, sizeof(*sc));
+	if (!data)
+		return;
+	lex(data, len, sc);
+	struct frame {
+		char kind;        /* 'S' struct/union body, 'E' enum body, 'F' function body, 'B' block, 'I' initializer */
+		size_t stmt;      /* the statement it interrupted (S, E, I continue it) */
+	} *st = xmalloc((sc->nt + 2) * sizeof(*st));
+	size_t sp = 0, stmt = 0;
+	int post_body = 0;   /* after a struct, union or enum body: "} NAME ;" declares NAME */
+	char *fn = NULL;
+	sc->scopes = xmalloc(sizeof(*sc->scopes));
+	sc->scopes[sc->nscopes++] = xstrdup("");
+	const char *scope = "";
+
+	for (size_t i = 0; i < sc->nt; i++) {
+		struct tok *t = &sc->t[i];
+		char ctx = sp ? st[sp - 1].kind : 'G';
+		if (t->directive) {
+			if (tok_is(t, "define") && i + 1 < sc->nt && sc->t[i + 1].kind == T_IDENT &&
+			    sc->t[i + 1].line == t->line) {
+				/* The macro's shape: its name and parameters, not its value. */
+				size_t k = i + 1, end = k;
+				const char *after = sc->t[k].s + sc->t[k].len;
+				if (k + 1 < sc->nt && sc->t[k + 1].s == after && punct(&sc->t[k + 1], '('))
+					for (end = k + 1; end < sc->nt && !punct(&sc->t[end], ')'); end++)
+						;
+				if (end >= sc->nt)
+					end = k;
+				add_decl(sc, &sc->t[k], "", 'g', &sc->t[k], &sc->t[end], 0);
+				i = end;
+				continue;
+			}
+			if (t->kind == T_IDENT && !tok_is(t, "include") && !tok_is(t, "ifdef") && !tok_is(t, "ifndef") &&
+			    !tok_is(t, "endif") && !tok_is(t, "if") && !tok_is(t, "else") && !tok_is(t, "elif") &&
+			    !tok_is(t, "undef") && !tok_is(t, "defined"))
+				goto use;
+			stmt = i + 1;
+			continue;
+		}
+		if (punct(t, '{')) {
+			int has_eq = 0, has_tag = -1;
+			for (size_t k = stmt; k < i; k++) {
+				has_eq |= punct(&sc->t[k], '=');
+				if (has_tag < 0 && (tok_is(&sc->t[k], "struct") || tok_is(&sc->t[k], "union")))
+					has_tag = 'S';
+				if (has_tag < 0 && tok_is(&sc->t[k], "enum"))
+					has_tag = 'E';
+			}
+			if (has_eq || ctx == 'I') {
+				st[sp++] = (struct frame){'I', stmt};
+			} else if (has_tag > 0 && !(i > 0 && punct(&sc->t[i - 1], ')'))) {
+				if (i > 0 && sc->t[i - 1].kind == T_IDENT && !tok_is(&sc->t[i - 1], "struct") &&
+				    !tok_is(&sc->t[i - 1], "union") && !tok_is(&sc->t[i - 1], "enum"))
+					add_decl(sc, &sc->t[i - 1], "", 'g', &sc->t[i - 1], &sc->t[i - 1], 0);
+				st[sp++] = (struct frame){(char)has_tag, stmt};
+				stmt = i + 1;
+			} else if (ctx == 'G' && i > 0 && punct(&sc->t[i - 1], ')')) {
+				free(fn);
+				fn = NULL;
+				declare(sc, stmt, i, 'G', "", 1, &fn);
+				if (fn) {
+					sc->scopes = xrealloc(sc->scopes, (sc->nscopes + 1) * sizeof(*sc->scopes));
+					sc->scopes[sc->nscopes++] = fn;
+					scope = fn;
+					fn = NULL;
+				}
+				st[sp++] = (struct frame){'F', 0};
+				stmt = i + 1;
+			} else {
+				st[sp++] = (struct frame){'B', 0};
+				stmt = i + 1;
+			}
+			continue;
+		}
+		if (punct(t, '}')) {
+			if (ctx == 'E')
+				declare(sc, stmt, i, 'E', "", 0, NULL);
+			if (sp) {
+				struct frame f = st[--sp];
+				stmt = f.kind == 'I' ? f.stmt : i + 1;   /* an initializer's declaration goes on */
+				post_body = f.kind == 'S' || f.kind == 'E';
+				if (f.kind == 'F')
+					scope = "";
+			}
+			continue;
+		}
+		if (punct(t, ';') || (ctx == 'E' && punct(t, ','))) {
+			if (ctx != 'I' && post_body) {
+				char cls = ctx == 'S' ? 'f' : scope[0] ? 'l' : 'g';
+				for (size_t k = stmt; k < i; k++)
+					if (sc->t[k].kind == T_IDENT && (punct(&sc->t[k + 1], ',') || punct(&sc->t[k + 1], ';') ||
+									punct(&sc->t[k + 1], '[') || punct(&sc->t[k + 1], '=')))
+						add_decl(sc, &sc->t[k], cls == 'l' ? scope : "", cls, &sc->t[k], &sc->t[k], 0);
+			} else if (ctx != 'I') {
+				declare(sc, stmt, i, ctx == 'S' ? 'S' : ctx == 'E' ? 'E' : 'G', scope, 0, NULL);
+			}
+			if (ctx != 'I') {
+				stmt = i + 1;
+				post_body = 0;
+			}
+			continue;
+		}
+		if (t->kind != T_IDENT)
+			continue;
+	use:
+		sc->u = xrealloc(sc->u, (sc->nu + 1) * sizeof(*sc->u));
+		sc->u[sc->nu++] = (struct use){t->s, t->len, t->line, t->member, sc->scopes[sc->nscopes - 1]};
+		if (!scope[0])
+			sc->u[sc->nu - 1].scope = sc->scopes[0];
+	}
+	free(fn);
+	free(st);
+}
+
+static void scan_release(struct scan *sc)
+{
+	for (size_t i = 0; i < sc->nd; i++) {
+		free(sc->d[i].name);
+		free(sc->d[i].scope);
+		free(sc->d[i].shape);
+	}
+	for (size_t i = 0; i < sc->nscopes; i++)
+		free(sc->scopes[i]);
+	free(sc->scopes);
+	free(sc->d);
+	free(sc->u);
+	free(sc->t);
+}
+
+/* ---------------------------------------------------------------- grouping */
+
+static int c_like(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+	static const char *const ext[] = {".c", ".h", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".inc", ".y", ".l", NULL};
+	for (size_t i = 0; dot && ext[i]; i++)
+		if (!strcmp(dot, ext[i]))
+			return 1;
+	return 0;
+}
+
+/* One declaration seen in a hunk. */
+struct hdecl {
+	size_t change;
+	int side;           /* 0 old, 1 new */
+	const struct decl *d;
+};
+
+static size_t find(long *parent, size_t a)
+{
+	while ((size_t)parent[a] != a)
+		a = (size_t)(parent[a] = parent[parent[a]]);
+	return a;
+}
+
+static void unite(long *parent, size_t a, size_t b)
+{
+	a = find(parent, a);
+	b = find(parent, b);
+	if (a != b)
+		parent[a > b ? a : b] = (long)(a < b ? a : b);
+}
+
+/* The line range of change c on one side: [from, to). */
+static void side_range(const struct change_set *s, size_t c, int side, int *from, int *to)
+{
+	const struct change *ch = &s->changes[c];
+	*from = *to = 0;
+	if (ch->kind == CHANGE_HUNK) {
+		*from = side ? ch->new_start : ch->old_start;
+		*to = *from + (side ? ch->new_lines : ch->old_lines);
+	} else if ((ch->kind == CHANGE_FILE_ADD && side) || (ch->kind == CHANGE_FILE_DELETE && !side)) {
+		*from = 1;
+		*to = 1 << 30;
+	}
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int same_key(const struct decl *a, const struct decl *b)
+{
+	return a->cls == b->cls && !strcmp(a->name, b->name) && !strcmp(a->scope, b->scope);
+}
+
+void deps_compute(const struct change_set *s, struct deps *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->nchanges = s->nchanges;
+	d->group = xmalloc((s->nchanges + 1) * sizeof(*d->group));
+	d->names = xcalloc(s->nchanges + 1, sizeof(*d->names));
+	long *parent = xmalloc((s->nchanges + 1) * sizeof(*parent));
+	for (size_t c = 0; c < s->nchanges; c++)
+		parent[c] = (long)c;
+
+	struct scan *scans = xcalloc(2 * s->nfiles + 1, sizeof(*scans));
+	struct hdecl *hd = NULL;
+	size_t nhd = 0;
+	for (size_t f = 0; f < s->nfiles; f++) {
+		const struct change_file *cf = &s->files[f];
+		if (cf->binary || !c_like(cf->new_path))
+			continue;
+		scan_file(cf->old_data, cf->old_len, &scans[2 * f]);
+		scan_file(cf->new_data, cf->new_len, &scans[2 * f + 1]);
+		for (size_t c = cf->change0; c < cf->change0 + cf->nchanges; c++) {
+			struct buf names = BUF_INIT;
+			for (int side = 0; side < 2; side++) {
+				int from, to;
+				side_range(s, c, side, &from, &to);
+				const struct scan *sc = &scans[2 * f + side];
+				for (size_t k = 0; k < sc->nd; k++)
+					if (sc->d[k].last >= from && sc->d[k].first < to) {
+						hd = xrealloc(hd, (nhd + 1) * sizeof(*hd));
+						hd[nhd++] = (struct hdecl){c, side, &sc->d[k]};
+						buf_adds(&names, sc->d[k].name);
+						buf_addc(&names, '\0');
+					}
+			}
+			buf_addc(&names, '\0');
+			d->names[c] = buf_detach(&names);
+		}
+	}
+	/* Each name whose declarations changed ties its declaring hunks to its users. */
+	char *done = xcalloc(nhd + 1, 1);
+	for (size_t i = 0; i < nhd; i++) {
+		if (done[i])
+			continue;
+		char **sh[2] = {xmalloc((nhd + 1) * sizeof(char *)), xmalloc((nhd + 1) * sizeof(char *))};
+		size_t nsh[2] = {0, 0};
+		size_t *members = xmalloc((nhd + 1) * sizeof(*members)), nm = 0;
+		for (size_t k = i; k < nhd; k++)
+			if (!done[k] && same_key(hd[i].d, hd[k].d)) {
+				done[k] = 1;
+				sh[hd[k].side][nsh[hd[k].side]++] = hd[k].d->shape;
+				members[nm++] = hd[k].change;
+			}
+		int changed = nsh[0] != nsh[1];
+		if (!changed) {
+			qsort(sh[0], nsh[0], sizeof(char *), cmp_str);
+			qsort(sh[1], nsh[1], sizeof(char *), cmp_str);
+			for (size_t k = 0; k < nsh[0] && !changed; k++)
+				changed = strcmp(sh[0][k], sh[1][k]) != 0;
+		}
+		if (changed) {
+			const struct decl *key = hd[i].d;
+			size_t len = strlen(key->name);
+			for (size_t k = 1; k < nm; k++)
+				unite(parent, members[0], members[k]);
+			/* Its users, old lines or new. */
+			for (size_t f = 0; f < s->nfiles; f++)
+				for (int side = 0; side < 2; side++) {
+					const struct scan *sc = &scans[2 * f + side];
+					for (size_t k = 0; k < sc->nu; k++) {
+						const struct use *u = &sc->u[k];
+						if (u->len != len || memcmp(u->s, key->name, len) ||
+						    (key->cls == 'f') != (u->member != 0) ||
+						    (key->cls == 'l' && strcmp(u->scope, key->scope)))
+							continue;
+						for (size_t c = s->files[f].change0;
+						     c < s->files[f].change0 + s->files[f].nchanges; c++) {
+							int from, to;
+							side_range(s, c, side, &from, &to);
+							if (u->line >= from && u->line < to)
+								unite(parent, members[0], c);
+						}
+					}
+				}
+		}
+		free(sh[0]);
+		free(sh[1]);
+		free(members);
+	}
+	free(done);
+	free(hd);
+	for (size_t f = 0; f < 2 * s->nfiles; f++)
+		scan_release(&scans[f]);
+	free(scans);
+
+	size_t *size = xcalloc(s->nchanges + 1, sizeof(*size));
+	for (size_t c = 0; c < s->nchanges; c++)
+		size[find(parent, c)]++;
+	for (size_t c = 0; c < s->nchanges; c++) {
+		size_t r = find(parent, c);
+		d->group[c] = size[r] > 1 ? (long)r : -1;
+		if (size[r] > 1) {
+			d->linked++;
+			d->ngroups += r == c;
+		}
+		if (!d->names[c])
+			d->names[c] = xcalloc(2, 1);
+	}
+	free(size);
+	free(parent);
+}
+
+void deps_release(struct deps *d)
+{
+	for (size_t c = 0; c < d->nchanges; c++)
+		free(d->names[c]);
+	free(d->names);
+	free(d->group);
+	memset(d, 0, sizeof(*d));
+}
+
+size_t deps_declaring(const struct deps *d, const char *name, size_t *out)
+{
+	size_t n = 0;
+	for (size_t c = 0; c < d->nchanges; c++)
+		for (const char *p = d->names[c]; p && *p; p += strlen(p) + 1)
+			if (!strcmp(p, name)) {
+				out[n++] = c;
+				break;
+			}
+	return n;
+}

@@ -1,0 +1,74 @@
+#include "core/isolate/repair.h"
+
+#include <pcre2.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+
+/* Quotes: gcc writes ‘name’ in UTF-8 locales and 'name' else; clang 'name'. */
+#define Q "(?:'|\\x{2018}|`)"
+#define E "(?:'|\\x{2019})"
+
+static const char *const patterns[] = {
+	Q "(\\w+)" E " undeclared",
+	"undeclared identifier " Q "(\\w+)" E,
+	"implicit declaration of function " Q "(\\w+)" E,
+	"call to undeclared function " Q "(\\w+)" E,
+	"too (?:few|many) arguments to function " Q "(\\w+)" E,
+	"note: " Q "(\\w+)" E " declared here",
+	"conflicting types for " Q "(\\w+)" E,
+	"has no member named " Q "(\\w+)" E,
+	"no member named " Q "(\\w+)" E,
+	"unknown type name " Q "(\\w+)" E,
+	"redefinition of " Q "(?:struct |union |enum )?(\\w+)" E,
+	"undefined reference to " Q "(\\w+)" E,
+	"incompatible (?:type|pointer type) for argument \\d+ of " Q "(\\w+)" E,
+	"passing argument \\d+ of " Q "(\\w+)" E,
+	"(?:storage size|field) of " Q "(\\w+)" E,
+	"invalid use of (?:undefined|incomplete) type " Q "(?:struct |union )?(\\w+)" E,
+	"incomplete type " Q "(?:struct |union )?(\\w+)" E,
+	"unknown field " Q "(\\w+)" E,
+	"field designator " Q "(\\w+)" E " does not refer",
+};
+
+static void add_name(char ***names, size_t *n, const char *s, size_t len)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strlen((*names)[i]) == len && !memcmp((*names)[i], s, len))
+			return;
+	*names = xrealloc(*names, (*n + 2) * sizeof(**names));
+	(*names)[(*n)++] = xstrndup(s, len);
+	(*names)[*n] = NULL;
+}
+
+size_t repair_names(const char *output, char ***names)
+{
+	size_t n = 0, len = strlen(output);
+	*names = xcalloc(1, sizeof(**names));
+	for (size_t p = 0; p < sizeof(patterns) / sizeof(*patterns); p++) {
+		int err;
+		PCRE2_SIZE off;
+		pcre2_code *c = pcre2_compile((PCRE2_SPTR)patterns[p], PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_MATCH_INVALID_UTF,
+					      &err, &off, NULL);
+		if (!c)
+			continue;
+		pcre2_match_data *md = pcre2_match_data_create_from_pattern(c, NULL);
+		PCRE2_SIZE start = 0;
+		while (start < len && pcre2_match(c, (PCRE2_SPTR)output, len, start, 0, md, NULL) >= 0) {
+			PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+			add_name(names, &n, output + ov[2], ov[3] - ov[2]);
+			start = ov[1] > start ? ov[1] : start + 1;
+		}
+		pcre2_match_data_free(md);
+		pcre2_code_free(c);
+	}
+	return n;
+}
+
+void repair_names_free(char **names)
+{
+	for (size_t i = 0; names && names[i]; i++)
+		free(names[i]);
+	free(names);
+}

@@ -1,0 +1,29 @@
+#!/bin/sh
+# Builds that build: a commit that adds a helper, a parameter with its
+# callers, a renamed macro and a new field, and one wrong constant. The
+# hunks that only compile together are searched as one (declarations and
+# their uses, found lexically), so few configurations fail to build.
+. "$TOP/tests/lib.sh"
+d=$(fixture reshape)
+culprit_json "$d" --good good --bad bad --no-semantic -- ./run-test.sh
+check "reshape: exit 0" [ "$RC" = 0 ]
+check "reshape: the constant is failure-inducing" [ "$(jqf '.failure_inducing | length')" = 1 ] &&
+	[ "$(jqf '.failure_inducing[0].added[0]')" = "	int base = 4;" ]
+check "reshape: the constant is the fix" [ "$(jqf '.fix | length')" = 1 ] &&
+	[ "$(jqf '.fix[0].removed[0]')" = "	int base = 3;" ]
+total=$(jqf .configurations_tested); unbuilt=$(jqf .configurations_failed_to_build)
+check "reshape: at most 15% of configurations fail to build ($unbuilt of $total)" [ $((unbuilt * 100)) -le $((total * 15)) ]
+(cd "$d" && "$CULPRIT" report) > "$T/report.txt" 2>&1
+check "reshape: the report counts the configurations that failed to build" grep -q "$unbuilt failed to build" "$T/report.txt"
+# A budget ends the search with the best answer so far, and says so.
+culprit_json "$d" --good good --bad bad --no-semantic --fresh --max-configurations 4 -- ./run-test.sh
+check "budget: not a usage error" [ "$RC" != 2 ]
+check "budget: no more configurations built than allowed" [ "$(jqf .configurations_built_this_run)" -le 4 ]
+check "budget: the note says the budget was spent" sh -c "jq -r .note '$T/out.json' | grep -q 'budget of 4 configurations'"
+check "budget: an answer so far" [ "$(jqf '.failure_inducing | length')" -ge 1 ]
+# culprit report on the unfinished session prints the partial answer.
+(cd "$d" && "$CULPRIT" report --format json) > "$T/out.json" 2> "$T/err"; RC=$?
+check "unfinished report: not refused" [ "$RC" != 2 ]
+check "unfinished report: says it is not finished" sh -c "jq -r .note '$T/out.json' | grep -q 'not finished'"
+check "unfinished report: the partial answer" [ "$(jqf '.failure_inducing | length')" -ge 1 ]
+finish

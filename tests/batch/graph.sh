@@ -1,0 +1,31 @@
+#!/bin/sh
+# Bisection over the commit graph: a bug made on a merged branch is named
+# where git bisect names it, not on the merge; --first-parent keeps the
+# first-parent walk (which can only name the merge).
+. "$TOP/tests/lib.sh"
+d=$(fixture merge_branch)
+n=$(git -C "$d" rev-list --count good..bad)
+check "graph: 13 commits with a merge" [ "$(git -C "$d" rev-list --count bad)" = 13 ] && [ "$(git -C "$d" rev-list --merges --count good..bad)" = 1 ]
+# What git bisect names, in a copy.
+git clone -q "$d" "$T/copy"
+(cd "$T/copy" && git bisect start bad good >/dev/null && git bisect run sh -c 'make -s >/dev/null 2>&1 || exit 125; ./run-test.sh' >/dev/null 2>&1 &&
+ git rev-parse refs/bisect/bad) > "$T/bisect" 2>/dev/null
+check "graph: git bisect names the branch commit" [ "$(cat "$T/bisect")" = "$(git -C "$d" rev-parse culprit)" ]
+culprit_json "$d" --good good --bad bad --no-semantic -- ./run-test.sh
+check "graph: exit 0" [ "$RC" = 0 ]
+check "graph: the branch commit, as git bisect" [ "$(jqf .culprit_commit)" = "$(git -C "$d" rev-parse culprit)" ]
+check "graph: every commit of the range counted" [ "$(jqf .commits)" = "$n" ]
+check "graph: about log2 of them tested" [ "$(jqf .commits_tested)" -le 5 ]
+check "graph: the change is the branch commit's own" [ "$(jqf '.failure_inducing[0].added[0]')" = "	return v * 2 + 1;" ]
+culprit_json "$d" --good good --bad bad --no-semantic --first-parent --fresh -- ./run-test.sh
+check "graph: --first-parent names the merge" [ "$(jqf .culprit_commit)" = "$(git -C "$d" rev-parse merge)" ]
+# Untestable commits around the culprit: a range, each change named by the
+# commit that introduced its lines.
+d=$(fixture untestable_range)
+culprit_json "$d" --good good --bad bad --no-semantic -- ./run-test.sh
+check "range: exit 0" [ "$RC" = 0 ]
+check "range: no single culprit commit" [ "$(jqf .culprit_commit)" = null ]
+check "range: the range is named" [ "$(jqf '.culprit_range[1]')" = "$(git -C "$d" rev-parse bad)" ]
+check "range: the failure-inducing change" [ "$(jqf '.failure_inducing[0].added[0]')" = "	return 11;" ]
+check "range: attributed to the commit that made it" [ "$(jqf '.failure_inducing[0].commit')" = "$(git -C "$d" rev-parse culprit)" ]
+finish
