@@ -16,7 +16,7 @@
 	X(PAUSE, "pause", "pause before the next configuration")                       \
 	X(CANCEL, "cancel", "kill the running build or test and stop the analysis")     \
 	X(STOP, "stop", "stop refinement and keep the best answer so far")             \
-	X(EXPORT, "export", "export the report to report.txt in the session directory, or a new name when it exists (:export FILE for another file)")                 \
+	X(EXPORT, "export", "export the report to the session directory as report.txt (report.md, report.json after :format), or a new name when it exists (:export FILE for another file)")                 \
 	X(COMMAND, "command", "open the command prompt (:export FILE, :format F, :tests FILE, :set timeout N, :set build-timeout N, :func NAME, :help)") \
 	X(SEARCH, "search", "search the focused pane (PCRE2)")                         \
 	X(SEARCH_NEXT, "search-next", "next match")                                    \

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <time.h>
 
+#define PL(n) ((n) == 1 ? "" : "s")   /* "1 line", "2 lines" */
+
 #define MAX_SHOWN_LINES 40
 #define CONTEXT_LINES 3     /* around each hunk, as git shows them */
 
@@ -174,7 +176,8 @@ static void fill(struct view *v, const struct view_ctx *c)
 		for (size_t k = 0; k < l.nadded && shown < MAX_SHOWN_LINES; k++, shown++)
 			view_add(v, VC_ADD, (long)i, -1, "    +%s", l.added[k]);
 		if (l.nremoved + l.nadded > shown)
-			view_add(v, VC_DIM, (long)i, -1, "    ... %zu more lines", l.nremoved + l.nadded - shown);
+			view_add(v, VC_DIM, (long)i, -1, "    ... %zu more line%s", l.nremoved + l.nadded - shown,
+				 PL(l.nremoved + l.nadded - shown));
 		if (ctx) {
 			/* After it, up to the next change of the file (whose context goes on from there). */
 			int after = before + ch->old_lines, last = after + ctx;

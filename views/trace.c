@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define PL(n) ((n) == 1 ? "" : "s")   /* "1 line", "2 lines" */
+
 #define WINDOW 300   /* statements shown before and after the focus */
 
 static void config_output(struct view *v, const struct view_ctx *c)
@@ -141,7 +143,8 @@ static void failing_run(struct view *v, const struct view_ctx *c)
 		if (!c->trace_func[0] || !strcmp(func_of(t, st), c->trace_func))
 			shown_before++;
 	}
-	view_add(v, VC_HEADER, -1, -1, "failing run: %zu events, %zu statements executed%s%s%s", t->n, c->nstmts,
+	view_add(v, VC_HEADER, -1, -1, "failing run: %zu event%s, %zu statement%s executed%s%s%s", t->n, PL(t->n),
+		 c->nstmts, PL(c->nstmts),
 		 c->trace_func[0] ? "; function " : "", c->trace_func, c->trace_func[0] ? " (:func clears)" : "");
 	size_t shown_after = 0, near = v->n;
 	/* A row like the one before it (a loop going round without writing

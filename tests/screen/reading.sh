@@ -75,7 +75,14 @@ check "trace: main at the left" sh -c "tmux -L '$SOCK' capture-pane -p -t w | gr
 check "trace: a for loop's increment and condition on its own row" wait_for "for (int i = 0; s[i]; i++) {    i = 1, branch true"
 check "trace: rows repeated alike merged" wait_for "while (getchar() != EOF) {    branch true  (3 times)"
 check "trace: and the last round apart" wait_for "while (getchar() != EOF) {    branch false"
-keys z
+# :func NAME: one function's statements, or one line saying why not.
+keys : "func nosuch" Enter
+check ":func: an unknown function says so" wait_for "trace: no function nosuch in the traced program"
+check ":func: and the trace stays whole" wait_for "main         tok.c:31"
+keys : "func classify" Enter
+check ":func: a function's statements" wait_for "trace: the statements of classify"
+check ":func: only its statements" sh -c "sleep 0.3; ! tmux -L '$SOCK' capture-pane -p -t w | grep -q 'eval  *tok.c'"
+keys : "func" Enter z
 
 # C-z: the shell gets the terminal back; fg redraws the workbench.
 keys C-z

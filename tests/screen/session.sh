@@ -108,7 +108,7 @@ check "emacs: the hint names emacs keys" wait_for "culprit: <F5> steps, <C-c> <C
 keys C-c
 check "emacs: C-c waits for the next key" wait_for "<C-c>-"
 keys C-s
-check "emacs: C-c C-s steps" wait_for "1 configuration | " 20
+check "emacs: C-c C-s steps" wait_for "1 config" 20
 check "emacs: and the program keeps running" sh -c "! tmux -L '$SOCK' capture-pane -p -t w | grep -q EXITED"
 keys C-c C-g
 check "emacs: C-g cancels a prefix" wait_for "the key sequence was cancelled"
