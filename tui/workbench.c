@@ -66,6 +66,7 @@ struct wb {
 	int job;                  /* refinement work for the worker (JOB_*) */
 	double busy_since;
 	int st_phase, st_cols, st_level;   /* the status bar's form for this phase and width */
+	int dirty;                /* the panes must be filled again (the model or what they show changed) */
 };
 
 static int proposal_shown(struct wb *w);
@@ -79,6 +80,7 @@ static int gate(void *priv, const char *label)
 	int rc = 0;
 	pthread_mutex_lock(&w->lock);
 	w->waiting = 1;
+	w->dirty = 1;   /* the model as the step left it */
 	snprintf(w->next, sizeof(w->next), "%s", label ? label : "");
 	while (!w->quitting && !w->stop && !w->cancel && w->mode != MODE_RUN && w->credits == 0)
 		pthread_cond_wait(&w->cond, &w->lock);
@@ -103,6 +105,7 @@ static void on_event(void *priv, const char *type, const char *text)
 	pthread_mutex_lock(&w->lock);
 	w->log = xrealloc(w->log, (w->nlog + 1) * sizeof(*w->log));
 	w->log[w->nlog++] = xasprintf("%s  %s", type, text);
+	w->dirty = 1;
 	pthread_mutex_unlock(&w->lock);
 }
 
@@ -122,6 +125,7 @@ static void on_output(void *priv, const char *data, size_t len)
 	memcpy(w->live + w->nlive, data, len);
 	w->nlive += len;
 	w->live[w->nlive] = '\0';
+	w->dirty = 1;
 	pthread_mutex_unlock(&w->lock);
 }
 
@@ -150,6 +154,7 @@ static void refine_job(struct wb *w)
 	pthread_mutex_lock(&w->lock);
 	w->running = 0;
 	w->finished = 1;
+	w->dirty = 1;
 	if (!strncmp(w->msg, "refinement: ", 12))
 		w->msg[0] = '\0';   /* what the job was doing: the status line now says how it ended */
 	if (rc < 0)
@@ -190,6 +195,7 @@ static void *work(void *arg)
 		w->running = 0;
 		w->restoring = 0;
 		w->finished = 1;
+		w->dirty = 1;
 		w->result = rc;
 		if (rc < 0)
 			snprintf(w->result_msg, sizeof(w->result_msg), "error: %s", e.msg);
@@ -615,7 +621,14 @@ static void draw(struct wb *w)
 		refresh();
 		return;
 	}
-	refill(w);
+	/* The panes are filled again only when what they show may have
+	 * changed: moving, scrolling and focus only draw. */
+	pthread_mutex_lock(&w->lock);
+	int fill = w->dirty || (w->running && !w->waiting);
+	w->dirty = 0;
+	pthread_mutex_unlock(&w->lock);
+	if (fill)
+		refill(w);
 	int h = LINES - 2, logh = w->show_log ? h / 4 : 0;
 	int top = h - logh;
 	if (w->zoom) {
@@ -1357,8 +1370,27 @@ static int act(struct wb *w, enum keymap_action a)
 	return R_HANDLED;
 }
 
+/* Actions that only move through what the panes hold (no refill). */
+static int navigation(enum keymap_action a)
+{
+	switch (a) {
+	case KA_MOVE_UP: case KA_MOVE_DOWN: case KA_PAGE_UP: case KA_PAGE_DOWN: case KA_MOVE_FIRST:
+	case KA_MOVE_LAST: case KA_SCROLL_LEFT: case KA_SCROLL_RIGHT: case KA_FOCUS_NEXT: case KA_FOCUS_PREV:
+	case KA_FOCUS_DIFF: case KA_FOCUS_TRACE: case KA_FOCUS_RANK: case KA_FOCUS_TREE: case KA_ZOOM:
+	case KA_LAYOUT: case KA_SEARCH_NEXT: case KA_SEARCH_PREV:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static int handle_key(struct wb *w, int ch)
 {
+	if (ch == KEY_RESIZE || proposal_shown(w)) {
+		pthread_mutex_lock(&w->lock);
+		w->dirty = 1;
+		pthread_mutex_unlock(&w->lock);
+	}
 	if (ch == KEY_RESIZE)
 		return R_HANDLED;
 	if (proposal_shown(w)) {   /* the dialog takes its own keys */
@@ -1406,6 +1438,11 @@ static int handle_key(struct wb *w, int ch)
 		return R_HANDLED;
 	}
 	w->msg[0] = '\0';
+	if (!navigation(a)) {
+		pthread_mutex_lock(&w->lock);
+		w->dirty = 1;
+		pthread_mutex_unlock(&w->lock);
+	}
 	return act(w, a);
 }
 
@@ -1496,6 +1533,7 @@ int workbench_run(struct explain *x, const struct workbench_opts *o, struct cerr
 	static const struct view_ops *const ops[5] = {&diff_view_ops, &trace_view_ops, &rank_view_ops, &tree_view_ops,
 						       &log_view_ops};
 	struct wb *w = xcalloc(1, sizeof(*w));
+	w->dirty = 1;
 	w->x = x;
 	w->o = o;
 	w->format = o->format;
