@@ -157,6 +157,41 @@ static void ty_str(const struct ty *t, struct buf *b)
 		buf_addf(b, "%c%d", t->cls, t->bits);
 }
 
+/* How the trace pane shows a value of type t written at site id: a Y record
+ * for plain char ("char": as '4') and for enums ("enum" and the constants:
+ * by name). Other types need none. Only display reads it. */
+struct enum_names {
+	struct buf *b;
+	int n;
+};
+
+static enum CXChildVisitResult enum_constant(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct enum_names *en = data;
+	if (clang_getCursorKind(c) != CXCursor_EnumConstantDecl || en->n >= 256)
+		return CXChildVisit_Continue;
+	CXString nm = clang_getCursorSpelling(c);
+	buf_addf(en->b, "%s%s=%lld", en->n++ ? "," : "", clang_getCString(nm), clang_getEnumConstantDeclValue(c));
+	clang_disposeString(nm);
+	return CXChildVisit_Continue;
+}
+
+static void show_type(struct ctx *x, unsigned id, CXType t)
+{
+	CXType c = clang_getCanonicalType(t);
+	if (c.kind == CXType_Char_S || c.kind == CXType_Char_U) {
+		buf_addf(x->meta, "Y\t%u\tchar\n", id);
+	} else if (c.kind == CXType_Enum) {
+		struct buf names = BUF_INIT;
+		struct enum_names en = {&names, 0};
+		clang_visitChildren(clang_getTypeDeclaration(c), enum_constant, &en);
+		if (en.n)
+			buf_addf(x->meta, "Y\t%u\tenum\t%s\n", id, names.s);
+		buf_release(&names);
+	}
+}
+
 static unsigned offset_of(CXSourceLocation l, int *line)
 {
 	unsigned off, ln;
@@ -945,6 +980,7 @@ static void write_site(struct ctx *x, struct node *n, struct node *lhs, struct n
 	struct buf lx = BUF_INIT;
 	src_text(x, lhs->s, lhs->e, &lx);
 	buf_addf(x->meta, "W\t%u\t%u\t%s\t%s\t%s\t%s\n", n->wid, x->sid, lt.s, name, tree.s, lx.s);
+	show_type(x, n->wid, clang_getCursorType(lhs->c));
 	buf_release(&lx);
 	crash_check(x, n->wid, lhs);
 	free(name);
@@ -1295,6 +1331,7 @@ static void decl(struct ctx *x, struct node *n)
 		struct buf ts = BUF_INIT;
 		ty_str(&v->t, &ts);
 		buf_addf(x->meta, "W\t%u\t%u\t%s\t%s\t(x %s %s)\n", wid, x->sid, ts.s, name, ts.s, t);
+		show_type(x, wid, clang_getCursorType(v->c));
 		buf_release(&ts);
 		free(t);
 		clang_disposeString(nm);
@@ -1526,6 +1563,7 @@ static void function(struct ctx *x, struct node *f)
 		 head.s ? head.s : "");
 	buf_release(&head);
 	buf_release(&rts);
+	show_type(x, x->fid, clang_getResultType(clang_getCursorType(f->c)));
 	char fname[8];
 	snprintf(fname, sizeof(fname), "%s", clang_getCString(nm));
 	clang_disposeString(nm);

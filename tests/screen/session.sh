@@ -111,7 +111,7 @@ check "emacs: the hint names emacs keys" wait_for "culprit: <F5> steps, <C-c> <C
 keys C-c
 check "emacs: C-c waits for the next key" wait_for "<C-c>-"
 keys C-s
-check "emacs: C-c C-s steps" wait_for "1 configuration | " 20
+check "emacs: C-c C-s steps" wait_for "1 config" 20
 check "emacs: and the program keeps running" sh -c "! tmux -L '$SOCK' capture-pane -p -t w | grep -q EXITED"
 keys C-c C-g
 check "emacs: C-g cancels a prefix" wait_for "the key sequence was cancelled"
@@ -126,7 +126,7 @@ check "emacs: still running" sh -c "! tmux -L '$SOCK' capture-pane -p -t w | gre
 # Horizontal scroll: a search match beyond the pane's edge comes into view.
 keys M-'<'
 check "hscroll: the match is beyond the edge at first" sh -c "sleep 0.3; ! tmux -L '$SOCK' capture-pane -p -t w | grep -q 'unused_a(void)'"
-keys C-s 'unused_a' Enter
+keys C-s '@@ int unused_a' Enter   # the hunk header's, not a context line's
 check "hscroll: the search scrolls to it" wait_for "unused_a(void)"
 check "hscroll: the title says how far" sh -c "tmux -L '$SOCK' capture-pane -p -t w | head -1 | grep -q ' <[0-9]* '"
 keys C-x '<' C-x '<' C-x '<' C-x '<' C-x '<' C-x '<'
