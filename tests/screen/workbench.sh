@@ -10,10 +10,12 @@ tm() { tmux -L "$SOCK" -f "$conf" "$@"; }
 trap 'tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
 
 screen() { tm capture-pane -p -t w; }
-# wait_for TEXT [SECONDS]: poll the screen until it shows TEXT.
+# wait_for TEXT [SECONDS]: poll the screen until it shows TEXT. The bound
+# is four times SECONDS: a loaded machine redraws late, and a text that
+# comes returns at once.
 wait_for() {
 	_i=0
-	while [ $_i -lt $((${2:-15} * 10)) ]; do
+	while [ $_i -lt $((${2:-15} * 40)) ]; do
 		screen | grep -qF -- "$1" && return 0
 		sleep 0.1
 		_i=$((_i + 1))
@@ -22,6 +24,13 @@ wait_for() {
 	return 1
 }
 keys() { tm send-keys -t w "$@"; }
+# until_ok CMD...: run CMD until it succeeds (a minute at most), for what
+# a key changes on the screen some time later.
+until_ok() {
+	_i=0
+	while [ $_i -lt 600 ]; do "$@" && return 0; sleep 0.1; _i=$((_i + 1)); done
+	"$@"
+}
 # Kill the session "w" and wait until it is gone (a new one may take the name).
 end_session() {
 	tm kill-session -t w 2>/dev/null
@@ -54,7 +63,7 @@ for loc in C.UTF-8 C; do
 	check "$loc: a step tests one configuration" wait_for "| 1 configuration |"
 	check "$loc: then it pauses" wait_for "| paused"
 	i=0
-	while [ $i -lt 12 ] && ! screen | grep -q '\[reverted\]\|\[applied\]'; do keys s; sleep 0.5; i=$((i + 1)); done
+	while [ $i -lt 120 ] && ! screen | grep -q '\[reverted\]\|\[applied\]'; do keys s; sleep 0.5; i=$((i + 1)); done
 	check "$loc: stepping into the changes marks them in the diff" sh -c "tmux -L '$SOCK' capture-pane -p -t w | grep -q '\[reverted\]\|\[applied\]'"
 	keys r
 	check "$loc: run to the end" wait_for "done: failure-inducing changes found" 60
@@ -69,7 +78,7 @@ for loc in C.UTF-8 C; do
 	keys 4
 	check "$loc: 4 focuses the tree" wait_for "4 causal tree *"
 	keys z
-	check "$loc: zoom shows one pane" sh -c "sleep 0.3; ! tmux -L '$SOCK' capture-pane -p -t w | grep -q '1 diff'"
+	check "$loc: zoom shows one pane" until_ok sh -c "! tmux -L '$SOCK' capture-pane -p -t w | grep -q '1 diff'"
 	keys z
 	check "$loc: and back" wait_for "1 diff"
 	keys L
@@ -77,7 +86,7 @@ for loc in C.UTF-8 C; do
 	keys L
 
 	keys 1 g g
-	check "$loc: the last diff line is below the pane" sh -c "sleep 0.3; ! tmux -L '$SOCK' capture-pane -p -t w | grep -q 'in units'"
+	check "$loc: the last diff line is below the pane" until_ok sh -c "! tmux -L '$SOCK' capture-pane -p -t w | grep -q 'in units'"
 	keys 1 G
 	check "$loc: G scrolls to the last line" wait_for "the budget, in units"
 	keys / 'b\.c' Enter
@@ -184,14 +193,14 @@ keys s
 check "cancel: the build runs, the screen stays live" wait_for "building: sleep 60"
 keys c
 check "cancel: the analysis stops" wait_for "the analysis was cancelled before it finished"
-check "cancel: the build is killed" sh -c "sleep 0.5; [ -z \"\$(for p in /proc/[0-9]*; do readlink \$p/cwd; done 2>/dev/null | grep '$d/.git/culprit')\" ]"
+check "cancel: the build is killed" until_ok sh -c "[ -z \"\$(for p in /proc/[0-9]*; do readlink \$p/cwd; done 2>/dev/null | grep '$d/.git/culprit')\" ]"
 keys q
 wait_for "EXITED" >/dev/null
 d=$(fixture interact)
 end_session
 tm new-session -d -s w -x 120 -y 40 "cd '$d' && env LC_ALL=C.UTF-8 XDG_CONFIG_HOME='$T/config' '$CULPRIT' --good good --bad bad -- ./run-test.sh; echo EXITED \$?; sleep 30"
 i=0
-while [ $i -lt 15 ] && ! screen | grep -q 'minimizing failure-inducing'; do keys s; sleep 0.4; i=$((i + 1)); done
+while [ $i -lt 150 ] && ! screen | grep -q 'minimizing failure-inducing'; do keys s; sleep 0.4; i=$((i + 1)); done
 keys S
 check "stop: keeps the best answer so far" wait_for "the search was stopped"
 check "stop: the tree shows it" wait_for "- failure-inducing ("
