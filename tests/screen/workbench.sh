@@ -305,4 +305,23 @@ check "unknown TERM: exit 2" wait_for "EXITED 2"
 (cd "$d" && "$CULPRIT" --good good --bad bad -- ./run-test.sh) > "$T/out" 2> "$T/err" < /dev/null
 check "no terminal: exit 2" [ $? = 2 ]
 check "no terminal: one line" grep -q "^culprit: the workbench needs a terminal; use --batch" "$T/err"
+
+# One run per repository: the workbench waits for a batch run holding it.
+d=$(fixture interact)
+slow="touch '$T/lock-started'; while [ ! -e '$T/lock-go' ]; do sleep 0.05; done; ./run-test.sh"
+"$CULPRIT" -C "$d" --batch --quiet --good good --bad bad -- "$slow" > /dev/null 2>&1 &
+holder=$!
+until_ok [ -e "$T/lock-started" ]
+end_session
+tm new-session -d -s w -x 120 -y 40 "cd '$d' && env LC_ALL=C.UTF-8 XDG_CONFIG_HOME='$T/config' '$CULPRIT' --good good --bad bad -- ./run-test.sh; echo EXITED \$?; sleep 30"
+# (-J: the line is longer than the terminal is wide)
+check "lock: the workbench says in one line what it waits for" until_ok sh -c \
+	"tmux -L '$SOCK' capture-pane -p -J -t w | grep -q '^culprit: another culprit run (pid $holder) is using this repository (.*); waiting for it to finish\$'"
+check "lock: it does not open meanwhile" sh -c "! tmux -L '$SOCK' capture-pane -p -t w | grep -q 's step r run'"
+touch "$T/lock-go"
+check "lock: it opens when the other run ends" wait_for "s step r run" 60
+wait $holder
+check "lock: the other run was undisturbed" [ $? = 0 ]
+keys q
+wait_for "EXITED" >/dev/null
 finish
