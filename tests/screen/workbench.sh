@@ -13,10 +13,12 @@ trap 'tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
 tm new-session -d -s keep 'sleep 100000'
 
 screen() { tm capture-pane -p -t w; }
-# wait_for TEXT [SECONDS]: poll the screen until it shows TEXT.
+# wait_for TEXT [SECONDS]: poll the screen until it shows TEXT. The bound
+# is four times SECONDS: a loaded machine redraws late, and a text that
+# comes returns at once.
 wait_for() {
 	_i=0
-	while [ $_i -lt $((${2:-15} * 10)) ]; do
+	while [ $_i -lt $((${2:-15} * 40)) ]; do
 		screen | grep -qF -- "$1" && return 0
 		sleep 0.1
 		_i=$((_i + 1))
@@ -25,6 +27,13 @@ wait_for() {
 	return 1
 }
 keys() { tm send-keys -t w "$@"; }
+# until_ok CMD...: run CMD until it succeeds (a minute at most), for what
+# a key changes on the screen some time later.
+until_ok() {
+	_i=0
+	while [ $_i -lt 600 ]; do "$@" && return 0; sleep 0.1; _i=$((_i + 1)); done
+	"$@"
+}
 # Kill the session "w" and wait until it is gone (a new one may take the name).
 end_session() {
 	tm kill-session -t w 2>/dev/null
@@ -57,7 +66,7 @@ for loc in C.UTF-8 C; do
 	check "$loc: a step tests one configuration" wait_for "| 1 config"
 	check "$loc: then it pauses" wait_for "| paused"
 	i=0
-	while [ $i -lt 12 ] && ! screen | grep -q '\[reverted\]\|\[applied\]'; do keys s; sleep 0.5; i=$((i + 1)); done
+	while [ $i -lt 120 ] && ! screen | grep -q '\[reverted\]\|\[applied\]'; do keys s; sleep 0.5; i=$((i + 1)); done
 	check "$loc: stepping into the changes marks them in the diff" sh -c "tmux -L '$SOCK' capture-pane -p -t w | grep -q '\[reverted\]\|\[applied\]'"
 	keys r
 	check "$loc: run to the end" wait_for "done: failure-inducing changes found" 60
@@ -72,7 +81,7 @@ for loc in C.UTF-8 C; do
 	keys 4
 	check "$loc: 4 focuses the tree" wait_for "4 causal tree *"
 	keys z
-	check "$loc: zoom shows one pane" sh -c "sleep 0.3; ! tmux -L '$SOCK' capture-pane -p -t w | grep -q '1 diff'"
+	check "$loc: zoom shows one pane" until_ok sh -c "! tmux -L '$SOCK' capture-pane -p -t w | grep -q '1 diff'"
 	keys z
 	check "$loc: and back" wait_for "1 diff"
 	keys L
@@ -80,7 +89,7 @@ for loc in C.UTF-8 C; do
 	keys L
 
 	keys 1 g g
-	check "$loc: the last diff line is below the pane" sh -c "sleep 0.3; ! tmux -L '$SOCK' capture-pane -p -t w | grep -q 'in units'"
+	check "$loc: the last diff line is below the pane" until_ok sh -c "! tmux -L '$SOCK' capture-pane -p -t w | grep -q 'in units'"
 	keys 1 G
 	check "$loc: G scrolls to the last line" wait_for "the budget, in units"
 	keys / 'b\.c' Enter
@@ -201,14 +210,14 @@ keys s
 check "cancel: the build runs, the screen stays live" wait_for "building: sleep 60"
 keys c
 check "cancel: the analysis stops" wait_for "the analysis was cancelled before it finished"
-check "cancel: the build is killed" sh -c "sleep 0.5; [ -z \"\$(for p in /proc/[0-9]*; do readlink \$p/cwd; done 2>/dev/null | grep '$d/.git/culprit')\" ]"
+check "cancel: the build is killed" until_ok sh -c "[ -z \"\$(for p in /proc/[0-9]*; do readlink \$p/cwd; done 2>/dev/null | grep '$d/.git/culprit')\" ]"
 keys q
 wait_for "EXITED" >/dev/null
 d=$(fixture interact)
 end_session
 tm new-session -d -s w -x 120 -y 40 "cd '$d' && env LC_ALL=C.UTF-8 XDG_CONFIG_HOME='$T/config' '$CULPRIT' --good good --bad bad -- ./run-test.sh; echo EXITED \$?; sleep 30"
 i=0
-while [ $i -lt 15 ] && ! screen | grep -q 'minimizing failure-inducing'; do keys s; sleep 0.4; i=$((i + 1)); done
+while [ $i -lt 150 ] && ! screen | grep -q 'minimizing failure-inducing'; do keys s; sleep 0.4; i=$((i + 1)); done
 keys S
 wait_for "| done" >/dev/null
 keys 4 z
@@ -320,4 +329,23 @@ check "unknown TERM: exit 2" wait_for "EXITED 2"
 (cd "$d" && "$CULPRIT" --good good --bad bad -- ./run-test.sh) > "$T/out" 2> "$T/err" < /dev/null
 check "no terminal: exit 2" [ $? = 2 ]
 check "no terminal: one line" grep -q "^culprit: the workbench needs a terminal; use --batch" "$T/err"
+
+# One run per repository: the workbench waits for a batch run holding it.
+d=$(fixture interact)
+slow="touch '$T/lock-started'; while [ ! -e '$T/lock-go' ]; do sleep 0.05; done; ./run-test.sh"
+"$CULPRIT" -C "$d" --batch --quiet --good good --bad bad -- "$slow" > /dev/null 2>&1 &
+holder=$!
+until_ok [ -e "$T/lock-started" ]
+end_session
+tm new-session -d -s w -x 120 -y 40 "cd '$d' && env LC_ALL=C.UTF-8 XDG_CONFIG_HOME='$T/config' '$CULPRIT' --good good --bad bad -- ./run-test.sh; echo EXITED \$?; sleep 30"
+# (-J: the line is longer than the terminal is wide)
+check "lock: the workbench says in one line what it waits for" until_ok sh -c \
+	"tmux -L '$SOCK' capture-pane -p -J -t w | grep -q '^culprit: another culprit run (pid $holder) is using this repository (.*); waiting for it to finish\$'"
+check "lock: it does not open meanwhile" sh -c "! tmux -L '$SOCK' capture-pane -p -t w | grep -q 's step r run'"
+touch "$T/lock-go"
+check "lock: it opens when the other run ends" wait_for "s step r run" 60
+wait $holder
+check "lock: the other run was undisturbed" [ $? = 0 ]
+keys q
+wait_for "EXITED" >/dev/null
 finish
