@@ -130,12 +130,39 @@ static size_t stream_off(const struct tev *v)
 	return v->id & 0xffffff;
 }
 
+/* A float's or double's bits as the shortest text that reads back as the
+ * same value (a person's 2.5, not 2.50000000000000000). */
+static void float_text(struct buf *b, unsigned long long u, unsigned size)
+{
+	double d;
+	if (size == 4) {
+		unsigned u32 = (unsigned)u;
+		float fl;
+		memcpy(&fl, &u32, 4);
+		d = fl;
+	} else {
+		memcpy(&d, &u, 8);
+	}
+	char s[64];
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(s, sizeof(s), "%.*g", prec, d);
+		double back = strtod(s, NULL);
+		if (size == 4 ? (float)back == (float)d : back == d)
+			break;
+	}
+	buf_adds(b, s);
+}
+
 /* An item's new text, written the way scanf reads it back. */
 static void item_text(struct buf *b, long long x, char conv, unsigned size)
 {
 	unsigned long long u = (unsigned long long)x;
 	if (size < 8)
 		u &= (1ull << (8 * size)) - 1;
+	if (strchr("fFeEgGaA", conv) && (size == 4 || size == 8)) {
+		float_text(b, u, size);
+		return;
+	}
 	if (conv == 'x' || conv == 'X')
 		buf_addf(b, "%llx", u);
 	else if (conv == 'o')

@@ -146,6 +146,8 @@ static void ty_of(CXType t0, struct ty *t)
 
 static int ty_int(const struct ty *t) { return t->cls == 'i' || t->cls == 'u' || t->cls == 'b'; }
 static int ty_scalar(const struct ty *t) { return ty_int(t) || t->cls == 'p'; }
+/* A value culprit records: a scalar, or a float or double (as its bits). */
+static int ty_val(const struct ty *t) { return ty_scalar(t) || (t->cls == 'f' && (t->bits == 32 || t->bits == 64)); }
 
 static void ty_str(const struct ty *t, struct buf *b)
 {
@@ -471,8 +473,39 @@ static void uac(const struct ty *a0, const struct ty *b0, struct ty *out)
 
 /* ---------------------------------------------------------------- trees */
 
+/* A floating constant of type float or double: its bit pattern (the
+ * formula keeps floating values as their IEEE bits). */
+static int try_fconst(struct node *n, struct buf *b)
+{
+	if (n->t.cls != 'f' || (n->t.bits != 32 && n->t.bits != 64) || n->k != CXCursor_FloatingLiteral)
+		return 0;
+	CXEvalResult r = clang_Cursor_Evaluate(n->c);
+	if (!r)
+		return 0;
+	int ok = clang_EvalResult_getKind(r) == CXEval_Float;
+	if (ok) {
+		double d = clang_EvalResult_getAsDouble(r);
+		unsigned long long u = 0;
+		if (n->t.bits == 32) {
+			float fl = (float)d;
+			unsigned u32;
+			memcpy(&u32, &fl, 4);
+			u = u32;
+		} else {
+			memcpy(&u, &d, 8);
+		}
+		buf_addf(b, "(k %llu ", u);
+		ty_str(&n->t, b);
+		buf_addc(b, ')');
+	}
+	clang_EvalResult_dispose(r);
+	return ok;
+}
+
 static int try_const(struct node *n, struct buf *b)
 {
+	if (n->t.cls == 'f')
+		return try_fconst(n, b);
 	if (!ty_int(&n->t))
 		return 0;
 	if (n->k == CXCursor_DeclRefExpr &&
@@ -551,7 +584,7 @@ static void meta_tree(struct ctx *x, struct node *n, struct buf *b)
 			buf_addc(b, ')');
 			return;
 		}
-		if (ty_scalar(&n->t) && ty_scalar(&k->t)) {
+		if (ty_val(&n->t) && ty_val(&k->t)) {
 			buf_adds(b, "(x ");
 			ty_str(&n->t, b);
 			buf_addc(b, ' ');
@@ -730,7 +763,7 @@ static const char *input_call(const char *name)
 {
 	static const char *in[] = {"atoi", "atol", "atoll", "strtol", "strtoul", "strtoll", "strtoull", "sscanf",
 				   "getchar", "fgetc", "getc", "fgets", "scanf", "fscanf", "fread", "read", "fopen",
-				   "fclose", NULL};
+				   "fclose", "strtod", "atof", NULL};
 	for (int i = 0; in[i]; i++)
 		if (!strcmp(name, in[i]))
 			return in[i];
@@ -938,7 +971,7 @@ static void write_site(struct ctx *x, struct node *n, struct node *lhs, struct n
 	if (compound)
 		buf_addf(x->meta, "R\t%u\t%u\t%s\t%s\n", n->oldrid, x->sid, lt.s, name);
 	struct ty ct;
-	if (!ty_int(&lhs->t)) {
+	if (!ty_int(&lhs->t) && !(ty_val(&lhs->t) && !compound && n->k != CXCursor_UnaryOperator)) {
 		buf_adds(&tree, "(o ");
 		ty_str(&lhs->t, &tree);
 		buf_addc(&tree, ')');
@@ -1020,7 +1053,7 @@ static void expr(struct ctx *x, struct node *n, int rv)
 	case CXCursor_UnexposedExpr:
 		if (n->nk == 1) {
 			struct node *l = strip(n->kid[0]);
-			if (l->t.cls == n->t.cls && l->t.bits == n->t.bits && ty_scalar(&n->t) && lvalue(l) &&
+			if (l->t.cls == n->t.cls && l->t.bits == n->t.bits && ty_val(&n->t) && lvalue(l) &&
 			    (l->k == CXCursor_DeclRefExpr || l->k == CXCursor_MemberRefExpr ||
 			     l->k == CXCursor_ArraySubscriptExpr || l->k == CXCursor_UnaryOperator)) {
 				kids(x, l, 1);
@@ -1032,7 +1065,7 @@ static void expr(struct ctx *x, struct node *n, int rv)
 		kids(x, n, rv);
 		return;
 	case CXCursor_BinaryOperator:
-		if (!strcmp(n->op, "=") && n->nk == 2 && lvalue(n->kid[0]) && ty_scalar(&n->kid[0]->t)) {
+		if (!strcmp(n->op, "=") && n->nk == 2 && lvalue(n->kid[0]) && ty_val(&n->kid[0]->t)) {
 			write_site(x, n, strip(n->kid[0]), n->kid[1]);
 			return;
 		}
@@ -1044,7 +1077,7 @@ static void expr(struct ctx *x, struct node *n, int rv)
 		kids(x, n, 1);
 		return;
 	case CXCursor_CompoundAssignOperator:
-		if (n->nk == 2 && n->op[0] && lvalue(n->kid[0]) && ty_scalar(&n->kid[0]->t)) {
+		if (n->nk == 2 && n->op[0] && lvalue(n->kid[0]) && ty_val(&n->kid[0]->t)) {
 			write_site(x, n, strip(n->kid[0]), n->kid[1]);
 			return;
 		}
@@ -1057,7 +1090,7 @@ static void expr(struct ctx *x, struct node *n, int rv)
 		return;
 	case CXCursor_UnaryOperator:
 		if ((!strcmp(n->op, "++") || !strcmp(n->op, "--")) && n->nk == 1 && lvalue(n->kid[0]) &&
-		    ty_scalar(&n->kid[0]->t)) {
+		    ty_val(&n->kid[0]->t)) {
 			write_site(x, n, strip(n->kid[0]), NULL);
 			return;
 		}
@@ -1309,7 +1342,7 @@ static void decl(struct ctx *x, struct node *n)
 		if (sc == CX_SC_Static || sc == CX_SC_Extern)
 			continue;
 		expr(x, in, 1);
-		if (!ty_scalar(&v->t) || sc == CX_SC_Register || in->mac || v->mac || in->k == CXCursor_InitListExpr)
+		if (!ty_val(&v->t) || sc == CX_SC_Register || in->mac || v->mac || in->k == CXCursor_InitListExpr)
 			continue;   /* (int n = {3}: braces are no expression) */
 		/* __auto_type v = e: v is not declared inside its own initializer. */
 		int auto_type = 0;
@@ -1582,7 +1615,7 @@ static void function(struct ctx *x, struct node *f)
 			snprintf(pnames[idx], sizeof(pnames[0]), "%s", name);
 			nparams += idx == nparams;
 		}
-		if (name[0] && ty_scalar(&p->t) && clang_Cursor_getStorageClass(p->c) != CX_SC_Register) {
+		if (name[0] && ty_val(&p->t) && clang_Cursor_getStorageClass(p->c) != CX_SC_Register) {
 			unsigned pid = new_id(x);
 			buf_addf(&entry, " __cu_p(%u, &%s, sizeof %s);", pid, name, name);
 			struct buf ts = BUF_INIT;

@@ -454,6 +454,19 @@ void tmeta_tree_str(const struct mnode *n, struct buf *b)
 void tmeta_show_value(const struct msite *s, unsigned long long v, int is_signed, struct buf *b)
 {
 	const char *show = s ? s->show : NULL;
+	if (s && s->t.cls == 'f' && (s->t.bits == 32 || s->t.bits == 64)) {   /* a float's or double's bits */
+		double d;
+		if (s->t.bits == 32) {
+			unsigned u32 = (unsigned)v;
+			float fl;
+			memcpy(&fl, &u32, 4);
+			d = fl;
+		} else {
+			memcpy(&d, &v, 8);
+		}
+		buf_addf(b, "%g", d);
+		return;
+	}
 	if (show && !strcmp(show, "char")) {
 		unsigned char c = (unsigned char)v;
 		static const char esc[] = "\a\b\f\n\r\t\v\\\'", name[] = "abfnrtv\\'";

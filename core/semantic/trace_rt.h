@@ -889,6 +889,39 @@ __attribute__((weak)) unsigned long long __cu_strtoull(const char *s, char **end
 	return v;
 }
 
+/* strtod and atof of an argument: the double's bits, its text's range
+ * noted (conversion 'g') so that a new value is written as a double. */
+static __inline__ void __cu_argdbl(const char *s, const char *end, double v)
+{
+	int k = __cu_argof(s);
+	long long bits;
+	struct __cu_ev *r;
+	if (k <= 0)
+		return;
+	memcpy(&bits, &v, sizeof(bits));
+	r = __cu_ev(__CU_ARG, __CU_RANGE);
+	r->aux = (unsigned short)(0x100 | k);
+	r->size = (unsigned char)'g';
+	r->val = (unsigned long long)(end && end >= s ? (unsigned long)(end - s) : strlen(s)) << 32;
+	__cu_in(__CU_IN_ARGINT, (unsigned)k, 0, sizeof(v), bits);
+}
+__attribute__((weak)) double __cu_strtod(const char *s, char **end)
+{
+	char *e = 0;
+	double v = strtod(s, &e);
+	if (end)
+		*end = e;
+	__cu_argdbl(s, e, v);
+	return v;
+}
+__attribute__((weak)) double __cu_atof(const char *s)
+{
+	char *e = 0;
+	double v = strtod(s, &e);
+	__cu_argdbl(s, e, v);
+	return v;
+}
+
 /* One item scanf converted, as input events: where its text was (stream,
  * or 0x100 | k inside argument k) and its value. */
 static __inline__ void __cu_item(int where, unsigned long start, unsigned long end, char conv, const char *len, int width,
@@ -909,7 +942,21 @@ static __inline__ void __cu_item(int where, unsigned long start, unsigned long e
 				    (unsigned char)((const char *)ptr)[i]);
 		return;
 	}
-	if (!strchr("diuoxX", conv)) {   /* floating point and pointers: kept as written, the read noted */
+	if (strchr("fFeEgGaA", conv) && len[0] != 'L') {   /* float or double: its bits are the value */
+		size = len[0] == 'l' ? 8 : 4;
+		v = size == 8 ? *(long long *)ptr : (long long)*(unsigned *)ptr;
+		r = __cu_ev(__CU_ARG, __CU_RANGE);
+		r->aux = (unsigned short)where;
+		r->size = (unsigned char)(size == 8 ? 'g' : 'f');
+		r->val = (unsigned long long)start | (unsigned long long)end << 32;
+		if (where >= 0x100)
+			__cu_in(__CU_IN_ARGINT, (unsigned)(where & 0xff), ptr, size, v);
+		else
+			__cu_in(__CU_IN_STDINT, (unsigned)where << 24 | (unsigned)(__cu_scanf_items++ & 0xffffff), ptr,
+				size, v);
+		return;
+	}
+	if (!strchr("diuoxX", conv)) {   /* long double and pointers: kept as written, the read noted */
 		if (where < 0x100) {
 			r = __cu_ev(__CU_ARG, __CU_RANGE);
 			r->aux = (unsigned short)where;
