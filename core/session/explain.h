@@ -106,6 +106,7 @@ struct explain_refine {
 	size_t nmoves;
 	double gen_seconds, solver_seconds, run_seconds;
 	size_t checks;
+	double timeout;             /* a candidate's run: from the failing test's own time; 0: the test timeout */
 };
 
 enum explain_phase {

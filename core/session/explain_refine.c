@@ -152,12 +152,19 @@ static int refine_trees(struct explain *x, char **cdir, struct cerr *e)
 	return rc;
 }
 
+/* A candidate's time limit: derived from the failing test's own run time
+ * (a generated input may make the program wait for input or loop). */
+static double cand_timeout(const struct explain *x)
+{
+	return x->refine.timeout > 0 ? x->refine.timeout : x->opts.test_timeout;
+}
+
 /* Run an input's command in dir (coverage counts of the bad tree go to scratch). */
 static int run_input(struct explain *x, const char *dir, const char *cmd, struct run_result *r, struct cerr *e)
 {
 	char *scratch = xasprintf("GCOV_PREFIX=%srefine-gcov", x->p->sessdir);
 	const char *env[] = {scratch, NULL};
-	struct run_opts ro = {.cmd = cmd, .cwd = dir, .timeout = x->opts.test_timeout, .cancel = x->hooks.cancel,
+	struct run_opts ro = {.cmd = cmd, .cwd = dir, .timeout = cand_timeout(x), .cancel = x->hooks.cancel,
 			      .env = env};
 	int rc = run_command(&ro, r, e);
 	free(scratch);
@@ -504,7 +511,7 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 	x->refine.gen_seconds += gen_s;
 	double t1 = now_seconds();
 	/* Run each at both revisions: the good one is the oracle. */
-	size_t why_near = 0, why_other = 0, why_same = 0, why_none = 0;
+	size_t why_near = 0, why_other = 0, why_same = 0, why_none = 0, why_time = 0;
 	for (size_t i = 0; rc == 0 && !note && i < nc; i++) {
 		struct run_result b;
 		if (gen_near_copy(&c[i].in, &own)) {   /* the failing input with a blank more says nothing new */
@@ -524,6 +531,17 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 			break;
 		if (b.status == RUN_CANCELLED || c[i].good.status == RUN_CANCELLED)
 			rc = ABORT_STOPPED;
+		/* (a hang at the bad revision is the failure itself when the failing input hangs) */
+		if (rc == 0 && (c[i].good.status == RUN_TIMEOUT || (b.status == RUN_TIMEOUT && strcmp(sig0, "timeout")))) {
+			c[i].dropped = 1;
+			why_time++;
+			x->refine.dropped++;
+			ex_event(x, "CANDIDATE_DROPPED", "%s runs past %.3g s at the %s revision: it waits for input or "
+				 "loops", c[i].cmd, cand_timeout(x), c[i].good.status == RUN_TIMEOUT ? "good" : "bad");
+			store_append(x, "refine.seen", c[i].cmd, NULL);
+			run_result_release(&b);
+			continue;
+		}
 		c[i].sig = refine_signature(&c[i].good, &b);
 		buf_add(&c[i].bad_out, b.out.s ? b.out.s : "", b.out.len);
 		c[i].failing = c[i].sig != NULL;
@@ -549,7 +567,7 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 		char *runs = xasprintf("%sruns-refine", x->p->sessdir);
 		int jobs = x->opts.jobs > 0 ? x->opts.jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
 		if (cs.n)
-			rc = coverage_collect(&cc, cdir, runs, &cs, jobs, x->opts.test_timeout, x->hooks.cancel, e);
+			rc = coverage_collect(&cc, cdir, runs, &cs, jobs, cand_timeout(x), x->hooks.cancel, e);
 		remove_tree(runs, NULL);
 		free(runs);
 		for (size_t i = 0; i < cs.n; i++)
@@ -628,6 +646,9 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 				buf_addf(&w, "; %zu cover%s no suspect line", why_none, why_none == 1 ? "s" : "");
 			if (why_near)
 				buf_addf(&w, "; %zu %s the failing input but for blanks", why_near, why_near == 1 ? "is" : "are");
+			if (why_time)
+				buf_addf(&w, "; %zu run%s past %.3g s: waiting for input or looping", why_time,
+					 why_time == 1 ? "s" : "", cand_timeout(x));
 			buf_addc(&w, ')');
 			note = buf_detach(&w);
 		}

@@ -43,6 +43,14 @@ one refine_cmp fizz.c 17 "\./prog [-0-9']* | cmp -s - '*/.*/gen[0-9]*\.out'*" '.
 MIN=1 one refine_float heat.c 9 '\[ "\$(\./prog < /.*/gen[0-9]*\.in)" = .* \]' '[ "$(./prog < tests/2.in)" = "hot" ]'
 check "float: the new reading is a number" sh -c "grep '^gen' '$T/suite.list' | head -1 | sed 's/.*< //; s/).*//' | xargs cat | grep -qE '^-?[0-9]+(\.[0-9]+)?\$'"
 
+# A candidate that makes the program loop (the sentinel 0 replaced, end of
+# input unchecked) is dropped after the candidates' short time limit, and
+# the note says why.
+d=$(fixture refine_loop)
+culprit_json "$d" --good good --bad bad --suite tests.list --refine 5 -- '[ "$(./prog < tests/2.in)" = "1 0" ]'
+check "loop: explained" [ "$RC" = 0 ]
+check "loop: a test approved" [ "$(jqf '[.refinement.answered[] | select(.answer == "approved")] | length')" -ge 1 ]
+check "loop: the looping candidate dropped, with its reason" sh -c "jq -r .refinement.note '$T/out.json' | grep -q 'waiting for input or looping'"
 
 # Fault sets when the chain is cut (string literals printed): the path to
 # the failure instead of the output check; stored, not computed again when
