@@ -8,6 +8,8 @@
 # shares the issue asks for. The repositories are copied, never changed.
 #
 #   bench/refine_field.sh SMALLPROGS-DIR [COUNT] [BUILD]
+#
+# ONLY="NAME NAME ..." in the environment measures those versions only.
 DIR=${1:?usage: refine_field.sh SMALLPROGS-DIR [COUNT] [BUILD]}
 COUNT=${2:-10}   # tests run with --test-timeout 5, as the repositories were checked
 BUILD=${3:-build}
@@ -30,6 +32,7 @@ printf '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |\n'
 n=0 two=0 better=0 inset=0
 for repo in $(ls "$DIR" | sort -V); do
 	[ -d "$DIR/$repo/.git" ] || continue
+	if [ -n "${ONLY:-}" ]; then case " $ONLY " in *" $repo "*) ;; *) continue ;; esac; fi
 	[ "$n" -lt "$COUNT" ] || break
 	n=$((n + 1))
 	want=$(awk -F'\t' -v r="$repo" '$1 == r { printf "%s\"%s\"", (n++ ? "," : "["), $2 } END { if (n) print "]"; else print "[]" }' "$LINES")
