@@ -52,6 +52,7 @@ for repo in $(ls "$DIR" | sort -V); do
 	set=$(jq -r --argjson want "$want" '[.fault_sets.sets[]?.lines[]? | (.file + ":" + (.line|tostring))
 		| select(. as $k | $want | index($k))] | length' "$T/out.json")
 	tests=$(grep -c '^[^#]' "$d/tests.list")
+	echo "$repo: $(jq -r '.refinement.note // "-"' "$T/out.json")" >&2   # why refinement stopped
 	# Valid: each exported test passes at the good revision, run as written.
 	valid=0
 	(cd "$d" && "$CULPRIT" tests) > "$T/suite.list" 2>/dev/null
