@@ -16,7 +16,7 @@
 	X(PAUSE, "pause", "pause before the next configuration")                       \
 	X(CANCEL, "cancel", "kill the running build or test and stop the analysis")     \
 	X(STOP, "stop", "stop refinement and keep the best answer so far")             \
-	X(EXPORT, "export", "export the report to report.txt in the session directory, or a new name when it exists (:export FILE for another file)")                 \
+	X(EXPORT, "export", "export the report to the session directory as report.txt (report.md, report.json after :format), or a new name when it exists (:export FILE for another file)")                 \
 	X(COMMAND, "command", "open the command prompt (:export FILE, :format F, :tests FILE, :set timeout N, :set build-timeout N, :func NAME, :help)") \
 	X(SEARCH, "search", "search the focused pane (PCRE2)")                         \
 	X(SEARCH_NEXT, "search-next", "next match")                                    \
@@ -45,7 +45,10 @@
 	X(JUMP, "jump", "show the selected line's change in the diff pane")            \
 	X(REFINE, "refine", "propose a generated test (a approve, r reject, s stop refinement)") \
 	X(SCROLL_LEFT, "scroll-left", "scroll the focused pane left")                  \
-	X(SCROLL_RIGHT, "scroll-right", "scroll the focused pane right (long lines go on beyond the edge)")
+	X(SCROLL_RIGHT, "scroll-right", "scroll the focused pane right (long lines go on beyond the edge)") \
+	X(CONTEXT, "context", "show or hide the 3 lines of context around each change in the diff pane") \
+	X(SUSPEND, "suspend", "suspend culprit to the shell (fg brings it back; the analysis waits)") \
+	X(QUIT_ASK, "quit-ask", "ask, then quit (y); the session stays stored")
 
 enum keymap_action {
 	KA_NONE,

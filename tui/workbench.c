@@ -9,6 +9,7 @@
 #include <langinfo.h>
 #include <locale.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@
 #define MIN_LINES 24
 #define LIVE_MAX 4096
 #define NPANES 4
+#define PL(n) ((n) == 1 ? "" : "s")   /* "1 line", "2 lines" */
 
 enum { PANE_DIFF, PANE_TRACE, PANE_RANK, PANE_TREE, PANE_LOG };
 enum { MODE_STEP, MODE_RUN };
@@ -63,6 +65,8 @@ struct wb {
 	char next[48];            /* what the next step does (the gate's label) */
 	int job;                  /* refinement work for the worker (JOB_*) */
 	double busy_since;
+	int st_phase, st_cols, st_level;   /* the status bar's form for this phase and width */
+	int dirty;                /* the panes must be filled again (the model or what they show changed) */
 };
 
 static int proposal_shown(struct wb *w);
@@ -76,6 +80,7 @@ static int gate(void *priv, const char *label)
 	int rc = 0;
 	pthread_mutex_lock(&w->lock);
 	w->waiting = 1;
+	w->dirty = 1;   /* the model as the step left it */
 	snprintf(w->next, sizeof(w->next), "%s", label ? label : "");
 	while (!w->quitting && !w->stop && !w->cancel && w->mode != MODE_RUN && w->credits == 0)
 		pthread_cond_wait(&w->cond, &w->lock);
@@ -100,6 +105,7 @@ static void on_event(void *priv, const char *type, const char *text)
 	pthread_mutex_lock(&w->lock);
 	w->log = xrealloc(w->log, (w->nlog + 1) * sizeof(*w->log));
 	w->log[w->nlog++] = xasprintf("%s  %s", type, text);
+	w->dirty = 1;
 	pthread_mutex_unlock(&w->lock);
 }
 
@@ -119,6 +125,7 @@ static void on_output(void *priv, const char *data, size_t len)
 	memcpy(w->live + w->nlive, data, len);
 	w->nlive += len;
 	w->live[w->nlive] = '\0';
+	w->dirty = 1;
 	pthread_mutex_unlock(&w->lock);
 }
 
@@ -147,6 +154,7 @@ static void refine_job(struct wb *w)
 	pthread_mutex_lock(&w->lock);
 	w->running = 0;
 	w->finished = 1;
+	w->dirty = 1;
 	if (!strncmp(w->msg, "refinement: ", 12))
 		w->msg[0] = '\0';   /* what the job was doing: the status line now says how it ended */
 	if (rc < 0)
@@ -187,6 +195,7 @@ static void *work(void *arg)
 		w->running = 0;
 		w->restoring = 0;
 		w->finished = 1;
+		w->dirty = 1;
 		w->result = rc;
 		if (rc < 0)
 			snprintf(w->result_msg, sizeof(w->result_msg), "error: %s", e.msg);
@@ -403,10 +412,13 @@ static void draw_status(struct wb *w)
 	pthread_mutex_unlock(&w->lock);
 	pthread_mutex_lock(&x->lock);
 	size_t nconf = x->nconfigs;
-	if (finished && !running)
-		buf_addf(&s, " %zu configuration%s | %s", nconf, nconf == 1 ? "" : "s", w->result_msg);
-	else
-		buf_addf(&s, " %s | %zu configuration%s", explain_phase_name(x->phase), nconf, nconf == 1 ? "" : "s");
+	/* The text in pieces, each with a shorter form for a narrow bar. */
+	static const char *short_phase[] = {"starting", "premise", "bisecting", "minimizing", "fix search", "tokens",
+					    "explaining", "ranking", "done"};
+	const char *phase = explain_phase_name(x->phase);
+	enum explain_phase phase_now = x->phase;
+	const char *phase_short = (size_t)x->phase < sizeof(short_phase) / sizeof(*short_phase) ? short_phase[x->phase] : phase;
+	char est[32] = "";
 	if (running && (x->phase == PHASE_INDUCING || x->phase == PHASE_FIX) && x->set && x->marks) {
 		/* ddmin halves what is still applied (or left out): about 2 log2 n tests to go. */
 		size_t in = 0, left = 0;
@@ -416,7 +428,7 @@ static void draw_status(struct wb *w)
 			in /= 2;
 			left += 2;
 		}
-		buf_addf(&s, " (~%zu left)", left + 1);
+		snprintf(est, sizeof(est), " (~%zu left)", left + 1);
 	} else if (running && x->phase == PHASE_BISECT && x->commit_verdict) {
 		size_t lo = 0, hi = x->ncommits ? x->ncommits - 1 : 0, left = 0;
 		for (size_t i = 0; i < x->ncommits; i++)   /* the narrowest pass..fail bracket known */
@@ -427,7 +439,7 @@ static void draw_status(struct wb *w)
 				hi = i;
 		for (size_t n = hi - lo; n > 1; n /= 2)
 			left++;
-		buf_addf(&s, " (~%zu left)", left);
+		snprintf(est, sizeof(est), " (~%zu left)", left);
 	}
 	/* The current step's own elapsed time: since its activity began. */
 	const char *act = running && !waiting ? x->activity : NULL;
@@ -435,15 +447,32 @@ static void draw_status(struct wb *w)
 		snprintf(w->act_seen, sizeof(w->act_seen), "%s", act ? act : "");
 		w->act_since = now_seconds();
 	}
+	struct buf actb = BUF_INIT;   /* the seconds first: they stay when the text is cut */
 	if (act)
-		buf_addf(&s, " | %c %s %.0fs", spinner[(int)(now_seconds() * 4) % 4], act, now_seconds() - w->act_since);
+		buf_addf(&actb, " | %c %.0fs %s", spinner[(int)(now_seconds() * 4) % 4], now_seconds() - w->act_since, act);
 	pthread_mutex_unlock(&x->lock);
-	if (running && waiting && mode != MODE_RUN && next[0])
-		buf_addf(&s, " | paused, next: %s", next);
-	else if (running && waiting)
-		buf_adds(&s, mode == MODE_RUN ? " | starting" : " | paused");
-	else if (!running && !finished)
-		buf_adds(&s, " | ready");
+	const char *pause = "", *pause_short = "";
+	struct buf pb = BUF_INIT, pbs = BUF_INIT;
+	if (running && waiting && mode != MODE_RUN && next[0]) {
+		/* A commit id in the label: 8 digits say which (git's short ids say no more). */
+		char *o = next;
+		for (const char *p = next; *p;) {
+			size_t n = strspn(p, "0123456789abcdef");
+			size_t keep = n > 12 ? 8 : n ? n : 1;
+			memmove(o, p, keep);
+			o += keep;
+			p += n ? n : 1;
+		}
+		*o = '\0';
+		buf_addf(&pb, " | paused, next: %s", next);
+		buf_addf(&pbs, " | paused: %s", next);
+		pause = pb.s;
+		pause_short = pbs.s;
+	} else if (running && waiting) {
+		pause = pause_short = mode == MODE_RUN ? " | starting" : " | paused";
+	} else if (!running && !finished) {
+		pause = pause_short = " | ready";
+	}
 	/* The keys that matter now. */
 	enum keymap_scope sc = w->views[w->focus].ops->scope;
 	enum keymap_action hints[] = {KA_STEP, KA_RUN, KA_PAUSE, KA_CANCEL, KA_STOP, KA_REFINE, KA_HELP, KA_QUIT};
@@ -468,6 +497,29 @@ static void draw_status(struct wb *w)
 			buf_addf(&keys, " %s %s", k.s, words[i]);
 		buf_release(&k);
 	}
+	/* Fullest first; then "configs", the phase's short name, "paused:". */
+	size_t fit = COLS > (int)keys.len + 3 ? (size_t)COLS - keys.len - 3 : 0;
+	/* Within a phase the bar does not grow back (no flicker between forms). */
+	if (w->st_phase != (int)phase_now || w->st_cols != COLS) {
+		w->st_phase = (int)phase_now;
+		w->st_cols = COLS;
+		w->st_level = 0;
+	}
+	for (int level = w->st_level; level < 4; level++) {
+		w->st_level = level;
+		buf_reset(&s);
+		const char *what = level >= 1 ? "config" : "configuration";
+		if (finished && !running)
+			buf_addf(&s, " %zu %s%s | %s", nconf, what, PL(nconf), w->result_msg);
+		else
+			buf_addf(&s, " %s | %zu %s%s%s", level >= 2 ? phase_short : phase, nconf, what, PL(nconf), est);
+		buf_addf(&s, "%s%s", actb.s ? actb.s : "", level >= 3 ? pause_short : pause);
+		if (s.len <= fit)
+			break;
+	}
+	buf_release(&actb);
+	buf_release(&pb);
+	buf_release(&pbs);
 	attron(A_REVERSE);
 	move(LINES - 2, 0);
 	for (int i = 0; i < COLS; i++)
@@ -521,9 +573,20 @@ static void refill(struct wb *w)
 		for (size_t i = 0; t && i < t->n; i++)
 			n += t->ev[i].kind == TE_STMT;
 		w->ctx.stmts = xmalloc((n + 1) * sizeof(*w->ctx.stmts));
-		for (size_t i = 0; t && i < t->n; i++)
-			if (t->ev[i].kind == TE_STMT)
+		free(w->ctx.depth);
+		w->ctx.depth = xmalloc((n + 1) * sizeof(*w->ctx.depth));
+		int depth = 0;   /* calls entered and not returned: the statement's call depth */
+		for (size_t i = 0; t && i < t->n; i++) {
+			uint8_t k = t->ev[i].kind;
+			if (k == TE_ENTER)
+				depth++;
+			else if ((k == TE_RET || k == TE_RET0) && depth > 0)
+				depth--;
+			else if (k == TE_STMT) {
+				w->ctx.depth[w->ctx.nstmts] = (uint16_t)(depth > 1 ? (depth - 1 < 60000 ? depth - 1 : 60000) : 0);
 				w->ctx.stmts[w->ctx.nstmts++] = (uint32_t)i;
+			}
+		}
 		w->ctx.stmt_of = t;
 		w->ctx.trace_jump = t != NULL;   /* open on the failure */
 	}
@@ -544,14 +607,28 @@ static void draw(struct wb *w)
 {
 	erase();
 	if (COLS < MIN_COLS || LINES < MIN_LINES) {
-		char m[128];
-		snprintf(m, sizeof(m), "culprit needs a terminal of at least %dx%d (this one is %dx%d)", MIN_COLS, MIN_LINES,
-			 COLS, LINES);
-		mvaddnstr(LINES / 2, 0, m, COLS);
+		/* The longest of these that fits, whole: a cut message says nothing. */
+		char m[4][128];
+		snprintf(m[0], sizeof(m[0]), "culprit needs a terminal of at least %dx%d (this one is %dx%d; q quits)",
+			 MIN_COLS, MIN_LINES, COLS, LINES);
+		snprintf(m[1], sizeof(m[1]), "culprit needs %dx%d (this is %dx%d)", MIN_COLS, MIN_LINES, COLS, LINES);
+		snprintf(m[2], sizeof(m[2]), "need %dx%d", MIN_COLS, MIN_LINES);
+		snprintf(m[3], sizeof(m[3]), "%dx%d", MIN_COLS, MIN_LINES);
+		int k = 0;
+		while (k < 3 && (int)strlen(m[k]) > COLS)
+			k++;
+		mvaddnstr(LINES / 2, 0, m[k], COLS);
 		refresh();
 		return;
 	}
-	refill(w);
+	/* The panes are filled again only when what they show may have
+	 * changed: moving, scrolling and focus only draw. */
+	pthread_mutex_lock(&w->lock);
+	int fill = w->dirty || (w->running && !w->waiting);
+	w->dirty = 0;
+	pthread_mutex_unlock(&w->lock);
+	if (fill)
+		refill(w);
 	int h = LINES - 2, logh = w->show_log ? h / 4 : 0;
 	int top = h - logh;
 	if (w->zoom) {
@@ -769,6 +846,34 @@ static char *default_export_path(struct wb *w)
 	return xasprintf("%sreport.%s", explain_dir(w->x), ext[w->format]);
 }
 
+/* Why :func NAME cannot show NAME (one line), or NULL: it ran in the
+ * traced failing run. "" (every function) always can. */
+static const char *func_missing(struct wb *w, const char *name)
+{
+	static char why[160];
+	if (!name[0])
+		return NULL;
+	const char *r = NULL;
+	pthread_mutex_lock(&w->x->lock);
+	const struct trace *t = w->x->trace;
+	int known = 0, ran = 0;
+	for (unsigned i = 0; t && i < t->m->nids && !known; i++)
+		known = t->m->site[i].kind == 'N' && !strcmp(t->m->site[i].name, name);
+	for (size_t i = 0; known && !ran && i < w->ctx.nstmts && w->ctx.stmt_of == t; i++) {
+		const struct msite *st = trace_stmt_of(t, w->ctx.stmts[i]);
+		const struct msite *f = st ? tmeta_site(t->m, st->fid) : NULL;
+		ran = f && f->kind == 'N' && !strcmp(f->name, name);
+	}
+	if (!t)
+		r = "trace: the failing run is not traced yet (the semantic explainer traces it)";
+	else if (!known)
+		snprintf(why, sizeof(why), "trace: no function %.64s in the traced program", name), r = why;
+	else if (!ran)
+		snprintf(why, sizeof(why), "trace: %.64s ran no statement in the failing run", name), r = why;
+	pthread_mutex_unlock(&w->x->lock);
+	return r;
+}
+
 static void command(struct wb *w)
 {
 	char *line = prompt(w, ":");
@@ -809,10 +914,15 @@ static void command(struct wb *w)
 			message(w, 1, "set: timeout SECONDS | build-timeout SECONDS");
 		}
 	} else if (!strcmp(line, "func")) {
-		snprintf(w->ctx.trace_func, sizeof(w->ctx.trace_func), "%s", arg);
-		w->ctx.trace_config = -1;
-		w->ctx.trace_jump = 1;
-		message(w, 0, *arg ? "trace: the statements of %s" : "trace: every function%s", arg);
+		const char *why = func_missing(w, arg);
+		if (why) {
+			message(w, 1, "%s", why);
+		} else {
+			snprintf(w->ctx.trace_func, sizeof(w->ctx.trace_func), "%s", arg);
+			w->ctx.trace_config = -1;
+			w->ctx.trace_jump = 1;
+			message(w, 0, *arg ? "trace: the statements of %s" : "trace: every function%s", arg);
+		}
 	} else if (!strcmp(line, "tests")) {
 		char *path = expand_home(arg);
 		export_tests(w, path);
@@ -1042,10 +1152,33 @@ static void draw_proposal(struct wb *w)
 	if (r->cur.branch && r->cur.branch[0])
 		buf_addf(&b, "takes:   %s\n", r->cur.branch);
 	buf_addf(&b, "verdict: %s\n", r->cur.verdict);
+	if (r->cur.test)
+		buf_addf(&b, "suite:   %s %s\n", r->cur.name, r->cur.test);
+	/* Both revisions' output side by side; the first line that differs marked. */
+	if (r->cur.good_out && r->cur.bad_out) {
+		buf_addf(&b, "\n%-44s %s\n", "good revision printed", "bad revision printed");
+		const char *g = r->cur.good_out, *d = r->cur.bad_out;
+		int marked = 0;
+		for (int k = 0; k < 6 && (*g || *d); k++) {
+			size_t gl = strcspn(g, "\n"), dl = strcspn(d, "\n");
+			int differ = gl != dl || memcmp(g, d, gl);
+			buf_addf(&b, "%s%-43.*s %.*s\n", differ && !marked ? "\x01" : "", (int)(gl < 43 ? gl : 43), g,
+				 (int)(dl < 43 ? dl : 43), d);
+			marked |= differ;
+			g += gl + (g[gl] == '\n');
+			d += dl + (d[dl] == '\n');
+		}
+	}
+	if (r->cur.ntop) {
+		buf_adds(&b, "runs the top-tied lines:");
+		for (size_t i = 0; i < r->cur.ntop && i < 10; i++)
+			buf_addf(&b, " %s", r->cur.top[i]);
+		buf_adds(&b, r->cur.ntop > 10 ? " ...\n" : "\n");
+	}
 	if (r->cur.sequences)
 		buf_addf(&b, "runs through %zu change sequence%s (change, interaction location, output)\n", r->cur.sequences,
 			 r->cur.sequences == 1 ? "" : "s");
-	buf_addf(&b, "covers %zu suspect statements:", r->cur.ncovered);
+	buf_addf(&b, "covers %zu suspect statement%s:", r->cur.ncovered, r->cur.ncovered == 1 ? "" : "s");
 	for (size_t i = 0; i < r->cur.ncovered && i < 12; i++)
 		buf_addf(&b, " %s", r->cur.covered[i]);
 	if (r->cur.ncovered > 12)
@@ -1054,8 +1187,8 @@ static void draw_proposal(struct wb *w)
 		     "  s stop refinement: keep the result as it is");
 	pthread_mutex_unlock(&w->x->lock);
 	int wd = COLS - 8 < 100 ? COLS - 8 : 100, h = 0;
-	char *lines[32];
-	for (char *p = b.s; p && *p && h < 32;) {
+	char *lines[40];
+	for (char *p = b.s; p && *p && h < 40;) {
 		char *nl = strchr(p, '\n');
 		lines[h++] = p;
 		if (!nl)
@@ -1070,10 +1203,35 @@ static void draw_proposal(struct wb *w)
 		for (int i = 0; i < wd; i++)
 			addch(' ');
 	}
-	for (int i = 0; i < h; i++)
-		mvaddnstr(y0 + 1 + i, x0 + 2, lines[i], wd - 4);
+	for (int i = 0; i < h; i++) {
+		int mark = lines[i][0] == '\x01';   /* the first differing output line */
+		if (mark)
+			attron(A_BOLD | A_UNDERLINE);
+		mvaddnstr(y0 + 1 + i, x0 + 2, lines[i] + mark, wd - 4);
+		if (mark)
+			attroff(A_BOLD | A_UNDERLINE);
+	}
 	attroff(A_REVERSE);
 	buf_release(&b);
+}
+
+/* C-z: the terminal given back to the shell until fg. The workbench reads
+ * the terminal raw, so the key is no signal: it stops itself, as the
+ * terminal would have. */
+static void suspend(struct wb *w)
+{
+	def_prog_mode();
+	endwin();
+	struct sigaction dfl, old;
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(SIGTSTP, &dfl, &old);
+	kill(0, SIGTSTP);   /* the whole process group, as C-z would (builds under it too) */
+	sigaction(SIGTSTP, &old, NULL);
+	reset_prog_mode();
+	clearok(curscr, TRUE);
+	message(w, 0, "back from the shell");
 }
 
 static int act(struct wb *w, enum keymap_action a)
@@ -1222,6 +1380,18 @@ static int act(struct wb *w, enum keymap_action a)
 	case KA_SCROLL_RIGHT:
 		v->left += 8;
 		break;
+	case KA_CONTEXT:
+		w->ctx.context = !w->ctx.context;
+		message(w, 0, "diff: %s", w->ctx.context ? "3 lines of context around each change" : "changed lines only");
+		break;
+	case KA_SUSPEND:
+		suspend(w);
+		break;
+	case KA_QUIT_ASK:
+		if (ask_yes(w, "quit? the session stays stored (y quits, any other key goes on)"))
+			return R_QUIT;
+		w->msg[0] = '\0';
+		break;
 	case KA_NONE:
 	case KA_COUNT:
 		break;
@@ -1229,8 +1399,27 @@ static int act(struct wb *w, enum keymap_action a)
 	return R_HANDLED;
 }
 
+/* Actions that only move through what the panes hold (no refill). */
+static int navigation(enum keymap_action a)
+{
+	switch (a) {
+	case KA_MOVE_UP: case KA_MOVE_DOWN: case KA_PAGE_UP: case KA_PAGE_DOWN: case KA_MOVE_FIRST:
+	case KA_MOVE_LAST: case KA_SCROLL_LEFT: case KA_SCROLL_RIGHT: case KA_FOCUS_NEXT: case KA_FOCUS_PREV:
+	case KA_FOCUS_DIFF: case KA_FOCUS_TRACE: case KA_FOCUS_RANK: case KA_FOCUS_TREE: case KA_ZOOM:
+	case KA_LAYOUT: case KA_SEARCH_NEXT: case KA_SEARCH_PREV:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static int handle_key(struct wb *w, int ch)
 {
+	if (ch == KEY_RESIZE || proposal_shown(w)) {
+		pthread_mutex_lock(&w->lock);
+		w->dirty = 1;
+		pthread_mutex_unlock(&w->lock);
+	}
 	if (ch == KEY_RESIZE)
 		return R_HANDLED;
 	if (proposal_shown(w)) {   /* the dialog takes its own keys */
@@ -1240,6 +1429,13 @@ static int handle_key(struct wb *w, int ch)
 			struct cerr e;
 			explain_refine_answer(w->x, REFINE_STOP, &e);
 			message(w, 0, "refinement stopped: the result stands");
+			/* The status bar says how refinement ended, not the proposal it dropped. */
+			pthread_mutex_lock(&w->lock);
+			char *r = strstr(w->result_msg, "refinement: ");
+			size_t at = r ? (size_t)(r - w->result_msg) : strlen(w->result_msg);
+			snprintf(w->result_msg + at, sizeof(w->result_msg) - at, "%srefinement stopped",
+				 at && !r ? "; " : "");
+			pthread_mutex_unlock(&w->lock);
 		} else
 			message(w, 1, "a approve, r reject, s stop refinement");
 		return R_HANDLED;
@@ -1271,6 +1467,11 @@ static int handle_key(struct wb *w, int ch)
 		return R_HANDLED;
 	}
 	w->msg[0] = '\0';
+	if (!navigation(a)) {
+		pthread_mutex_lock(&w->lock);
+		w->dirty = 1;
+		pthread_mutex_unlock(&w->lock);
+	}
 	return act(w, a);
 }
 
@@ -1361,6 +1562,7 @@ int workbench_run(struct explain *x, const struct workbench_opts *o, struct cerr
 	static const struct view_ops *const ops[5] = {&diff_view_ops, &trace_view_ops, &rank_view_ops, &tree_view_ops,
 						       &log_view_ops};
 	struct wb *w = xcalloc(1, sizeof(*w));
+	w->dirty = 1;
 	w->x = x;
 	w->o = o;
 	w->format = o->format;
@@ -1375,6 +1577,7 @@ int workbench_run(struct explain *x, const struct workbench_opts *o, struct cerr
 	buf_release(&rk);
 	for (int i = 0; i < 5; i++)
 		w->views[i].ops = ops[i];
+	w->ctx.context = 1;
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->cond, NULL);
 	const char *cs = nl_langinfo(CODESET);
@@ -1457,6 +1660,7 @@ int workbench_run(struct explain *x, const struct workbench_opts *o, struct cerr
 	for (int i = 0; i < 5; i++)
 		view_release(&w->views[i]);
 	free(w->ctx.stmts);
+	free(w->ctx.depth);
 	for (size_t i = 0; i < w->nlog; i++)
 		free(w->log[i]);
 	free(w->log);

@@ -7,7 +7,10 @@
 #include <string.h>
 #include <time.h>
 
+#define PL(n) ((n) == 1 ? "" : "s")   /* "1 line", "2 lines" */
+
 #define MAX_SHOWN_LINES 40
+#define CONTEXT_LINES 3     /* around each hunk, as git shows them */
 
 static enum view_color mark_color(enum change_mark m)
 {
@@ -41,6 +44,48 @@ static void in_causes(const struct explain *x, size_t i, char *out, size_t size)
 			}
 	snprintf(out, size, b.len ? " [%s]" : "", b.s);
 	buf_release(&b);
+}
+
+/* Lines of a file's text, found by number going forward (the changes of
+ * a file come in order, so the walk is once over the file). */
+struct lines_at {
+	const char *data;
+	size_t len, off;   /* off: where line `line` starts */
+	int line;
+};
+
+/* Line n (1-based) of the text: its start and length, or NULL past the end. */
+static const char *line_at(struct lines_at *c, int n, size_t *len)
+{
+	if (n < c->line) {
+		c->off = 0;
+		c->line = 1;
+	}
+	while (c->line < n && c->off < c->len) {
+		const char *nl = memchr(c->data + c->off, '\n', c->len - c->off);
+		c->off = nl ? (size_t)(nl - c->data) + 1 : c->len;
+		c->line++;
+	}
+	if (n < 1 || c->line != n || c->off >= c->len)
+		return NULL;
+	const char *p = c->data + c->off, *nl = memchr(p, '\n', c->len - c->off);
+	*len = nl ? (size_t)(nl - p) : c->len - c->off;
+	return p;
+}
+
+/* Up to n old lines [from, to] as context, not those already shown. */
+static void context(struct view *v, long i, struct lines_at *c, int from, int to, int *shown)
+{
+	if (from <= *shown)
+		from = *shown + 1;
+	for (int k = from; k <= to; k++) {
+		size_t len;
+		const char *p = line_at(c, k, &len);
+		if (!p)
+			break;
+		view_add(v, VC_NORMAL, i, -1, "     %.*s", (int)len, p);
+		*shown = k;
+	}
 }
 
 /* Where change i meets other changes (interaction locations), a line under its header. */
@@ -89,11 +134,15 @@ static void fill(struct view *v, const struct view_ctx *c)
 		view_add(v, VC_HEADER, -1, -1, "good..bad %.12s..%.12s (bisection narrows it first)", s->old_rev,
 			 s->new_rev);
 	size_t last_file = (size_t)-1;
+	struct lines_at old = {0};
+	int ctx_shown = 0;   /* the last old line shown in this file */
 	for (size_t i = 0; i < s->nchanges; i++) {
 		const struct change *ch = &s->changes[i];
 		const struct change_file *f = &s->files[ch->file];
 		if (ch->file != last_file) {
 			last_file = ch->file;
+			old = (struct lines_at){f->old_data, f->old_data ? f->old_len : 0, 0, 1};
+			ctx_shown = 0;
 			if (f->status == CHANGE_RENAMED)
 				view_add(v, VC_HEADER, (long)i, -1, "%s -> %s", f->old_path, f->new_path);
 			else
@@ -116,13 +165,32 @@ static void fill(struct view *v, const struct view_ctx *c)
 		interactions(v, x, s, i);
 		struct change_lines l;
 		change_lines_of(s, i, &l);
+		/* Git's numbers (no context): a hunk that removes nothing comes after old_start. */
+		int before = ch->old_lines ? ch->old_start - 1 : ch->old_start;
+		int ctx = ch->kind == CHANGE_HUNK && f->old_data && c->context ? CONTEXT_LINES : 0;
+		if (ctx)
+			context(v, (long)i, &old, before - ctx + 1, before, &ctx_shown);
 		size_t shown = 0;
 		for (size_t k = 0; k < l.nremoved && shown < MAX_SHOWN_LINES; k++, shown++)
 			view_add(v, VC_DEL, (long)i, -1, "    -%s", l.removed[k]);
 		for (size_t k = 0; k < l.nadded && shown < MAX_SHOWN_LINES; k++, shown++)
 			view_add(v, VC_ADD, (long)i, -1, "    +%s", l.added[k]);
 		if (l.nremoved + l.nadded > shown)
-			view_add(v, VC_DIM, (long)i, -1, "    ... %zu more lines", l.nremoved + l.nadded - shown);
+			view_add(v, VC_DIM, (long)i, -1, "    ... %zu more line%s", l.nremoved + l.nadded - shown,
+				 PL(l.nremoved + l.nadded - shown));
+		if (ctx) {
+			/* After it, up to the next change of the file (whose context goes on from there). */
+			int after = before + ch->old_lines, last = after + ctx;
+			if (i + 1 < s->nchanges && s->changes[i + 1].file == ch->file && s->changes[i + 1].kind == CHANGE_HUNK) {
+				const struct change *nx = &s->changes[i + 1];
+				int next_first = nx->old_lines ? nx->old_start : nx->old_start + 1;
+				if (last >= next_first)
+					last = next_first - 1;
+			}
+			if (ctx_shown < after)
+				ctx_shown = after;
+			context(v, (long)i, &old, after + 1, last, &ctx_shown);
+		}
 		change_lines_free(&l);
 	}
 }

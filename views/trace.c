@@ -6,7 +6,10 @@
  * test runs, its live output. */
 #include "views/view.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#define PL(n) ((n) == 1 ? "" : "s")   /* "1 line", "2 lines" */
 
 #define WINDOW 300   /* statements shown before and after the focus */
 
@@ -37,11 +40,15 @@ static const char *func_of(const struct trace *t, const struct msite *st)
 	return f && f->kind == 'N' ? f->name : "?";
 }
 
-/* What statement event i did: the values it wrote, in its own frame (calls
- * it makes are skipped), up to its function's next statement. */
-static void values(const struct trace *t, size_t i, struct buf *b)
+/* What statement sid did from event i on: the values it wrote, in its own
+ * frame (calls it makes are skipped), up to its function's next statement;
+ * each says what it is (v = 20, branch false, returned T_NUM), chars and
+ * enums as C spells them. A value of another statement before that (a for
+ * loop's increment and condition, after its body), or of its own after its
+ * branch (a loop going round), ends the row: its event is returned (0: none). */
+static size_t values(const struct trace *t, size_t i, unsigned sid, struct buf *b)
 {
-	int shown = 0, depth = 0;
+	int shown = 0, depth = 0, branched = 0;
 	for (size_t k = i + 1; k < t->n && k < i + 4096 && shown < 4; k++) {
 		const struct tev *e = &t->ev[k];
 		if (e->kind == TE_ENTER) {
@@ -59,19 +66,47 @@ static void values(const struct trace *t, size_t i, struct buf *b)
 		const struct msite *s = tmeta_site(t->m, e->id);
 		if (!s)
 			continue;
+		int mine = (e->kind == TE_WRITE && s->kind == 'W') || (e->kind == TE_RET && s->kind == 'T') ||
+			   (e->kind == TE_BRANCH && s->kind == 'B' && strcmp(s->kindname, "switch"));
+		if (mine && (s->sid != sid || branched))
+			return k;   /* another statement's, or its own loop going round */
 		if (e->kind == TE_WRITE && s->kind == 'W') {
 			const char *name = s->text && s->text[0] ? s->text : s->name;
 			if (s->t.cls == 'p')
 				buf_addf(b, "%s%s = %#llx", shown++ ? ", " : "", name, (unsigned long long)e->val);
-			else
-				buf_addf(b, "%s%s = %lld", shown++ ? ", " : "", name, trace_value(e, s->t.cls == 'i'));
+			else {
+				buf_addf(b, "%s%s = ", shown++ ? ", " : "", name);
+				tmeta_show_value(s, (unsigned long long)trace_value(e, s->t.cls == 'i'), s->t.cls == 'i', b);
+			}
 		} else if (e->kind == TE_RET && s->kind == 'T') {
-			buf_addf(b, "%sreturned %lld", shown++ ? ", " : "", trace_value(e, s->t.cls == 'i'));
+			buf_addf(b, "%sreturned ", shown++ ? ", " : "");
+			if (s->t.cls == 'p')
+				buf_addf(b, "%#llx", (unsigned long long)e->val);
+			else
+				tmeta_show_value(tmeta_site(t->m, s->fid), (unsigned long long)trace_value(e, s->t.cls == 'i'),
+						 s->t.cls == 'i', b);
 			break;
-		} else if (e->kind == TE_BRANCH && s->kind == 'B' && strcmp(s->kindname, "switch")) {
-			buf_addf(b, "%s%s", shown++ ? ", " : "", e->val ? "true" : "false");
+		} else if (mine) {
+			const char *what = !strcmp(s->kindname, "assert") ? "assertion" : "branch";
+			buf_addf(b, "%s%s %s", shown++ ? ", " : "", what, e->val ? "true" : "false");
+			branched = 1;
 		}
 	}
+	return 0;
+}
+
+/* A statement's row: its call depth as indentation, then function,
+ * place, text and what it did from event i on. Returns where another
+ * statement's values begin (0: none). */
+static size_t row_text(const struct trace *t, const struct msite *st, size_t i, int depth, struct buf *b)
+{
+	struct buf vals = BUF_INIT;
+	size_t next = values(t, i, st ? st->sid : 0, &vals);
+	const char *file = st && (size_t)st->file < t->m->nfiles ? t->m->files[st->file] : "?";
+	buf_addf(b, "%*s%-12s %s:%d  %s%s%s", 2 * (depth < 16 ? depth : 16), "", func_of(t, st), file, st ? st->line : 0,
+		 st ? st->text : "", vals.len ? "    " : "", vals.len ? vals.s : "");
+	buf_release(&vals);
+	return next;
 }
 
 static void failing_run(struct view *v, const struct view_ctx *c)
@@ -108,28 +143,47 @@ static void failing_run(struct view *v, const struct view_ctx *c)
 		if (!c->trace_func[0] || !strcmp(func_of(t, st), c->trace_func))
 			shown_before++;
 	}
-	view_add(v, VC_HEADER, -1, -1, "failing run: %zu events, %zu statements executed%s%s%s", t->n, c->nstmts,
+	view_add(v, VC_HEADER, -1, -1, "failing run: %zu event%s, %zu statement%s executed%s%s%s", t->n, PL(t->n),
+		 c->nstmts, PL(c->nstmts),
 		 c->trace_func[0] ? "; function " : "", c->trace_func, c->trace_func[0] ? " (:func clears)" : "");
 	size_t shown_after = 0, near = v->n;
+	/* A row like the one before it (a loop going round without writing
+	 * anything new) is merged into it: "(3 times)". */
+	struct buf prev = BUF_INIT;
+	size_t reps = 0;
 	for (size_t k = first; k < c->nstmts && shown_after <= WINDOW && scanned++ < 400000; k++) {
 		uint32_t e = c->stmts[k];
 		const struct msite *st = trace_stmt_of(t, e);
-		const char *fn = func_of(t, st);
-		if (c->trace_func[0] && strcmp(fn, c->trace_func))
+		if (c->trace_func[0] && strcmp(func_of(t, st), c->trace_func))
 			continue;
-		struct buf vals = BUF_INIT;
-		values(t, e, &vals);
-		const char *file = st && (size_t)st->file < t->m->nfiles ? t->m->files[st->file] : "?";
-		enum view_color col = k == at ? VC_DEL : VC_NORMAL;
-		view_add(v, col, -1, -1, "%-12s %s:%d  %s%s%s", fn, file, st ? st->line : 0, st ? st->text : "",
-			 vals.len ? "    " : "", vals.len ? vals.s : "");
-		view_set_ev(v, (long)e);
+		size_t from = e, its = v->n;
+		for (int part = 0; part < 1000 && st; part++) {
+			struct buf row = BUF_INIT;
+			size_t next = row_text(t, st, from, c->depth ? c->depth[k] : 0, &row);
+			if (reps && prev.len == row.len && !memcmp(prev.s, row.s, row.len)) {
+				struct vline l = v->lines[--v->n];
+				free(l.text);
+				view_add(v, k == at ? VC_DEL : l.color, -1, -1, "%s  (%zu times)", prev.s, ++reps);
+				view_set_ev(v, l.ev);
+				buf_release(&row);
+			} else {
+				view_add(v, k == at && part == 0 ? VC_DEL : VC_NORMAL, -1, -1, "%s", row.s);
+				view_set_ev(v, (long)(part ? from + 1 : e));
+				buf_release(&prev);
+				prev = row;
+				reps = 1;
+			}
+			if (!next)
+				break;
+			st = tmeta_stmt(t->m, t->ev[next].id);
+			from = next - 1;
+		}
 		if (k <= at)
-			near = v->n - 1;   /* the focus, or the closest shown before it */
+			near = its < v->n ? its : v->n - 1;   /* the focus, or the closest shown before it */
 		if (k >= at)
 			shown_after++;
-		buf_release(&vals);
 	}
+	buf_release(&prev);
 	if (x->tree.failure && (focus == (long)x->tree.failure_ev || c->trace_ev < 0))
 		view_add(v, VC_DEL, -1, -1, "failure: %s", x->tree.failure);
 	if (c->trace_jump) {

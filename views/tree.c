@@ -8,6 +8,8 @@
 
 #include "views/view.h"
 
+#define PL(n) ((n) == 1 ? "" : "s")   /* "1 line", "2 lines" */
+
 static void items(struct view *v, const struct view_ctx *c, const struct explain_list *l, int node,
 		  const char *title, enum view_color color)
 {
@@ -33,8 +35,13 @@ static void items(struct view *v, const struct view_ctx *c, const struct explain
 		else
 			view_add(v, color, (long)it->change, -1, "    #%u %s:%d %s%s", ch->id, f->new_path,
 				 cl.new_lines ? cl.new_start : cl.old_start, ch->function ? ch->function : "", score);
+		/* A changed line reads as its old and its new text. */
+		for (size_t k = 0; k < cl.nremoved && k < 3; k++)
+			view_add(v, VC_DEL, (long)it->change, -1, "        -%s", cl.removed[k]);
 		for (size_t k = 0; k < cl.nadded && k < 3; k++)
 			view_add(v, VC_ADD, (long)it->change, -1, "        +%s", cl.added[k]);
+		if (cl.nremoved > 3 || cl.nadded > 3)
+			view_add(v, VC_DIM, (long)it->change, -1, "        ...");
 		change_lines_free(&cl);
 	}
 }
@@ -134,8 +141,9 @@ static void why(struct view *v, const struct view_ctx *c)
 		view_add(v, VC_DIM, -1, -1, "  %s", t->note);
 	}
 	if (x->why_state == 2)
-		view_add(v, VC_DIM, -1, -1, "  %d semantic, %d dynamic rounds; %zu events traced, %zu clauses", t->semantic_rounds,
-			 t->dynamic_rounds, t->events, t->clauses);
+		view_add(v, VC_DIM, -1, -1, "  %d semantic, %d dynamic round%s; %zu event%s traced, %zu clause%s",
+			 t->semantic_rounds, t->dynamic_rounds, PL(t->dynamic_rounds), t->events, PL(t->events), t->clauses,
+			 PL(t->clauses));
 }
 
 /* The MaxSAT fault sets: each a node line, its clauses below. */
@@ -149,8 +157,9 @@ static void faults(struct view *v, const struct view_ctx *c)
 	}
 	const struct comss_result *r = &x->faults;
 	int open = !c->collapsed[TREE_FAULTS];
-	view_add(v, VC_HEADER, -1, TREE_FAULTS, "%s fault sets (%zu; MaxSAT%s, %d run%s, %zu clauses)", open ? "-" : "+",
-		 r->n, r->weighted ? " weighted by suspiciousness" : "", r->paths, r->paths == 1 ? "" : "s", r->clauses);
+	view_add(v, VC_HEADER, -1, TREE_FAULTS, "%s fault sets (%zu; MaxSAT%s, %d run%s, %zu clause%s)", open ? "-" : "+",
+		 r->n, r->weighted ? " weighted by suspiciousness" : "", r->paths, r->paths == 1 ? "" : "s", r->clauses,
+		 PL(r->clauses));
 	if (!open)
 		return;
 	for (size_t i = 0; i < r->n; i++) {
@@ -175,8 +184,8 @@ static void sequences(struct view *v, const struct view_ctx *c)
 		return;
 	const struct interact *ia = &x->interact;
 	int open = !c->collapsed[TREE_SEQS];
-	view_add(v, VC_HEADER, -1, TREE_SEQS, "%s change sequences (%zu; %zu interaction locations)", open ? "-" : "+",
-		 ia->nseqs, ia->nlocs);
+	view_add(v, VC_HEADER, -1, TREE_SEQS, "%s change sequences (%zu; %zu interaction location%s)", open ? "-" : "+",
+		 ia->nseqs, ia->nlocs, PL(ia->nlocs));
 	if (!open)
 		return;
 	long last_change = -1, last_loc = -2;
@@ -210,7 +219,8 @@ static void fill(struct view *v, const struct view_ctx *c)
 	const char *commit = explain_culprit_commit(x);
 	view_add(v, VC_HEADER, -1, -1, "failure: %s", x->signature ? x->signature : "(not checked yet)");
 	if (commit)
-		view_add(v, VC_HEADER, -1, -1, "culprit commit %.12s", commit);
+		view_add(v, VC_HEADER, -1, -1, "culprit commit %.12s%s%s", commit, x->culprit_subject ? " " : "",
+			 x->culprit_subject ? x->culprit_subject : "");
 	else if (x->commits && x->hi > x->lo + 1)
 		view_add(v, VC_HEADER, -1, -1, "culprit range %.12s..%.12s", x->commits[x->lo], x->commits[x->hi]);
 	else if (x->commits && x->phase > PHASE_BISECT)

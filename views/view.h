@@ -39,12 +39,14 @@ struct view_ctx {
 	const char *live;         /* the running command's output tail, or NULL */
 	int collapsed[8];         /* tree nodes */
 	char refine_key[24];      /* the key that proposes a generated test ("" unbound) */
+	int context;              /* the diff pane shows 3 lines of context around each hunk */
 	/* The failing run in the trace pane. */
 	long trace_ev;            /* the event to show (-1: the failure) */
 	char trace_func[64];      /* show only this function's statements ("" all) */
 	int trace_jump;           /* put the cursor on trace_ev at the next fill */
 	const struct trace *stmt_of;   /* the trace stmts indexes (the pane's cache) */
 	uint32_t *stmts;          /* its statement events */
+	uint16_t *depth;          /* their call depth (main's statements 0) */
 	size_t nstmts;
 };
 

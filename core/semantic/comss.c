@@ -47,6 +47,8 @@ struct enc {
 	struct bits *taint;     /* events of the failing run whose values come from its inputs */
 	size_t clauses;
 	double wmax;
+	int path_goal;          /* the output check cannot be modelled: leave the failure's path instead */
+	int stmt_goal;          /* no decision on that path: one statement the failure depends on */
 };
 
 static double now(void)
@@ -390,12 +392,64 @@ static int solve(struct enc *c, const struct expect *x, size_t nx, struct comss_
 	/* Hard: where the failure is checked, the check holds. */
 	Z3_ast *goal = xmalloc((nx + 1) * sizeof(*goal));
 	int rc = 0;
+	if (c->path_goal) {
+		/* The chain to the failure is cut (values the formula cannot
+		 * model): the run passes only off the failing path, so some
+		 * decision the failure depends on (its backward slice: control
+		 * and data) goes the other way. */
+		uint32_t at = nx && x[0].ev < t->n ? x[0].ev : t->last_stmt;
+		if (!nx && t->out.len && t->out_ev[t->out.len - 1] < t->n)
+			at = t->out_ev[t->out.len - 1];
+		struct bits *sl = bits_new(t->n + 1);
+		if (at != TRACE_NONE)
+			trace_slice(t, &at, 1, sl);
+		Z3_ast off[64];
+		unsigned noff = 0;
+		for (size_t i = at != TRACE_NONE ? at + 1 : 0; i-- > 0 && noff < 64;)
+			if (bits_test(sl, i) && is_decision(t, (uint32_t)i))
+				off[noff++] = Z3_mk_not(c->z, as_run(c, (uint32_t)i));
+		if (!noff) {
+			/* No decision either: a statement the failure depends on is
+			 * wrong — each one a set of its own, cheapest first. */
+			size_t *idx = xmalloc((t->n + 1) * sizeof(*idx)), ni = 0;
+			for (size_t i = at != TRACE_NONE ? at + 1 : 0; i-- > 0 && noff < 64;) {
+				uint32_t k = t->ev[i].kind;
+				if (!bits_test(sl, i) || (k != TE_WRITE && k != TE_RET && k != TE_OUT && k != TE_CRET && k != TE_STMT))
+					continue;
+				uint32_t ev = (uint32_t)i;   /* an output call's statement: the one it ran in */
+				while (!trace_stmt_of(t, ev) && ev > 0 && i - ev < 64 && t->ev[ev].kind != TE_STMT)
+					ev--;
+				const struct msite *st = trace_stmt_of(t, ev);
+				if (!st)
+					continue;
+				size_t before = c->nsels;
+				struct sel *sv = sel_of(c, t, ev);
+				if (c->nsels == before)
+					continue;   /* its line has a set already */
+				sv->clause = k == TE_WRITE || k == TE_RET ? describe(t, ev) : xstrdup(st->text ? st->text : "");
+				idx[ni++] = (size_t)(sv - c->sels);
+				noff++;
+				c->stmt_goal = 1;
+			}
+			for (size_t i = 0; i < ni; i++)
+				off[i] = Z3_mk_not(c->z, c->sels[idx[i]].lit);
+			free(idx);
+		}
+		bits_free(sl);
+		if (!noff)
+			rc = cerr_set(e, "nothing in the run leads to the failure");
+		else
+			Z3_optimize_assert(c->z, c->o, noff == 1 ? off[0] : Z3_mk_or(c->z, noff, off));
+		if (rc == 0)
+			close_formula(c);
+		nx = 0;
+	}
 	for (size_t i = 0; i < nx && rc == 0; i++) {
 		goal[i] = formula_expect(c->p[0].f, &x[i]);
 		if (!goal[i])
 			rc = cerr_set(e, "the expected outcome cannot be modelled (opaque values)");
 	}
-	if (rc == 0) {
+	if (rc == 0 && !c->path_goal) {
 		Z3_ast expect = nx == 1 ? goal[0] : Z3_mk_and(c->z, (unsigned)nx, goal);
 		uint32_t at = x[0].ev < t->n ? x[0].ev : t->last_stmt;
 		size_t na = 0;
@@ -407,6 +461,8 @@ static int solve(struct enc *c, const struct expect *x, size_t nx, struct comss_
 			expect = Z3_mk_implies(c->z, Z3_mk_and(c->z, (unsigned)na, path), expect);
 		Z3_optimize_assert(c->z, c->o, expect);
 		close_formula(c);
+	}
+	if (rc == 0) {
 		/* Weights: 1/suspiciousness, the largest for lines at 0. */
 		for (size_t i = 0; i < c->nsels; i++) {
 			char w[32];
@@ -546,6 +602,7 @@ int comss_run(const struct trace *t, const struct expect *x, size_t nx, const st
 		}
 		c.wmax = lo > 0 ? 2 / lo : 1;
 	}
+	c.path_goal = nx == 0;   /* no check to model: the path to where the run ended */
 	int max_paths = o->max_paths > 0 && o->max_paths <= MAX_PATHS ? o->max_paths : 8;
 	int rc = 0;
 	uint32_t next_all = 0;   /* all_paths: the next branch to look at */
@@ -565,6 +622,17 @@ int comss_run(const struct trace *t, const struct expect *x, size_t nx, const st
 		if (b == TRACE_NONE) {
 			out->iterations++;
 			rc = solve(&c, x, nx, out, e);
+			if (!c.path_goal && (rc < 0 || !out->n)) {
+				/* The check cannot be modelled, or the formula does not
+				 * force it: the path to the failure instead. */
+				struct cerr pe = {{0}};
+				c.path_goal = 1;
+				free(out->note);
+				out->note = NULL;
+				rc = solve(&c, x, nx, out, &pe);
+				if (rc < 0 && e)
+					snprintf(e->msg, sizeof(e->msg), "%s", pe.msg);
+			}
 			if (rc < 0 || o->all_paths || !o->ofc || !o->forced)
 				break;
 			b = unexplored(&c, out);
@@ -620,6 +688,14 @@ int comss_run(const struct trace *t, const struct expect *x, size_t nx, const st
 	}
 	out->paths = (int)c.np;
 	out->weighted = o->weighted && o->susp;
+	if (c.path_goal && rc == 0) {
+		char *n = xasprintf("the output check is not in the formula: %s%s%s",
+				    c.stmt_goal ? "no decision leads to the failure, each statement it depends on is a set"
+						: "sets that take the run off the failure's path",
+				    out->note ? "; " : "", out->note ? out->note : "");
+		free(out->note);
+		out->note = n;
+	}
 	out->seconds = now() - t0;
 	for (size_t k = 1; k < c.np; k++)
 		if (o->release)

@@ -79,9 +79,15 @@ static int width(const struct mtype *t)
 	return t->bits > 0 && t->bits <= 64 ? t->bits : 0;
 }
 
+/* float and double: kept as their IEEE bits, computed on in Z3's floating point. */
+static int is_fp(const struct mtype *t)
+{
+	return t->cls == 'f' && (t->bits == 32 || t->bits == 64);
+}
+
 static int modelled(const struct mtype *t)
 {
-	return (t->cls == 'i' || t->cls == 'u' || t->cls == 'b' || t->cls == 'p') && width(t) > 0;
+	return ((t->cls == 'i' || t->cls == 'u' || t->cls == 'b' || t->cls == 'p') && width(t) > 0) || is_fp(t);
 }
 
 static int ev_width(const struct tev *v)
@@ -150,8 +156,12 @@ static Z3_ast resize(struct formula *f, Z3_ast a, int sgn, int w)
 	return sgn ? Z3_mk_sign_ext(f->z, (unsigned)w - have, a) : Z3_mk_zero_ext(f->z, (unsigned)w - have, a);
 }
 
+static Z3_ast fp_conv(struct formula *f, Z3_ast a, const struct mtype *from, const struct mtype *to);
+
 static Z3_ast conv(struct formula *f, Z3_ast a, const struct mtype *from, const struct mtype *to)
 {
+	if (is_fp(from) || is_fp(to))
+		return fp_conv(f, a, from, to);
 	int w = width(to);
 	if (to->cls == 'b') {
 		unsigned have = Z3_get_bv_sort_size(f->z, Z3_get_sort(f->z, a));
@@ -291,6 +301,10 @@ static int is_cmp(const char *s)
 	       !strcmp(s, "!=");
 }
 
+static Z3_ast fp_binary(struct formula *f, uint32_t owner, const struct mnode *n);
+static Z3_ast fp_unary(struct formula *f, Z3_ast a, const struct mnode *n);
+static Z3_ast tnonzero(struct formula *f, Z3_ast a, const struct mtype *t);
+
 static Z3_ast binary(struct formula *f, uint32_t owner, const struct mnode *n)
 {
 	const struct mnode *l = n->k[0], *r = n->k[1];
@@ -298,6 +312,8 @@ static Z3_ast binary(struct formula *f, uint32_t owner, const struct mnode *n)
 	int w = width(&n->t);
 	if (!modelled(&n->t) || !modelled(&l->t) || !modelled(&r->t))
 		return NULL;
+	if (is_fp(&n->t) || is_fp(&l->t) || is_fp(&r->t))
+		return fp_binary(f, owner, n);
 	Z3_ast a = term(f, owner, l);
 	if (!a)
 		return NULL;
@@ -391,6 +407,8 @@ static Z3_ast term(struct formula *f, uint32_t owner, const struct mnode *n)
 		Z3_ast a = term(f, owner, n->k[0]);
 		if (!a)
 			return NULL;
+		if (is_fp(&n->k[0]->t) || is_fp(&n->t))
+			return fp_unary(f, a, n);
 		if (n->sym[0] == '!')
 			return truth(f, Z3_mk_not(f->z, nonzero(f, a)), w);
 		a = conv(f, a, &n->k[0]->t, &n->t);
@@ -409,11 +427,124 @@ static Z3_ast term(struct formula *f, uint32_t owner, const struct mnode *n)
 		       b = a ? term(f, owner, n->k[2]) : NULL;
 		if (!b)
 			return NULL;
-		return Z3_mk_ite(f->z, nonzero(f, c), conv(f, a, &n->k[1]->t, &n->t), conv(f, b, &n->k[2]->t, &n->t));
+		return Z3_mk_ite(f->z, tnonzero(f, c, &n->k[0]->t), conv(f, a, &n->k[1]->t, &n->t),
+				 conv(f, b, &n->k[2]->t, &n->t));
 	}
 	default:
 		return NULL;
 	}
+}
+
+/* ------------------------------------------------------ floating point */
+
+static Z3_sort fp_sort(struct formula *f, int w)
+{
+	return w == 32 ? Z3_mk_fpa_sort_single(f->z) : Z3_mk_fpa_sort_double(f->z);
+}
+
+/* The floating value whose IEEE bits are a (32 or 64 bits). */
+static Z3_ast fp_of(struct formula *f, Z3_ast a)
+{
+	unsigned w = Z3_get_bv_sort_size(f->z, Z3_get_sort(f->z, a));
+	return Z3_mk_fpa_to_fp_bv(f->z, a, fp_sort(f, (int)w));
+}
+
+static Z3_ast fp_bits(struct formula *f, Z3_ast x)
+{
+	return Z3_mk_fpa_to_ieee_bv(f->z, x);
+}
+
+/* Whether a value of type t is nonzero (C's truth: -0.0 and 0.0 are false). */
+static Z3_ast tnonzero(struct formula *f, Z3_ast a, const struct mtype *t)
+{
+	if (!is_fp(t))
+		return nonzero(f, a);
+	return Z3_mk_not(f->z, Z3_mk_fpa_is_zero(f->z, fp_of(f, a)));
+}
+
+/* C's conversions to and from float and double: rounding to nearest, and
+ * toward zero into an integer. */
+static Z3_ast fp_conv(struct formula *f, Z3_ast a, const struct mtype *from, const struct mtype *to)
+{
+	Z3_ast rne = Z3_mk_fpa_rne(f->z);
+	if (is_fp(from) && is_fp(to)) {
+		if (from->bits == to->bits)
+			return a;
+		return fp_bits(f, Z3_mk_fpa_to_fp_float(f->z, rne, fp_of(f, a), fp_sort(f, to->bits)));
+	}
+	if (is_fp(to)) {
+		Z3_ast x = from->cls == 'i' ? Z3_mk_fpa_to_fp_signed(f->z, rne, a, fp_sort(f, to->bits))
+					    : Z3_mk_fpa_to_fp_unsigned(f->z, rne, a, fp_sort(f, to->bits));
+		return fp_bits(f, x);
+	}
+	if (to->cls == 'b')
+		return truth(f, tnonzero(f, a, from), 8);
+	Z3_ast rtz = Z3_mk_fpa_rtz(f->z);
+	unsigned w = (unsigned)width(to);
+	return to->cls == 'i' ? Z3_mk_fpa_to_sbv(f->z, rtz, fp_of(f, a), w) : Z3_mk_fpa_to_ubv(f->z, rtz, fp_of(f, a), w);
+}
+
+static Z3_ast fp_unary(struct formula *f, Z3_ast a, const struct mnode *n)
+{
+	const struct mtype *kt = &n->k[0]->t;
+	if (n->sym[0] == '!')
+		return truth(f, Z3_mk_not(f->z, tnonzero(f, a, kt)), width(&n->t));
+	if (n->sym[0] != '-' && n->sym[0] != '+')
+		return NULL;
+	a = conv(f, a, kt, &n->t);
+	if (n->sym[0] == '-' && is_fp(&n->t))
+		return fp_bits(f, Z3_mk_fpa_neg(f->z, fp_of(f, a)));
+	return n->sym[0] == '-' ? Z3_mk_bvneg(f->z, a) : a;
+}
+
+/* A binary operator with a floating operand or result. */
+static Z3_ast fp_binary(struct formula *f, uint32_t owner, const struct mnode *n)
+{
+	const struct mnode *l = n->k[0], *r = n->k[1];
+	const char *op = n->sym;
+	Z3_ast a = term(f, owner, l);
+	Z3_ast b = a ? term(f, owner, r) : NULL;
+	if (!b)
+		return NULL;
+	int w = width(&n->t);
+	if (!strcmp(op, "&&") || !strcmp(op, "||")) {
+		Z3_ast args[2] = {tnonzero(f, a, &l->t), tnonzero(f, b, &r->t)};
+		return truth(f, op[0] == '&' ? Z3_mk_and(f->z, 2, args) : Z3_mk_or(f->z, 2, args), w);
+	}
+	if (!strcmp(op, ","))
+		return conv(f, b, &r->t, &n->t);
+	/* The operands' common type: the wider floating one. */
+	struct mtype ct = is_fp(&l->t) ? l->t : r->t;
+	if (is_fp(&l->t) && is_fp(&r->t) && r->t.bits > l->t.bits)
+		ct = r->t;
+	if (!is_fp(&ct))
+		return NULL;
+	Z3_ast x = fp_of(f, conv(f, a, &l->t, &ct)), y = fp_of(f, conv(f, b, &r->t, &ct));
+	if (is_cmp(op)) {
+		Z3_ast c;
+		if (!strcmp(op, "=="))
+			c = Z3_mk_fpa_eq(f->z, x, y);
+		else if (!strcmp(op, "!="))
+			c = Z3_mk_not(f->z, Z3_mk_fpa_eq(f->z, x, y));
+		else if (!strcmp(op, "<"))
+			c = Z3_mk_fpa_lt(f->z, x, y);
+		else if (!strcmp(op, ">"))
+			c = Z3_mk_fpa_gt(f->z, x, y);
+		else if (!strcmp(op, "<="))
+			c = Z3_mk_fpa_leq(f->z, x, y);
+		else
+			c = Z3_mk_fpa_geq(f->z, x, y);
+		return truth(f, c, w);
+	}
+	Z3_ast rne = Z3_mk_fpa_rne(f->z), v;
+	switch (op[0]) {
+	case '+': v = Z3_mk_fpa_add(f->z, rne, x, y); break;
+	case '-': v = Z3_mk_fpa_sub(f->z, rne, x, y); break;
+	case '*': v = Z3_mk_fpa_mul(f->z, rne, x, y); break;
+	case '/': v = Z3_mk_fpa_div(f->z, rne, x, y); break;
+	default: return NULL;
+	}
+	return conv(f, fp_bits(f, v), &ct, &n->t);
 }
 
 /* Whether the tree is a string literal (through conversions). */
@@ -482,14 +613,14 @@ static Z3_ast expected(struct formula *f, const struct expect *x)
 			return NULL;
 		if (!strcmp(s->kindname, "switch"))
 			return Z3_mk_not(f->z, Z3_mk_eq(f->z, c, bv(f, b->val, width(&s->tree->t))));
-		return b->val ? Z3_mk_not(f->z, nonzero(f, c)) : nonzero(f, c);
+		return b->val ? Z3_mk_not(f->z, tnonzero(f, c, &s->tree->t)) : tnonzero(f, c, &s->tree->t);
 	}
 	if (x->kind == EXPECT_EVENT_EQ || x->kind == EXPECT_EVENT_NE) {
 		Z3_ast v = var(f, x->ev);
 		Z3_ast eq = Z3_mk_eq(f->z, v, bv(f, (unsigned long long)x->value, ev_width(&t->ev[x->ev])));
 		return x->kind == EXPECT_EVENT_EQ ? eq : Z3_mk_not(f->z, eq);
 	}
-	if (!x->tree || !modelled(&x->tree->t))
+	if (!x->tree || !modelled(&x->tree->t) || is_fp(&x->tree->t))
 		return NULL;
 	Z3_ast a = term(f, x->ev, x->tree);
 	if (!a)
@@ -778,7 +909,7 @@ static long long wrap(long long v, const struct mtype *t)
 
 int formula_eval(const struct trace *t, uint32_t owner, const struct mnode *n, long long *v)
 {
-	if (!n || !modelled(&n->t))
+	if (!n || !modelled(&n->t) || is_fp(&n->t))
 		return -1;
 	long long a = 0, b = 0, c = 0;
 	switch (n->op) {
@@ -969,6 +1100,50 @@ static size_t assert_queued(struct formula *f, Z3_solver s, struct bits *added)
 
 /* What the inputs can be: getchar gives a byte or EOF; a line from fgets
  * holds no NUL and no newline before its end. */
+/* Whether input event e is a float or double read (its range record says
+ * a floating conversion: scanf's %f family, strtod, atof). */
+static int input_is_fp(const struct trace *t, uint32_t e)
+{
+	const struct tev *v = &t->ev[e];
+	if (v->aux != TIN_ARGINT && v->aux != TIN_STDINT)
+		return 0;
+	for (uint32_t k = e; k-- > 0 && e - k < 4;)
+		if (t->ev[k].kind == TE_ARG && t->ev[k].id == 0xffffff01u)
+			return strchr("fFeEgGaA", (char)t->ev[k].size) && (v->size == 4 || v->size == 8);
+	return 0;
+}
+
+/* A floating input's domain: a number (not NaN, not infinite); near its
+ * value (within 64), and tame (whole, within 1000) when it was. */
+static void fp_domain(struct formula *f, Z3_solver s, Z3_ast x, const struct tev *v, Z3_ast pref[NPREF])
+{
+	int w = input_width(v);
+	Z3_sort so = fp_sort(f, w);
+	Z3_ast fx = fp_of(f, x), fv = fp_of(f, bv(f, v->val, w));
+	Z3_solver_assert(f->z, s, Z3_mk_not(f->z, Z3_mk_fpa_is_nan(f->z, fx)));
+	Z3_solver_assert(f->z, s, Z3_mk_not(f->z, Z3_mk_fpa_is_infinite(f->z, fx)));
+	Z3_solver_assert(f->z, s, Z3_mk_implies(f->z, pref[0], Z3_mk_eq(f->z, x, bv(f, v->val, w))));
+	Z3_ast rne = Z3_mk_fpa_rne(f->z);
+	Z3_ast d = Z3_mk_fpa_abs(f->z, Z3_mk_fpa_sub(f->z, rne, fx, fv));
+	Z3_solver_assert(f->z, s, Z3_mk_implies(f->z, pref[1], Z3_mk_fpa_leq(f->z, d, Z3_mk_fpa_numeral_double(f->z, 64, so))));
+	double o;
+	if (w == 32) {
+		unsigned u32 = (unsigned)v->val;
+		float fl;
+		memcpy(&fl, &u32, 4);
+		o = fl;
+	} else {
+		unsigned long long u = v->val;
+		memcpy(&o, &u, 8);
+	}
+	if (o == (double)(long long)o && o >= -TAME_INT && o <= TAME_INT) {
+		Z3_ast t[3] = {Z3_mk_fpa_eq(f->z, Z3_mk_fpa_round_to_integral(f->z, Z3_mk_fpa_rtz(f->z), fx), fx),
+			       Z3_mk_fpa_geq(f->z, fx, Z3_mk_fpa_numeral_double(f->z, -TAME_INT, so)),
+			       Z3_mk_fpa_leq(f->z, fx, Z3_mk_fpa_numeral_double(f->z, TAME_INT, so))};
+		Z3_solver_assert(f->z, s, Z3_mk_implies(f->z, pref[2], Z3_mk_and(f->z, 3, t)));
+	}
+}
+
 static void input_domain(struct formula *f, Z3_solver s, uint32_t e, Z3_ast pref[NPREF])
 {
 	const struct tev *v = &f->t->ev[e];
@@ -976,6 +1151,15 @@ static void input_domain(struct formula *f, Z3_solver s, uint32_t e, Z3_ast pref
 	snprintf(name, sizeof(name), "in%u", e);
 	int w = input_width(v);
 	Z3_ast x = Z3_mk_const(f->z, Z3_mk_string_symbol(f->z, name), Z3_mk_bv_sort(f->z, (unsigned)w));
+	if (input_is_fp(f->t, e)) {
+		static const char *const fname[NPREF] = {"pin", "near", "tame"};
+		for (int k = 0; k < NPREF; k++) {
+			snprintf(name, sizeof(name), "%s%u", fname[k], e);
+			pref[k] = Z3_mk_const(f->z, Z3_mk_string_symbol(f->z, name), Z3_mk_bool_sort(f->z));
+		}
+		fp_domain(f, s, x, v, pref);
+		return;
+	}
 	/* Preferences, as assumptions: the input keeps its value; a number
 	 * stays near it; a byte is printable (a tab or newline in standard
 	 * input, EOF from getchar) and a number modest, so that a generated

@@ -102,104 +102,290 @@ char *gen_describe(const struct gen_input *g)
 	return buf_detach(&b);
 }
 
-/* How the run read standard input: 0 not at all, 1 bytes, 2 %d items; -1 not modelled. */
-static int stdin_mode(const struct trace *t)
+#define RANGE_ID 0xffffff01u   /* the runtime's __CU_RANGE record */
+
+/* The text range of item event i (the range record just before it), or 0. */
+static int item_range(const struct trace *t, size_t i, size_t *start, size_t *end, char *conv)
 {
-	int bytes = 0, items = 0;
+	for (size_t k = i; k-- > 0 && i - k < 4;)
+		if (t->ev[k].kind == TE_ARG && t->ev[k].id == RANGE_ID) {
+			*start = (size_t)(t->ev[k].val & 0xffffffffu);
+			*end = (size_t)(t->ev[k].val >> 32);
+			*conv = (char)t->ev[k].size;
+			return *end >= *start;
+		}
+	return 0;
+}
+
+/* Which stream an input event read (0 stdin, k the file of argument k), -1 none. */
+static int stream_of(const struct tev *v)
+{
+	if (v->kind != TE_IN || (v->aux != TIN_STDBYTE && v->aux != TIN_STDINT) || v->id == ~0u)
+		return -1;
+	return (int)(v->id >> 24);
+}
+
+static size_t stream_off(const struct tev *v)
+{
+	return v->id & 0xffffff;
+}
+
+/* A float's or double's bits as the shortest text that reads back as the
+ * same value (a person's 2.5, not 2.50000000000000000). */
+static void float_text(struct buf *b, unsigned long long u, unsigned size)
+{
+	double d;
+	if (size == 4) {
+		unsigned u32 = (unsigned)u;
+		float fl;
+		memcpy(&fl, &u32, 4);
+		d = fl;
+	} else {
+		memcpy(&d, &u, 8);
+	}
+	char s[64];
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(s, sizeof(s), "%.*g", prec, d);
+		double back = strtod(s, NULL);
+		if (size == 4 ? (float)back == (float)d : back == d)
+			break;
+	}
+	buf_adds(b, s);
+}
+
+/* An item's new text, written the way scanf reads it back. */
+static void item_text(struct buf *b, long long x, char conv, unsigned size)
+{
+	unsigned long long u = (unsigned long long)x;
+	if (size < 8)
+		u &= (1ull << (8 * size)) - 1;
+	if (strchr("fFeEgGaA", conv) && (size == 4 || size == 8)) {
+		float_text(b, u, size);
+		return;
+	}
+	if (conv == 'x' || conv == 'X')
+		buf_addf(b, "%llx", u);
+	else if (conv == 'o')
+		buf_addf(b, "%llo", u);
+	else if (conv == 'u')
+		buf_addf(b, "%llu", u);
+	else
+		buf_addf(b, "%lld", x);
+}
+
+struct edit {
+	size_t start, end;      /* replaced range; a byte edit: end = start + 1 */
+	int truncate;           /* EOF here: the input ends */
+	char *text;
+	size_t len;
+	int item;
+};
+
+static void edit_add(struct edit **v, size_t *n, size_t start, size_t end, const char *text, size_t len, int item,
+		     int truncate)
+{
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = (struct edit){start, end, truncate, xstrndup(text, len), len, item};
+}
+
+/* Apply edits (an item's edit wins over byte edits inside its text). */
+static void edits_apply(struct buf *content, struct edit *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++)
+			if (v[j].start > v[i].start || (v[j].start == v[i].start && v[j].item > v[i].item)) {
+				struct edit x = v[i];
+				v[i] = v[j];
+				v[j] = x;
+			}
+	size_t lo = (size_t)-1;   /* the start of the last item applied */
+	for (size_t i = 0; i < n; i++) {
+		if (!v[i].item && v[i].start >= lo)
+			continue;
+		if (v[i].start > content->len)
+			continue;
+		if (v[i].truncate) {
+			content->len = v[i].start;
+			continue;
+		}
+		size_t end = v[i].end < content->len ? v[i].end : content->len;
+		struct buf b = BUF_INIT;
+		buf_add(&b, content->s, v[i].start);
+		buf_add(&b, v[i].text, v[i].len);
+		buf_add(&b, content->s + end, content->len - end);
+		buf_release(content);
+		*content = b;
+		if (v[i].item)
+			lo = v[i].start;
+	}
+	for (size_t i = 0; i < n; i++)
+		free(v[i].text);
+}
+
+/* A stream's text as the run read it when the original is not at hand:
+ * the bytes read, the items' numbers, blanks between. */
+static void synthesize(const struct trace *t, int stream, struct buf *out)
+{
+	buf_init(out);
+	size_t len = 0;
 	for (size_t i = 0; i < t->n; i++) {
 		const struct tev *v = &t->ev[i];
-		if (v->kind != TE_IN)
+		size_t a, z;
+		char conv;
+		if (stream_of(v) != stream)
 			continue;
-		if (v->aux == TIN_STDBYTE)
-			bytes = 1;
-		if (v->aux == TIN_STDINT) {
-			if (v->id == ~0u)
-				return -1;
-			items = 1;
+		if (v->aux == TIN_STDBYTE && (v->addr || trace_value(v, 1) >= 0) && stream_off(v) + 1 > len)
+			len = stream_off(v) + 1;
+		if (v->aux == TIN_STDINT && item_range(t, i, &a, &z, &conv) && z > len)
+			len = z;
+	}
+	buf_grow(out, len + 2);
+	memset(out->s, ' ', len);
+	out->len = len;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct tev *v = &t->ev[i];
+		size_t a, z;
+		char conv;
+		if (stream_of(v) != stream)
+			continue;
+		long long x = v->aux == TIN_STDBYTE && !v->addr ? trace_value(v, 1) : (long long)v->val;
+		if (v->aux == TIN_STDBYTE && x >= 0 && stream_off(v) < len)
+			out->s[stream_off(v)] = (char)x;
+		if (v->aux == TIN_STDINT && item_range(t, i, &a, &z, &conv)) {
+			struct buf b = BUF_INIT;
+			item_text(&b, trace_value(v, 1), conv, v->size);
+			if (b.len <= z - a)   /* right-aligned: blanks before a number read alike */
+				memcpy(out->s + z - b.len, b.s, b.len);
+			buf_release(&b);
 		}
 	}
-	if (bytes && items)
-		return -1;
-	return items ? 2 : bytes;
+	if (len && out->s[len - 1] == ' ')
+		out->s[len - 1] = '\n';
+	out->s[out->len] = '\0';
+}
+
+/* A generated file's path: its contents' hash in dir (the same contents, the same path). */
+static char *file_for(const char *dir, const struct buf *b, struct cerr *e)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < b->len; i++)
+		h = (h ^ (unsigned char)b->s[i]) * 1099511628211ull;
+	if (mkdir_p(dir, 0755, e) < 0)
+		return NULL;
+	char *p = xasprintf("%s/in-%016llx", dir, (unsigned long long)h);
+	if (file_write_atomic(p, b->s ? b->s : "", b->len, 0644, e) < 0) {
+		free(p);
+		return NULL;
+	}
+	return p;
 }
 
 /* The input with the values vals of the input events ev (the run's own for the rest). */
 static void rebuild(const struct trace *t, const struct gen_input *orig, const uint32_t *ev, const long long *vals,
-		    size_t n, int mode, struct gen_input *g)
+		    size_t n, const char *root, const char *filedir, struct gen_input *g)
 {
 	memset(g, 0, sizeof(*g));
 	g->dir = xstrdup(orig->dir);
 	g->argc = orig->argc;
 	g->argv = xcalloc(g->argc + 1, sizeof(*g->argv));
-	struct buf *w = xcalloc(g->argc + 1, sizeof(*w));
-	for (size_t k = 0; k < g->argc; k++) {
-		buf_init(&w[k]);
-		buf_add(&w[k], orig->argv[k], strlen(orig->argv[k]) + 1);
-	}
-	/* Standard input: bytes by offset, or items by index. */
-	size_t cap = orig->in.len + 64, len = 0;
-	long long *items = xcalloc(cap, sizeof(*items));
-	int eof_at = -1;
-	for (size_t i = 0; i < t->n; i++) {
-		const struct tev *v = &t->ev[i];
-		if (v->kind != TE_IN || (v->aux != TIN_STDBYTE && v->aux != TIN_STDINT) || v->id >= cap)
-			continue;
-		long long x = v->aux == TIN_STDBYTE && !v->addr ? trace_value(v, 1) : (long long)v->val;
-		for (size_t k = 0; k < n; k++)
-			if (ev[k] == i)
-				x = vals[k];
-		if (x < 0 && v->aux == TIN_STDBYTE) {
-			if (eof_at < 0 || (int)v->id < eof_at)
-				eof_at = (int)v->id;
-			continue;
-		}
-		items[v->id] = x;
-		if (v->id + 1 > len)
-			len = v->id + 1;
-	}
-	if (eof_at >= 0 && (size_t)eof_at < len)
-		len = (size_t)eof_at;
+	/* Edits per target: arguments 0..argc-1, then streams (stdin, argument k's file). */
+	size_t ntarget = 2 * g->argc + 1;
+	struct edit **ed = xcalloc(ntarget, sizeof(*ed));
+	size_t *ned = xcalloc(ntarget, sizeof(*ned));
+	unsigned char *whole = xcalloc(g->argc + 1, 1);
 	for (size_t k = 0; k < n; k++) {
 		const struct tev *v = &t->ev[ev[k]];
-		if (v->aux == TIN_ARGINT && (v->id) < g->argc) {
-			buf_release(&w[v->id]);
-			buf_addf(&w[v->id], "%lld", vals[k]);
-			buf_addc(&w[v->id], '\0');
+		size_t a, z;
+		char conv;
+		struct buf b = BUF_INIT;
+		if (v->aux == TIN_ARGINT && v->id < g->argc) {
+			item_text(&b, vals[k], 'd', v->size);
+			if (item_range(t, ev[k], &a, &z, &conv)) {
+				b.len = 0;
+				item_text(&b, vals[k], conv, v->size);
+				edit_add(&ed[v->id], &ned[v->id], a, z, b.s, b.len, 1, 0);
+			} else {
+				edit_add(&ed[v->id], &ned[v->id], 0, (size_t)-1, b.s, b.len, 1, 0);
+				whole[v->id] = 1;
+			}
+		} else if (v->aux == TIN_ARGBYTE && (v->id >> 16) < g->argc) {
+			char c = (char)vals[k];
+			edit_add(&ed[v->id >> 16], &ned[v->id >> 16], v->id & 0xffff, (v->id & 0xffff) + 1, &c, 1, 0, 0);
+		} else if (stream_of(v) >= 0 && (size_t)stream_of(v) < g->argc) {
+			size_t tg = g->argc + (size_t)stream_of(v);
+			if (v->aux == TIN_STDBYTE) {
+				char c = (char)vals[k];
+				edit_add(&ed[tg], &ned[tg], stream_off(v), stream_off(v) + 1, &c, 1, 0, vals[k] < 0);
+			} else if (item_range(t, ev[k], &a, &z, &conv)) {
+				item_text(&b, vals[k], conv, v->size);
+				edit_add(&ed[tg], &ned[tg], a, z, b.s, b.len, 1, 0);
+			}
 		}
+		buf_release(&b);
 	}
-	for (size_t k = 0; k < n; k++) {
-		const struct tev *v = &t->ev[ev[k]];
-		size_t word = v->id >> 16, off = v->id & 0xffff;
-		if (v->aux != TIN_ARGBYTE || word >= g->argc)
-			continue;
-		int parsed = 0;   /* an argument read as an integer is rewritten whole */
-		for (size_t j = 0; j < n; j++)
-			parsed |= t->ev[ev[j]].aux == TIN_ARGINT && t->ev[ev[j]].id == word;
-		if (parsed)
-			continue;
-		while (w[word].len < off + 2)
-			buf_addc(&w[word], '\0');
-		w[word].s[off] = (char)vals[k];
-	}
+	/* Arguments: a NUL written into one ends it there. */
 	for (size_t k = 0; k < g->argc; k++) {
-		g->argv[k] = xstrdup(w[k].s ? w[k].s : "");   /* up to the first NUL */
-		buf_release(&w[k]);
+		struct buf w = BUF_INIT;
+		buf_adds(&w, orig->argv[k]);
+		if (whole[k])   /* an argument read as a number is written whole */
+			for (size_t i = 0; i < ned[k]; i++)
+				if (!ed[k][i].item) {
+					free(ed[k][i].text);
+					ed[k][i--] = ed[k][--ned[k]];
+				}
+		for (size_t i = 0; i < ned[k]; i++)   /* a byte past the end grows it */
+			while (ed[k][i].start < (size_t)-1 && ed[k][i].end != (size_t)-1 && w.len < ed[k][i].start)
+				buf_addc(&w, '\0');
+		edits_apply(&w, ed[k], ned[k]);
+		buf_addc(&w, '\0');
+		g->argv[k] = xstrdup(w.s);   /* up to the first NUL */
+		buf_release(&w);
 	}
-	free(w);
+	/* Standard input. */
 	buf_init(&g->in);
-	if (mode == 1)
-		for (size_t i = 0; i < len; i++)
-			buf_addc(&g->in, (char)items[i]);
-	else if (mode == 2)
-		for (size_t i = 0; i < len; i++)
-			buf_addf(&g->in, "%lld\n", items[i]);
-	else
-		buf_add(&g->in, orig->in.s, orig->in.len);
-	free(items);
+	buf_add(&g->in, orig->in.s, orig->in.len);
+	edits_apply(&g->in, ed[g->argc], ned[g->argc]);
+	/* Files named by arguments, written anew when they change. */
+	for (size_t k = 1; k < g->argc; k++) {
+		size_t tg = g->argc + k;
+		if (!ned[tg] || !filedir) {
+			for (size_t i = 0; i < ned[tg]; i++)
+				free(ed[tg][i].text);
+			continue;
+		}
+		struct buf f = BUF_INIT;
+		char *path = orig->argv[k][0] == '/' ? xstrdup(orig->argv[k])
+						     : xasprintf("%s/%s/%s", root, orig->dir, orig->argv[k]);
+		if (file_read(path, &f, 1 << 24, NULL) < 0)
+			synthesize(t, (int)k, &f);
+		free(path);
+		edits_apply(&f, ed[tg], ned[tg]);
+		char *np = file_for(filedir, &f, NULL);
+		if (np) {
+			free(g->argv[k]);
+			g->argv[k] = np;
+		}
+		buf_release(&f);
+	}
+	for (size_t i = 0; i < ntarget; i++)
+		free(ed[i]);
+	free(ed);
+	free(ned);
+	free(whole);
 	g->branch = TRACE_NONE;
 }
 
-int gen_original(const struct trace *t, const char *root, struct gen_input *g, struct cerr *e)
+/* Whether the run read standard input. */
+static int reads_stdin(const struct trace *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (stream_of(&t->ev[i]) == 0)
+			return 1;
+	return 0;
+}
+
+int gen_original(const struct trace *t, const char *root, const struct buf *in0, const char *filedir,
+		 struct gen_input *g, struct cerr *e)
 {
 	memset(g, 0, sizeof(*g));
 	if (!t->nargs || !t->cwd)
@@ -209,10 +395,6 @@ int gen_original(const struct trace *t, const char *root, struct gen_input *g, s
 		rl--;
 	if (strncmp(t->cwd, root, rl) || (t->cwd[rl] && t->cwd[rl] != '/'))
 		return cerr_set(e, "the failing test runs its program outside the tree (in %s)", t->cwd);
-	int mode = stdin_mode(t);
-	if (mode < 0)
-		return cerr_set(e, "the program reads standard input in ways culprit does not model (scanf conversions "
-				   "other than %%d, or scanf mixed with reading bytes)");
 	struct gen_input base = {0};
 	base.dir = xstrdup(t->cwd[rl] ? t->cwd + rl + 1 : ".");
 	base.argc = t->nargs;
@@ -222,23 +404,50 @@ int gen_original(const struct trace *t, const char *root, struct gen_input *g, s
 		base.argv[k] = xstrdup(p);
 		p += strlen(p) + 1;
 	}
-	buf_init(&base.in);
-	rebuild(t, &base, NULL, NULL, 0, mode, g);
+	if (in0)
+		buf_add(&base.in, in0->s ? in0->s : "", in0->len);
+	else if (reads_stdin(t))
+		synthesize(t, 0, &base.in);
+	rebuild(t, &base, NULL, NULL, 0, root, filedir, g);
 	gen_input_release(&base);
 	return 0;
 }
 
-int gen_candidates(const struct trace *t, const char *root, const uint32_t *prefer, size_t nprefer, size_t max,
-		   char *const *seen, size_t nseen, struct gen_input **out, size_t *nout, struct gen_stats *st,
-		   struct cerr *e)
+/* A near-copy of the run's own input: the same words and bytes but for
+ * blanks (a trailing space, a doubled newline) — it says nothing new. */
+int gen_near_copy(const struct gen_input *a, const struct gen_input *b)
+{
+	if (a->argc != b->argc)
+		return 0;
+	struct buf x = BUF_INIT, y = BUF_INIT;
+	for (int side = 0; side < 2; side++) {
+		const struct gen_input *g = side ? b : a;
+		struct buf *o = side ? &y : &x;
+		for (size_t k = 0; k <= g->argc; k++) {
+			const char *s = k < g->argc ? g->argv[k] : g->in.s;
+			size_t n = k < g->argc ? strlen(s) : g->in.len;
+			for (size_t i = 0; i < n; i++)
+				if (!strchr(" \t\r\n\v\f", s[i]))
+					buf_addc(o, s[i]);
+			buf_addc(o, '\x01');
+		}
+	}
+	int same = x.len == y.len && !memcmp(x.s, y.s, x.len);
+	buf_release(&x);
+	buf_release(&y);
+	return same;
+}
+
+int gen_candidates(const struct trace *t, const char *root, const struct buf *in0, const char *filedir,
+		   const uint32_t *prefer, size_t nprefer, size_t max, char *const *seen, size_t nseen,
+		   struct gen_input **out, size_t *nout, struct gen_stats *st, struct cerr *e)
 {
 	memset(st, 0, sizeof(*st));
 	*out = NULL;
 	*nout = 0;
 	struct gen_input orig;
-	if (gen_original(t, root, &orig, e) < 0)
+	if (gen_original(t, root, in0, filedir, &orig, e) < 0)
 		return -1;
-	int mode = stdin_mode(t);
 	struct bits *taint = bits_new(t->n + 1);
 	trace_taint(t, taint);
 	uint32_t *br = xmalloc((t->n + 1) * sizeof(*br));
@@ -285,7 +494,7 @@ int gen_candidates(const struct trace *t, const char *root, const uint32_t *pref
 			if (pref != (pass == 0))
 				continue;
 			struct gen_input g;
-			rebuild(t, &orig, fl.v[i].in, fl.v[i].val, fl.v[i].n, mode, &g);
+			rebuild(t, &orig, fl.v[i].in, fl.v[i].val, fl.v[i].n, root, filedir, &g);
 			g.branch = fl.v[i].branch;
 			char *cmd = gen_command(&g);
 			int dup = !strcmp(cmd, own);

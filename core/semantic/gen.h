@@ -1,6 +1,7 @@
 /* gen — new test inputs from the failing run's trace (SAT-TAR; DART-style):
- * the program's inputs (its arguments, the integers parsed from them, and
- * standard input bytes and %d items) are the variables of the path
+ * the program's inputs (its arguments, the numbers parsed from them, and
+ * the bytes and scanf numbers of standard input and of the files named by
+ * its arguments) are the variables of the path
  * condition; each solution of the path condition with one branch negated
  * is turned back into a command line and standard input. */
 #ifndef CULPRIT_GEN_H
@@ -27,14 +28,19 @@ struct gen_stats {
 	double seconds;
 };
 
-/* The run's own input: root is the tree the test ran in. 0, or <0 with a
- * one-line reason (main not traced, input read in ways not modelled). */
-int gen_original(const struct trace *t, const char *root, struct gen_input *g, struct cerr *e);
+/* The run's own input: root is the tree the test ran in; in0 its standard
+ * input when known (else made from what the run read); files named by the
+ * arguments are read from the tree, and new ones written to filedir (NULL:
+ * files are left as they are). 0, or <0 with a one-line reason. */
+int gen_original(const struct trace *t, const char *root, const struct buf *in0, const char *filedir,
+		 struct gen_input *g, struct cerr *e);
 /* Up to max new inputs, branches in prefer (events) tried first; inputs
  * equal to the run's own or to one in seen (commands) are left out. */
-int gen_candidates(const struct trace *t, const char *root, const uint32_t *prefer, size_t nprefer, size_t max,
-		   char *const *seen, size_t nseen, struct gen_input **out, size_t *n, struct gen_stats *st,
-		   struct cerr *e);
+int gen_candidates(const struct trace *t, const char *root, const struct buf *in0, const char *filedir,
+		   const uint32_t *prefer, size_t nprefer, size_t max, char *const *seen, size_t nseen,
+		   struct gen_input **out, size_t *n, struct gen_stats *st, struct cerr *e);
+/* Equal to b but for blanks: a near-copy that says nothing new. */
+int gen_near_copy(const struct gen_input *a, const struct gen_input *b);
 void gen_input_release(struct gen_input *g);
 /* The shell command that runs the input from the tree's top:
  * cd 'dir' && printf '%s' '...' | './prog' 'arg' (caller frees). */

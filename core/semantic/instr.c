@@ -146,6 +146,8 @@ static void ty_of(CXType t0, struct ty *t)
 
 static int ty_int(const struct ty *t) { return t->cls == 'i' || t->cls == 'u' || t->cls == 'b'; }
 static int ty_scalar(const struct ty *t) { return ty_int(t) || t->cls == 'p'; }
+/* A value culprit records: a scalar, or a float or double (as its bits). */
+static int ty_val(const struct ty *t) { return ty_scalar(t) || (t->cls == 'f' && (t->bits == 32 || t->bits == 64)); }
 
 static void ty_str(const struct ty *t, struct buf *b)
 {
@@ -155,6 +157,41 @@ static void ty_str(const struct ty *t, struct buf *b)
 		buf_adds(b, "v0");
 	else
 		buf_addf(b, "%c%d", t->cls, t->bits);
+}
+
+/* How the trace pane shows a value of type t written at site id: a Y record
+ * for plain char ("char": as '4') and for enums ("enum" and the constants:
+ * by name). Other types need none. Only display reads it. */
+struct enum_names {
+	struct buf *b;
+	int n;
+};
+
+static enum CXChildVisitResult enum_constant(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct enum_names *en = data;
+	if (clang_getCursorKind(c) != CXCursor_EnumConstantDecl || en->n >= 256)
+		return CXChildVisit_Continue;
+	CXString nm = clang_getCursorSpelling(c);
+	buf_addf(en->b, "%s%s=%lld", en->n++ ? "," : "", clang_getCString(nm), clang_getEnumConstantDeclValue(c));
+	clang_disposeString(nm);
+	return CXChildVisit_Continue;
+}
+
+static void show_type(struct ctx *x, unsigned id, CXType t)
+{
+	CXType c = clang_getCanonicalType(t);
+	if (c.kind == CXType_Char_S || c.kind == CXType_Char_U) {
+		buf_addf(x->meta, "Y\t%u\tchar\n", id);
+	} else if (c.kind == CXType_Enum) {
+		struct buf names = BUF_INIT;
+		struct enum_names en = {&names, 0};
+		clang_visitChildren(clang_getTypeDeclaration(c), enum_constant, &en);
+		if (en.n)
+			buf_addf(x->meta, "Y\t%u\tenum\t%s\n", id, names.s);
+		buf_release(&names);
+	}
 }
 
 static unsigned offset_of(CXSourceLocation l, int *line)
@@ -436,8 +473,39 @@ static void uac(const struct ty *a0, const struct ty *b0, struct ty *out)
 
 /* ---------------------------------------------------------------- trees */
 
+/* A floating constant of type float or double: its bit pattern (the
+ * formula keeps floating values as their IEEE bits). */
+static int try_fconst(struct node *n, struct buf *b)
+{
+	if (n->t.cls != 'f' || (n->t.bits != 32 && n->t.bits != 64) || n->k != CXCursor_FloatingLiteral)
+		return 0;
+	CXEvalResult r = clang_Cursor_Evaluate(n->c);
+	if (!r)
+		return 0;
+	int ok = clang_EvalResult_getKind(r) == CXEval_Float;
+	if (ok) {
+		double d = clang_EvalResult_getAsDouble(r);
+		unsigned long long u = 0;
+		if (n->t.bits == 32) {
+			float fl = (float)d;
+			unsigned u32;
+			memcpy(&u32, &fl, 4);
+			u = u32;
+		} else {
+			memcpy(&u, &d, 8);
+		}
+		buf_addf(b, "(k %llu ", u);
+		ty_str(&n->t, b);
+		buf_addc(b, ')');
+	}
+	clang_EvalResult_dispose(r);
+	return ok;
+}
+
 static int try_const(struct node *n, struct buf *b)
 {
+	if (n->t.cls == 'f')
+		return try_fconst(n, b);
 	if (!ty_int(&n->t))
 		return 0;
 	if (n->k == CXCursor_DeclRefExpr &&
@@ -516,7 +584,7 @@ static void meta_tree(struct ctx *x, struct node *n, struct buf *b)
 			buf_addc(b, ')');
 			return;
 		}
-		if (ty_scalar(&n->t) && ty_scalar(&k->t)) {
+		if (ty_val(&n->t) && ty_val(&k->t)) {
 			buf_adds(b, "(x ");
 			ty_str(&n->t, b);
 			buf_addc(b, ' ');
@@ -693,7 +761,9 @@ static const char *output_call(const char *name)
  * mark what they return as inputs. */
 static const char *input_call(const char *name)
 {
-	static const char *in[] = {"atoi", "atol", "strtol", "sscanf", "getchar", "fgetc", "getc", "fgets", "scanf", NULL};
+	static const char *in[] = {"atoi", "atol", "atoll", "strtol", "strtoul", "strtoll", "strtoull", "sscanf",
+				   "getchar", "fgetc", "getc", "fgets", "scanf", "fscanf", "fread", "read", "fopen",
+				   "fclose", "strtod", "atof", NULL};
 	for (int i = 0; in[i]; i++)
 		if (!strcmp(name, in[i]))
 			return in[i];
@@ -737,6 +807,14 @@ static unsigned args_open(struct ctx *x, struct node *f)
 	return i < x->len && x->src[i] == '(' ? i + 1 : 0;
 }
 
+/* The C library's function, not the program's own of the same name (a
+ * competitive programmer's read()). */
+static int library_decl(struct node *f)
+{
+	CXCursor d = clang_getCursorReferenced(f->c);
+	return clang_Cursor_isNull(d) || clang_Location_isInSystemHeader(clang_getCursorLocation(d));
+}
+
 static struct node *callee_ref(struct node *n)
 {
 	struct node *c = n->nk ? n->kid[0] : NULL;
@@ -767,7 +845,7 @@ static void call_site(struct ctx *x, struct node *n)
 	n->cid = new_id(x);
 	x->st->calls++;
 	const char *out = name ? output_call(name) : NULL, *in = name ? input_call(name) : NULL;
-	if ((out || in) && f && !f->mac && f->e - f->s == strlen(name))
+	if ((out || in) && f && !f->mac && f->e - f->s == strlen(name) && library_decl(f))
 		edit(x, f->s, (unsigned)strlen(name), 1, 2 * f->depth, xasprintf("__cu_%s", out ? out : in));
 	else
 		out = NULL;
@@ -893,7 +971,7 @@ static void write_site(struct ctx *x, struct node *n, struct node *lhs, struct n
 	if (compound)
 		buf_addf(x->meta, "R\t%u\t%u\t%s\t%s\n", n->oldrid, x->sid, lt.s, name);
 	struct ty ct;
-	if (!ty_int(&lhs->t)) {
+	if (!ty_int(&lhs->t) && !(ty_val(&lhs->t) && !compound && n->k != CXCursor_UnaryOperator)) {
 		buf_adds(&tree, "(o ");
 		ty_str(&lhs->t, &tree);
 		buf_addc(&tree, ')');
@@ -935,6 +1013,7 @@ static void write_site(struct ctx *x, struct node *n, struct node *lhs, struct n
 	struct buf lx = BUF_INIT;
 	src_text(x, lhs->s, lhs->e, &lx);
 	buf_addf(x->meta, "W\t%u\t%u\t%s\t%s\t%s\t%s\n", n->wid, x->sid, lt.s, name, tree.s, lx.s);
+	show_type(x, n->wid, clang_getCursorType(lhs->c));
 	buf_release(&lx);
 	crash_check(x, n->wid, lhs);
 	free(name);
@@ -974,7 +1053,7 @@ static void expr(struct ctx *x, struct node *n, int rv)
 	case CXCursor_UnexposedExpr:
 		if (n->nk == 1) {
 			struct node *l = strip(n->kid[0]);
-			if (l->t.cls == n->t.cls && l->t.bits == n->t.bits && ty_scalar(&n->t) && lvalue(l) &&
+			if (l->t.cls == n->t.cls && l->t.bits == n->t.bits && ty_val(&n->t) && lvalue(l) &&
 			    (l->k == CXCursor_DeclRefExpr || l->k == CXCursor_MemberRefExpr ||
 			     l->k == CXCursor_ArraySubscriptExpr || l->k == CXCursor_UnaryOperator)) {
 				kids(x, l, 1);
@@ -986,7 +1065,7 @@ static void expr(struct ctx *x, struct node *n, int rv)
 		kids(x, n, rv);
 		return;
 	case CXCursor_BinaryOperator:
-		if (!strcmp(n->op, "=") && n->nk == 2 && lvalue(n->kid[0]) && ty_scalar(&n->kid[0]->t)) {
+		if (!strcmp(n->op, "=") && n->nk == 2 && lvalue(n->kid[0]) && ty_val(&n->kid[0]->t)) {
 			write_site(x, n, strip(n->kid[0]), n->kid[1]);
 			return;
 		}
@@ -998,7 +1077,7 @@ static void expr(struct ctx *x, struct node *n, int rv)
 		kids(x, n, 1);
 		return;
 	case CXCursor_CompoundAssignOperator:
-		if (n->nk == 2 && n->op[0] && lvalue(n->kid[0]) && ty_scalar(&n->kid[0]->t)) {
+		if (n->nk == 2 && n->op[0] && lvalue(n->kid[0]) && ty_val(&n->kid[0]->t)) {
 			write_site(x, n, strip(n->kid[0]), n->kid[1]);
 			return;
 		}
@@ -1011,7 +1090,7 @@ static void expr(struct ctx *x, struct node *n, int rv)
 		return;
 	case CXCursor_UnaryOperator:
 		if ((!strcmp(n->op, "++") || !strcmp(n->op, "--")) && n->nk == 1 && lvalue(n->kid[0]) &&
-		    ty_scalar(&n->kid[0]->t)) {
+		    ty_val(&n->kid[0]->t)) {
 			write_site(x, n, strip(n->kid[0]), NULL);
 			return;
 		}
@@ -1263,7 +1342,7 @@ static void decl(struct ctx *x, struct node *n)
 		if (sc == CX_SC_Static || sc == CX_SC_Extern)
 			continue;
 		expr(x, in, 1);
-		if (!ty_scalar(&v->t) || sc == CX_SC_Register || in->mac || v->mac || in->k == CXCursor_InitListExpr)
+		if (!ty_val(&v->t) || sc == CX_SC_Register || in->mac || v->mac || in->k == CXCursor_InitListExpr)
 			continue;   /* (int n = {3}: braces are no expression) */
 		/* __auto_type v = e: v is not declared inside its own initializer. */
 		int auto_type = 0;
@@ -1285,6 +1364,7 @@ static void decl(struct ctx *x, struct node *n)
 		struct buf ts = BUF_INIT;
 		ty_str(&v->t, &ts);
 		buf_addf(x->meta, "W\t%u\t%u\t%s\t%s\t(x %s %s)\n", wid, x->sid, ts.s, name, ts.s, t);
+		show_type(x, wid, clang_getCursorType(v->c));
 		buf_release(&ts);
 		free(t);
 		clang_disposeString(nm);
@@ -1516,6 +1596,7 @@ static void function(struct ctx *x, struct node *f)
 		 head.s ? head.s : "");
 	buf_release(&head);
 	buf_release(&rts);
+	show_type(x, x->fid, clang_getResultType(clang_getCursorType(f->c)));
 	char fname[8];
 	snprintf(fname, sizeof(fname), "%s", clang_getCString(nm));
 	clang_disposeString(nm);
@@ -1534,7 +1615,7 @@ static void function(struct ctx *x, struct node *f)
 			snprintf(pnames[idx], sizeof(pnames[0]), "%s", name);
 			nparams += idx == nparams;
 		}
-		if (name[0] && ty_scalar(&p->t) && clang_Cursor_getStorageClass(p->c) != CX_SC_Register) {
+		if (name[0] && ty_val(&p->t) && clang_Cursor_getStorageClass(p->c) != CX_SC_Register) {
 			unsigned pid = new_id(x);
 			buf_addf(&entry, " __cu_p(%u, &%s, sizeof %s);", pid, name, name);
 			struct buf ts = BUF_INIT;

@@ -14,6 +14,8 @@
  *                                   jumps: "t", "e", "te" when that arm of an if may leave it, "-" none)
  *   T tid sid fid type tree     C cid sid callee type nargs output
  *   A cid index tree            X rid kind tree   (crash checks: "nonnull" or "bounds:N")
+ *   Y id char | Y id enum NAME=V,...   (display only: a W site's or an N site's return
+ *                                   value is a plain char, or an enum with these constants)
  *
  * Trees are s-expressions over types like i32 u8 b8 p64 f64 v0 s0:
  *   (k V T) constant   (r RID T) read   (c CID T) call result   (w WID T) assigned value

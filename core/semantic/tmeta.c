@@ -106,6 +106,7 @@ static void site_clear(struct msite *s)
 	free(s->name);
 	free(s->text);
 	free(s->kindname);
+	free(s->show);
 	free(s->then_names);
 	free(s->else_names);
 	free(s->out);
@@ -350,6 +351,15 @@ int tmeta_parse(struct tmeta *m, const char *text, size_t len, struct cerr *e)
 			bad = !(st->check_tree = parse_tree(m, &tp, 0));
 			break;
 		}
+		case 'Y':   /* how a value shows (display only) */
+			st = site_id(f[1], len, &id) == 0 && id < m->nids ? &m->site[id] : NULL;
+			if (nf < 3 || !st || !st->kind) {
+				bad = 1;
+				break;
+			}
+			free(st->show);
+			st->show = nf > 3 ? xasprintf("%s\t%s", f[2], f[3]) : xstrdup(f[2]);
+			break;
 		case '\0':
 			break;
 		default:
@@ -439,4 +449,55 @@ void tmeta_tree_str(const struct mnode *n, struct buf *b)
 		tmeta_tree_str(n->k[i], b);
 	}
 	buf_addc(b, ')');
+}
+
+void tmeta_show_value(const struct msite *s, unsigned long long v, int is_signed, struct buf *b)
+{
+	const char *show = s ? s->show : NULL;
+	if (s && s->t.cls == 'f' && (s->t.bits == 32 || s->t.bits == 64)) {   /* a float's or double's bits */
+		double d;
+		if (s->t.bits == 32) {
+			unsigned u32 = (unsigned)v;
+			float fl;
+			memcpy(&fl, &u32, 4);
+			d = fl;
+		} else {
+			memcpy(&d, &v, 8);
+		}
+		buf_addf(b, "%g", d);
+		return;
+	}
+	if (show && !strcmp(show, "char")) {
+		unsigned char c = (unsigned char)v;
+		static const char esc[] = "\a\b\f\n\r\t\v\\\'", name[] = "abfnrtv\\'";
+		const char *k = c ? strchr(esc, c) : NULL;
+		if (!c)
+			buf_adds(b, "'\\0'");
+		else if (k)
+			buf_addf(b, "'\\%c'", name[k - esc]);
+		else if (c >= ' ' && c < 127)
+			buf_addf(b, "'%c'", c);
+		else
+			buf_addf(b, "'\\x%02x'", c);
+		return;
+	}
+	if (show && !strncmp(show, "enum\t", 5)) {
+		long long want = is_signed ? (long long)v : (long long)(unsigned long long)v;
+		for (const char *p = show + 5; *p;) {
+			const char *eq = strchr(p, '='), *comma = strchr(p, ',');
+			if (!eq)
+				break;
+			if (strtoll(eq + 1, NULL, 10) == want) {
+				buf_addf(b, "%.*s", (int)(eq - p), p);
+				return;
+			}
+			if (!comma)
+				break;
+			p = comma + 1;
+		}
+	}
+	if (is_signed)
+		buf_addf(b, "%lld", (long long)v);
+	else
+		buf_addf(b, "%llu", v);
 }

@@ -40,6 +40,7 @@ struct msite {
 	struct mnode **args;
 	char *check;        /* R W: "nonnull" or "bounds:N" */
 	struct mnode *check_tree;
+	char *show;         /* W, N (its return): "char", or "enum" then "\tNAME=V,..." (Y records); NULL: a number */
 };
 
 struct tmeta {
@@ -60,6 +61,9 @@ const struct msite *tmeta_site(const struct tmeta *m, unsigned id);
 const struct msite *tmeta_stmt(const struct tmeta *m, unsigned id);
 /* Whether name is in a comma-separated list. */
 int tmeta_names_has(const char *list, const char *name);
+/* A value of site s's type for display, into b: 52 as '4' for char, an
+ * enum by its constant's name, otherwise the number (signed if is_signed). */
+void tmeta_show_value(const struct msite *s, unsigned long long v, int is_signed, struct buf *b);
 /* A tree as text, for display: (b + i32 (r 4 i32) (k 1 i32)). */
 void tmeta_tree_str(const struct mnode *n, struct buf *b);
 

@@ -388,10 +388,14 @@ static int index_events(struct trace *t, struct cerr *e)
 			break;
 		case TE_CRET: {
 			deps_add(t, &capdeps, i, &f->ctx);
-			/* Pop to the matching call (longjmp and friends skip some). */
-			while (f->ncalls && t->ev[f->calls[f->ncalls - 1].call].id != v->id)
-				f->ncalls--;
-			if (f->ncalls) {
+			/* Pop to the matching call (longjmp and friends skip some);
+			 * a macro's value (a CRET with no call, like NULL passed
+			 * to strtol) pops nothing. */
+			size_t m = f->ncalls;
+			while (m && t->ev[f->calls[m - 1].call].id != v->id)
+				m--;
+			if (m) {
+				f->ncalls = m;
 				t->src[i] = f->calls[f->ncalls - 1].ret;
 				f->ncalls--;
 			}

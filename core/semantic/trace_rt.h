@@ -52,6 +52,8 @@
 extern int vsnprintf(char *, size_t, const char *, va_list);
 extern int vscanf(const char *, va_list);
 extern int vsscanf(const char *, const char *, va_list);
+extern long long atoll(const char *);
+extern long long strtoll(const char *, char **, int);
 extern unsigned long long strtoull(const char *, char **, int);
 
 struct __cu_ev {
@@ -765,57 +767,374 @@ static __inline__ int __cu_argof(const char *s)
 			return k;
 	return -1;
 }
+/* Input streams: 0 standard input, k a file named by argument k (opened
+ * with fopen). Bytes read are TIN_STDBYTE events with id stream << 24 |
+ * offset; scanf's numbers TIN_STDINT events with id stream << 24 | item,
+ * each after a range record (an ARG event with id __CU_RANGE, aux the
+ * stream (0x100 | k: inside argument k), size the conversion, val the
+ * item's text as start | end << 32) so that a new value replaces only
+ * its text. */
+#define __CU_RANGE 0xffffff01u
+#define __CU_NFILES 16
+__attribute__((weak)) FILE *__cu_files[__CU_NFILES];
+__attribute__((weak)) int __cu_file_arg[__CU_NFILES];
+/* The last lines fgets read (sscanf of them is read from the stream). */
+#define __CU_NLINES 8
+__attribute__((weak)) const char *__cu_line_at[__CU_NLINES];
+__attribute__((weak)) unsigned long __cu_line_len[__CU_NLINES], __cu_line_off[__CU_NLINES];
+__attribute__((weak)) int __cu_line_stream[__CU_NLINES];
+__attribute__((weak)) unsigned __cu_nline;
+
+static __inline__ int __cu_stream(FILE *f)
+{
+	int i;
+	if (f == stdin)
+		return 0;
+	for (i = 0; i < __CU_NFILES; i++)
+		if (__cu_files[i] && __cu_files[i] == f)
+			return __cu_file_arg[i];
+	return -1;
+}
+static __inline__ unsigned long __cu_offset(FILE *f, int stream)
+{
+	long o;
+	if (stream == 0)
+		return __cu_stdin_off;
+	o = ftell(f);
+	return o < 0 ? 0 : (unsigned long)o;
+}
+static __inline__ void __cu_inbyte(int stream, unsigned long off, const void *addr, long long v)
+{
+	if (stream >= 0 && off < (1ul << 24))
+		__cu_in(__CU_IN_STDBYTE, (unsigned)stream << 24 | (unsigned)off, addr, addr ? 1 : sizeof(int), v);
+}
+__attribute__((weak)) FILE *__cu_fopen(const char *path, const char *mode)
+{
+	FILE *f = fopen(path, mode);
+	int k, i;
+	if (!f || mode[0] != 'r' || !__cu_argv)
+		return f;
+	for (k = 1; k < __cu_argc && k < 256; k++)
+		if (__cu_argv[k] == path || !strcmp(__cu_argv[k], path))
+			break;
+	if (k >= __cu_argc || k >= 256)
+		return f;
+	for (i = 0; i < __CU_NFILES; i++)
+		if (!__cu_files[i] || __cu_files[i] == f) {
+			__cu_files[i] = f;
+			__cu_file_arg[i] = k;
+			break;
+		}
+	return f;
+}
+__attribute__((weak)) int __cu_fclose(FILE *f)
+{
+	int i;
+	for (i = 0; i < __CU_NFILES; i++)
+		if (__cu_files[i] == f)
+			__cu_files[i] = 0;
+	return fclose(f);
+}
+static __inline__ void __cu_argint(const char *s, long long v, unsigned size)
+{
+	int k = __cu_argof(s);
+	if (k > 0)
+		__cu_in(__CU_IN_ARGINT, (unsigned)k, 0, size, v);
+}
 __attribute__((weak)) int __cu_atoi(const char *s)
 {
-	int v = atoi(s), k = __cu_argof(s);
-	if (k > 0)
-		__cu_in(__CU_IN_ARGINT, (unsigned)k, 0, sizeof(v), v);
+	int v = atoi(s);
+	__cu_argint(s, v, sizeof(v));
 	return v;
 }
 __attribute__((weak)) long __cu_atol(const char *s)
 {
 	long v = atol(s);
-	int k = __cu_argof(s);
-	if (k > 0)
-		__cu_in(__CU_IN_ARGINT, (unsigned)k, 0, sizeof(v), v);
+	__cu_argint(s, v, sizeof(v));
 	return v;
 }
+__attribute__((weak)) long long __cu_atoll(const char *s)
+{
+	long long v = atoll(s);
+	__cu_argint(s, v, sizeof(v));
+	return v;
+}
+/* strto*: base 10 or 0 (a new value is written in decimal). */
 __attribute__((weak)) long __cu_strtol(const char *s, char **end, int base)
 {
 	long v = strtol(s, end, base);
-	int k = __cu_argof(s);
-	if (k > 0 && base == 10)
-		__cu_in(__CU_IN_ARGINT, (unsigned)k, 0, sizeof(v), v);
+	if (base == 10 || base == 0)
+		__cu_argint(s, v, sizeof(v));
 	return v;
 }
-/* sscanf of an argument with one %d: the integer is an input, like atoi's. */
+__attribute__((weak)) unsigned long __cu_strtoul(const char *s, char **end, int base)
+{
+	unsigned long v = strtoul(s, end, base);
+	if (base == 10 || base == 0)
+		__cu_argint(s, (long long)v, sizeof(v));
+	return v;
+}
+__attribute__((weak)) long long __cu_strtoll(const char *s, char **end, int base)
+{
+	long long v = strtoll(s, end, base);
+	if (base == 10 || base == 0)
+		__cu_argint(s, v, sizeof(v));
+	return v;
+}
+__attribute__((weak)) unsigned long long __cu_strtoull(const char *s, char **end, int base)
+{
+	unsigned long long v = strtoull(s, end, base);
+	if (base == 10 || base == 0)
+		__cu_argint(s, (long long)v, sizeof(v));
+	return v;
+}
+
+/* strtod and atof of an argument: the double's bits, its text's range
+ * noted (conversion 'g') so that a new value is written as a double. */
+static __inline__ void __cu_argdbl(const char *s, const char *end, double v)
+{
+	int k = __cu_argof(s);
+	long long bits;
+	struct __cu_ev *r;
+	if (k <= 0)
+		return;
+	memcpy(&bits, &v, sizeof(bits));
+	r = __cu_ev(__CU_ARG, __CU_RANGE);
+	r->aux = (unsigned short)(0x100 | k);
+	r->size = (unsigned char)'g';
+	r->val = (unsigned long long)(end && end >= s ? (unsigned long)(end - s) : strlen(s)) << 32;
+	__cu_in(__CU_IN_ARGINT, (unsigned)k, 0, sizeof(v), bits);
+}
+__attribute__((weak)) double __cu_strtod(const char *s, char **end)
+{
+	char *e = 0;
+	double v = strtod(s, &e);
+	if (end)
+		*end = e;
+	__cu_argdbl(s, e, v);
+	return v;
+}
+__attribute__((weak)) double __cu_atof(const char *s)
+{
+	char *e = 0;
+	double v = strtod(s, &e);
+	__cu_argdbl(s, e, v);
+	return v;
+}
+
+/* One item scanf converted, as input events: where its text was (stream,
+ * or 0x100 | k inside argument k) and its value. */
+static __inline__ void __cu_item(int where, unsigned long start, unsigned long end, char conv, const char *len, int width,
+				 void *ptr)
+{
+	unsigned size = 4;
+	long long v;
+	struct __cu_ev *r;
+	unsigned long i;
+	if (where < 0 || !ptr)
+		return;
+	if (conv == 'c' || conv == 's' || conv == '[') {
+		unsigned long n = conv == 'c' ? (unsigned long)(width > 0 ? width : 1) : strlen((const char *)ptr);
+		if (where >= 0x100)
+			return;   /* an argument's bytes are inputs already */
+		for (i = 0; i < n && i < 4096; i++)
+			__cu_inbyte(where, start + (conv == 'c' ? i : end - n - start + i), (const char *)ptr + i,
+				    (unsigned char)((const char *)ptr)[i]);
+		return;
+	}
+	if (strchr("fFeEgGaA", conv) && len[0] != 'L') {   /* float or double: its bits are the value */
+		size = len[0] == 'l' ? 8 : 4;
+		v = size == 8 ? *(long long *)ptr : (long long)*(unsigned *)ptr;
+		r = __cu_ev(__CU_ARG, __CU_RANGE);
+		r->aux = (unsigned short)where;
+		r->size = (unsigned char)(size == 8 ? 'g' : 'f');
+		r->val = (unsigned long long)start | (unsigned long long)end << 32;
+		if (where >= 0x100)
+			__cu_in(__CU_IN_ARGINT, (unsigned)(where & 0xff), ptr, size, v);
+		else
+			__cu_in(__CU_IN_STDINT, (unsigned)where << 24 | (unsigned)(__cu_scanf_items++ & 0xffffff), ptr,
+				size, v);
+		return;
+	}
+	if (!strchr("diuoxX", conv)) {   /* long double and pointers: kept as written, the read noted */
+		if (where < 0x100) {
+			r = __cu_ev(__CU_ARG, __CU_RANGE);
+			r->aux = (unsigned short)where;
+			r->size = (unsigned char)conv;
+			r->val = (unsigned long long)start | (unsigned long long)end << 32;
+		}
+		return;
+	}
+	if (len[0] == 'h')
+		size = len[1] == 'h' ? 1 : 2;
+	else if (len[0] == 'l' || len[0] == 'L' || len[0] == 'q' || len[0] == 'j' || len[0] == 'z' || len[0] == 't')
+		size = 8;
+	if (size == 8)
+		v = *(long long *)ptr;
+	else if (conv != 'd' && conv != 'i')
+		v = (long long)(size == 1 ? *(unsigned char *)ptr : size == 2 ? *(unsigned short *)ptr : *(unsigned *)ptr);
+	else if (size == 1)
+		v = (long long)*(signed char *)ptr;
+	else if (size == 2)
+		v = (long long)*(short *)ptr;
+	else
+		v = (long long)*(int *)ptr;
+	r = __cu_ev(__CU_ARG, __CU_RANGE);
+	r->aux = (unsigned short)where;
+	r->size = (unsigned char)conv;
+	r->val = (unsigned long long)start | (unsigned long long)end << 32;
+	if (where >= 0x100)
+		__cu_in(__CU_IN_ARGINT, (unsigned)(where & 0xff), ptr, size, v);
+	else
+		__cu_in(__CU_IN_STDINT, (unsigned)where << 24 | (unsigned)(__cu_scanf_items++ & 0xffffff), ptr, size, v);
+}
+
+/* scanf, fscanf and sscanf: each conversion scanned alone between two %n,
+ * so that the offsets of its text are known; the same results as one call. */
+__attribute__((weak)) int __cu_vscan(FILE *f, const char *str, const char *fmt, va_list ap)
+{
+	size_t fl = strlen(fmt);
+	char *piece = (char *)malloc(fl + 16);
+	const char *p = fmt;
+	int assigned = 0, any = 0, where = -1, stream = f ? __cu_stream(f) : -1;
+	unsigned long used = 0, base = 0;
+	unsigned i;
+	if (!piece)
+		return EOF;
+	if (f && stream >= 0) {
+		where = stream;
+		base = __cu_offset(f, stream);
+	} else if (str) {
+		int k = __cu_argof(str);
+		if (k > 0)
+			where = 0x100 | k;
+		for (i = 0; i < __CU_NLINES && i < __cu_nline && where < 0; i++) {   /* the newest first */
+			unsigned j = (__cu_nline - 1 - i) % __CU_NLINES;
+			if (__cu_line_at[j] && str >= __cu_line_at[j] && str <= __cu_line_at[j] + __cu_line_len[j]) {
+				where = __cu_line_stream[j];
+				base = __cu_line_off[j] + (unsigned long)(str - __cu_line_at[j]);
+			}
+		}
+	}
+	for (;;) {
+		const char *q = p, *c, *len;
+		char conv, *w;
+		int skip = 0, width = 0, b = -1, e = -1, r;
+		void *ptr = 0;
+		while (*q && !(q[0] == '%' && q[1] != '%'))
+			q += q[0] == '%' ? 2 : 1;
+		memcpy(piece, p, (size_t)(q - p));
+		w = piece + (q - p);
+		if (!*q) {   /* literal text at the end */
+			strcpy(w, "%n");
+			r = f ? fscanf(f, piece, &e) : sscanf(str + used, piece, &e);
+			if (e >= 0)
+				used += (unsigned long)e;
+			break;
+		}
+		c = q + 1;
+		if (*c == '*') {
+			skip = 1;
+			c++;
+		}
+		while (*c == '\'' || *c == 'I')
+			c++;
+		while (*c >= '0' && *c <= '9')
+			width = width * 10 + (*c++ - '0');
+		len = c;
+		while (*c && strchr("hlLqjzt", *c))
+			c++;
+		conv = *c;
+		if (conv == '[') {
+			c++;
+			if (*c == '^')
+				c++;
+			if (*c == ']')
+				c++;
+			while (*c && *c != ']')
+				c++;
+		}
+		if (!*c)
+			break;
+		c++;
+		if (conv == 'n') {   /* the caller's %n: what was read so far */
+			strcpy(w, "%n");
+			r = f ? fscanf(f, piece, &e) : sscanf(str + used, piece, &e);
+			if (e >= 0)
+				used += (unsigned long)e;
+			if (!skip)
+				*va_arg(ap, int *) = (int)used;
+			p = c;
+			continue;
+		}
+		if (conv != 'c' && conv != '[')
+			*w++ = ' ';
+		strcpy(w, "%n");
+		w += 2;
+		memcpy(w, q, (size_t)(c - q));
+		w += c - q;
+		strcpy(w, "%n");
+		if (!skip)
+			ptr = va_arg(ap, void *);
+		if (skip)
+			r = f ? fscanf(f, piece, &b, &e) : sscanf(str + used, piece, &b, &e);
+		else
+			r = f ? fscanf(f, piece, &b, ptr, &e) : sscanf(str + used, piece, &b, ptr, &e);
+		if (r == EOF || e < 0) {
+			if (r == EOF && !any)
+				assigned = EOF;
+			break;
+		}
+		any = 1;
+		if (!skip) {
+			assigned++;
+			__cu_item(where, base + used + (unsigned long)b, base + used + (unsigned long)e, conv, len, width,
+				  ptr);
+		}
+		used += (unsigned long)e;
+		p = c;
+	}
+	free(piece);
+	if (stream == 0)
+		__cu_stdin_off = base + used;
+	return assigned;
+}
+__attribute__((weak)) int __cu_scanf(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	va_start(ap, fmt);
+	n = __cu_vscan(stdin, 0, fmt, ap);
+	va_end(ap);
+	return n;
+}
+__attribute__((weak)) int __cu_fscanf(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	va_start(ap, fmt);
+	n = __cu_vscan(f, 0, fmt, ap);
+	va_end(ap);
+	return n;
+}
 __attribute__((weak)) int __cu_sscanf(const char *str, const char *fmt, ...)
 {
-	va_list ap, again;
-	const char *p = fmt, *q;
-	int n, k = __cu_argof(str);
+	va_list ap;
+	int n;
 	va_start(ap, fmt);
-	__builtin_va_copy(again, ap);
-	n = vsscanf(str, fmt, ap);
+	n = __cu_vscan(0, str, fmt, ap);
 	va_end(ap);
-	while (*p == ' ')
-		p++;
-	q = p + 2;
-	while (*q == ' ')
-		q++;
-	if (k > 0 && n == 1 && p[0] == '%' && p[1] == 'd' && !*q) {
-		int *v = va_arg(again, int *);
-		__cu_in(__CU_IN_ARGINT, (unsigned)k, v, sizeof(*v), *v);
-	}
-	va_end(again);
 	return n;
 }
 __attribute__((weak)) int __cu_fgetc(FILE *f)
 {
+	int stream = __cu_stream(f);
+	unsigned long off = stream >= 0 ? __cu_offset(f, stream) : 0;
 	int c = fgetc(f);
-	if (f == stdin) {
-		__cu_in(__CU_IN_STDBYTE, (unsigned)__cu_stdin_off, 0, sizeof(c), c);
-		__cu_stdin_off += c != EOF;
+	if (stream >= 0) {
+		__cu_inbyte(stream, off, 0, c);
+		if (stream == 0)
+			__cu_stdin_off += c != EOF;
 	}
 	return c;
 }
@@ -823,66 +1142,46 @@ __attribute__((weak)) int __cu_getc(FILE *f) { return __cu_fgetc(f); }
 __attribute__((weak)) int __cu_getchar(void) { return __cu_fgetc(stdin); }
 __attribute__((weak)) char *__cu_fgets(char *s, int size, FILE *f)
 {
+	int stream = __cu_stream(f);
+	unsigned long off = stream >= 0 ? __cu_offset(f, stream) : 0;
 	char *r = fgets(s, size, f);
 	size_t i, n;
-	if (r && f == stdin) {
+	if (r && stream >= 0) {
+		unsigned slot = __cu_nline++ % __CU_NLINES;
 		n = strlen(s);
 		for (i = 0; i < n; i++)
-			__cu_in(__CU_IN_STDBYTE, (unsigned)(__cu_stdin_off + i), s + i, 1, (unsigned char)s[i]);
-		__cu_stdin_off += n;
+			__cu_inbyte(stream, off + i, s + i, (unsigned char)s[i]);
+		__cu_line_at[slot] = s;
+		__cu_line_len[slot] = n;
+		__cu_line_off[slot] = off;
+		__cu_line_stream[slot] = stream;
+		if (stream == 0)
+			__cu_stdin_off += n;
 	}
 	return r;
 }
-/* scanf: the %d items it converted are inputs (other conversions are not). */
-__attribute__((weak)) int __cu_scanf(const char *fmt, ...)
+__attribute__((weak)) size_t __cu_fread(void *p, size_t size, size_t n, FILE *f)
 {
-	va_list ap, again;
-	const char *p;
-	int n, item = 0;
-	va_start(ap, fmt);
-	__builtin_va_copy(again, ap);
-	n = vscanf(fmt, ap);
-	va_end(ap);
-	for (p = fmt; *p && item < n; p++) {
-		int skip = 0, plain = 1;
-		if (*p != '%')
-			continue;
-		p++;
-		if (*p == '%')
-			continue;
-		if (*p == '*') {
-			skip = 1;
-			p++;
-		}
-		while (*p >= '0' && *p <= '9')
-			p++;
-		while (*p && strchr("hlLqjzt", *p)) {
-			plain = 0;
-			p++;
-		}
-		if (!*p)
-			break;
-		if (*p == '[')
-			while (p[1] && p[1] != ']')
-				p++;
-		if (skip)
-			continue;
-		if (*p == 'n') {
-			(void)va_arg(again, void *);
-			continue;
-		}
-		if (*p == 'd' && plain) {
-			int *v = va_arg(again, int *);
-			__cu_in(__CU_IN_STDINT, (unsigned)__cu_scanf_items, v, sizeof(*v), *v);
-		} else {
-			(void)va_arg(again, void *);
-			__cu_in(__CU_IN_STDINT, ~0u, 0, 0, 0);   /* a conversion culprit does not model */
-		}
-		__cu_scanf_items++;
-		item++;
+	int stream = __cu_stream(f);
+	unsigned long off = stream >= 0 ? __cu_offset(f, stream) : 0;
+	size_t got = fread(p, size, n, f), i;
+	if (stream >= 0) {
+		for (i = 0; i < got * size && i < 4096; i++)
+			__cu_inbyte(stream, off + i, (char *)p + i, ((unsigned char *)p)[i]);
+		if (stream == 0)
+			__cu_stdin_off += got * size;
 	}
-	va_end(again);
-	return n;
+	return got;
+}
+__attribute__((weak)) ssize_t __cu_read(int fd, void *p, size_t n)
+{
+	ssize_t got = read(fd, p, n), i;
+	if (fd == 0 && got > 0) {
+		for (i = 0; i < got && i < 4096; i++)
+			__cu_inbyte(0, __cu_stdin_off + (unsigned long)i, (char *)p + i, ((unsigned char *)p)[i]);
+		__cu_stdin_off += (unsigned long)got;
+	}
+	return got;
 }
 
 #endif

@@ -396,6 +396,11 @@ static void derive_timeouts(struct explain *x, const struct outcome *bad, const 
 	if (x->derived_build_timeout)
 		x->opts.build_timeout = 10 * bad->build_seconds > MIN_BUILD_TIMEOUT ? 10 * bad->build_seconds
 									    : MIN_BUILD_TIMEOUT;
+	/* A generated input may make the program wait or loop: its runs get
+	 * max(2 s, 10x the test's own time), never more than the test's. */
+	x->refine.timeout = 10 * slower > 2 ? 10 * slower : 2;
+	if (x->opts.test_timeout > 0 && x->refine.timeout > x->opts.test_timeout)
+		x->refine.timeout = x->opts.test_timeout;
 	if (x->derived_test_timeout || x->derived_build_timeout)
 		ex_event(x, "TIMEOUTS", "test timeout %.3g s%s, build timeout %.3g s%s", x->opts.test_timeout,
 			 x->derived_test_timeout ? " (10x the slower of the good and bad runs, at least 5 s)" : " (given)",

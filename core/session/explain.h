@@ -72,6 +72,9 @@ struct refine_proposal {
 	char **covered;             /* the suspect statements it covers: "calc.c:8" */
 	size_t ncovered;
 	size_t new_lines;           /* lines no earlier test covered */
+	char *good_out, *bad_out;   /* what the program printed at each revision (the start of it) */
+	char **top;                 /* the lines tied at the top of the ranking that it runs */
+	size_t ntop;
 	size_t sequences;           /* change sequences it runs through whole */
 };
 
@@ -103,6 +106,7 @@ struct explain_refine {
 	size_t nmoves;
 	double gen_seconds, solver_seconds, run_seconds;
 	size_t checks;
+	double timeout;             /* a candidate's run: from the failing test's own time; 0: the test timeout */
 };
 
 enum explain_phase {

@@ -383,10 +383,17 @@ int ex_faults_stored(struct explain *x)
  * there is one, widened on demand; stored in the session. */
 int ex_faults(struct explain *x, struct cerr *e)
 {
-	const struct expect *fx;
+	const struct expect *fx = NULL;
 	size_t nfx = x->p->why ? why_failure(x->p->why, &fx) : 0;
 	const struct trace *t = x->trace;
-	if (!t || !nfx) {
+	/* What the sets were computed over: when that has not changed (a
+	 * reopened session), the stored sets are shown, not computed again. */
+	char *key = xasprintf("%d %d %d %zu", x->ranked, x->ranking.F, x->ranking.P, x->ranking.n);
+	char *stored_key = store_get(x->p->store, x->p->session, "why.faults.key");
+	int same = stored_key && !strcmp(stored_key, key);
+	free(stored_key);
+	if (!t || same) {
+		free(key);
 		load_faults(x, -1);
 		return 0;
 	}
@@ -398,12 +405,15 @@ int ex_faults(struct explain *x, struct cerr *e)
 	int rc = comss_run(t, fx, nfx, &o, &r, &ce);
 	ex_activity(x, NULL);
 	if (rc < 0) {
-		if (ex_was_stopped(x))
+		if (ex_was_stopped(x)) {
+			free(key);
 			return ABORT_STOPPED;
+		}
 		ex_lock(x);
 		free(x->faults_note);
 		x->faults_note = xasprintf("no fault sets: %s", ce.msg);
 		ex_unlock(x);
+		free(key);
 		ex_event(x, "FAULT_SETS", "%s", x->faults_note);
 		(void)e;
 		return 0;
@@ -411,12 +421,14 @@ int ex_faults(struct explain *x, struct cerr *e)
 	struct buf j = BUF_INIT;
 	comss_json(&r, &j);
 	store_set(x->p->store, x->p->session, "why.faults", j.s, NULL);
+	store_set(x->p->store, x->p->session, "why.faults.key", key, NULL);
 	buf_release(&j);
 	ex_lock(x);
 	comss_release(&x->faults);
 	x->faults = r;
 	x->faulted = 1;
 	ex_unlock(x);
+	free(key);
 	ex_event(x, "FAULT_SETS", "%zu fault sets (MaxSAT%s; %d runs, %zu clauses, %.2fs)", r.n,
 		 r.weighted ? ", weighted by suspiciousness" : "", r.paths, r.clauses, r.seconds);
 	return 0;

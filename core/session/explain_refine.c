@@ -9,6 +9,7 @@
 #include "core/isolate/workspace.h"
 #include "core/semantic/gen.h"
 #include "core/semantic/refine.h"
+#include "core/semantic/shape.h"
 
 #define REFINE_CANDIDATES 12    /* new inputs generated and run per round */
 #define REFINE_TRACED 4         /* approved tests traced per round for more */
@@ -32,6 +33,11 @@ static void proposal_release(struct refine_proposal *p)
 	for (size_t i = 0; i < p->ncovered; i++)
 		free(p->covered[i]);
 	free(p->covered);
+	free(p->good_out);
+	free(p->bad_out);
+	for (size_t i = 0; i < p->ntop; i++)
+		free(p->top[i]);
+	free(p->top);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -146,12 +152,19 @@ static int refine_trees(struct explain *x, char **cdir, struct cerr *e)
 	return rc;
 }
 
+/* A candidate's time limit: derived from the failing test's own run time
+ * (a generated input may make the program wait for input or loop). */
+static double cand_timeout(const struct explain *x)
+{
+	return x->refine.timeout > 0 ? x->refine.timeout : x->opts.test_timeout;
+}
+
 /* Run an input's command in dir (coverage counts of the bad tree go to scratch). */
 static int run_input(struct explain *x, const char *dir, const char *cmd, struct run_result *r, struct cerr *e)
 {
 	char *scratch = xasprintf("GCOV_PREFIX=%srefine-gcov", x->p->sessdir);
 	const char *env[] = {scratch, NULL};
-	struct run_opts ro = {.cmd = cmd, .cwd = dir, .timeout = x->opts.test_timeout, .cancel = x->hooks.cancel,
+	struct run_opts ro = {.cmd = cmd, .cwd = dir, .timeout = cand_timeout(x), .cancel = x->hooks.cancel,
 			      .env = env};
 	int rc = run_command(&ro, r, e);
 	free(scratch);
@@ -172,11 +185,13 @@ struct cand {
 	struct gen_input in;
 	char *cmd, *sig;
 	struct run_result good;
+	struct buf bad_out;     /* the bad revision's output */
 	int ran, failing, dropped;
 	struct bits *hit;       /* over x->p->cov's lines */
 	size_t unknown;         /* lines hit that no earlier run had as executable */
 	size_t covers, fresh;   /* suspects covered; lines no earlier test hit */
 	size_t seqs;            /* change sequences it runs through whole */
+	size_t split;           /* how evenly it splits the lines tied at the top */
 	long cov_run;           /* its run in the candidates' coverage */
 };
 
@@ -212,6 +227,107 @@ static int is_suspect(const struct explain *x, const char *file, int line)
 	return r && r->s.ef > 0;
 }
 
+/* What a program command prints on standard output at dir (stderr left out:
+ * a suite's $(...) and cmp see standard output only). */
+static int stdout_of(struct explain *x, const char *dir, const char *cmd, struct buf *out, struct cerr *e)
+{
+	char *c = xasprintf("{ %s; } 2>/dev/null", cmd);
+	struct run_result r;
+	int rc = run_input(x, dir, c, &r, e);
+	free(c);
+	buf_init(out);
+	if (rc == 0) {
+		buf_add(out, r.out.s ? r.out.s : "", r.out.len);
+		run_result_release(&r);
+	}
+	return rc;
+}
+
+/* Whether the run read standard input. */
+static int reads_stdin(const struct trace *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		if (t->ev[i].kind == TE_IN && (t->ev[i].aux == TIN_STDBYTE || t->ev[i].aux == TIN_STDINT) &&
+		    (t->ev[i].id == ~0u || t->ev[i].id >> 24 == 0))
+			return 1;
+		if (t->ev[i].kind == TE_ARG && t->ev[i].id == 0xffffff01u && t->ev[i].aux == 0)
+			return 1;   /* a scanf item kept as written (%f) */
+	}
+	return 0;
+}
+
+/* The standard input an approved test's program command gives (the
+ * command is culprit's own: printf ... | prog). 1 when known. */
+static int approved_stdin(struct explain *x, const struct trace *t, const char *cmd, struct buf *in)
+{
+	if (!t->nargs)
+		return 0;
+	char **argv = xcalloc(t->nargs + 1, sizeof(*argv));
+	const char *p = t->args.s;
+	for (size_t k = 0; k < t->nargs; k++) {
+		argv[k] = (char *)p;
+		p += strlen(p) + 1;
+	}
+	struct shape sh;
+	struct buf none = BUF_INIT;
+	int known = shape_find(&sh, cmd, workspace_path(x->p->ws), argv, t->nargs, 1, &none, NULL) == 0 &&
+		    shape_stdin(&sh, workspace_path(x->p->ws), in) == 0;
+	if (known || sh.cmd)
+		shape_release(&sh);
+	free(argv);
+	return known;
+}
+
+/* The suite test an input becomes: the failing test's own shape when the
+ * program's invocation was found in it and the result passes at the good
+ * revision; else culprit's own form (output and status compared). */
+static char *suite_test(struct explain *x, const struct shape *sh, const struct cand *c, const char *name)
+{
+	if (sh) {
+		struct buf out;
+		struct cerr se = {0};
+		char *test = NULL;
+		if (stdout_of(x, workspace_path(x->p->ws), c->cmd, &out, &se) == 0) {
+			test = shape_render(sh, &c->in, &out, x->p->sessdir, name, &se);
+			buf_release(&out);
+		}
+		struct run_result r;
+		if (test && run_input(x, workspace_path(x->p->ws), test, &r, &se) == 0) {
+			int passes = r.status == RUN_EXITED && r.code == 0;
+			run_result_release(&r);
+			if (passes)
+				return test;
+			ex_event(x, "GENERATED", "%s in the suite's shape (%s) fails at the good revision: written in "
+				 "culprit's own form", name, test);
+		} else if (!test) {
+			ex_event(x, "GENERATED", "%s cannot be written in the suite's shape: %s", name, se.msg);
+		}
+		free(test);
+	}
+	return refine_test_command(c->cmd, &c->good);
+}
+
+/* The lines tied at the top of the ranking (those scoring as the third
+ * does, or better): how evenly a run splits them, min(hit, missed) —
+ * SAT-TAR's aim, a test that tells the tied lines apart. */
+static size_t top_split(const struct explain *x, const struct coverage *old, const struct bits *hit)
+{
+	size_t n = x->ranking.n, in = 0, out = 0;
+	if (n < 2)
+		return 0;
+	double bar = x->ranking.v[n < 3 ? n - 1 : 2].s.score;
+	for (size_t i = 0; i < n && x->ranking.v[i].s.score >= bar; i++) {
+		long at = coverage_find(old, x->ranking.v[i].s.file, (uint32_t)x->ranking.v[i].s.line);
+		if (at < 0)
+			continue;
+		if (bits_test(hit, (size_t)at))
+			in++;
+		else
+			out++;
+	}
+	return in < out ? in : out;
+}
+
 /* One proposal; the state machine has ranked the failing test already when
  * there is no suite. */
 int ex_refine_propose(struct explain *x, struct cerr *e)
@@ -232,7 +348,8 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 	char *root = xasprintf("%str-%.12s", x->p->sessdir, culprit);
 	struct gen_input own = {0};
 	struct cerr ge = {0};
-	if (!note && gen_original(t, root, &own, &ge) < 0)
+	char *filedir = xasprintf("%srefine-in", x->p->sessdir);
+	if (!note && gen_original(t, root, NULL, filedir, &own, &ge) < 0)
 		note = xasprintf("no tests can be generated: %s", ge.msg);
 	char *cdir = NULL, *sig0 = NULL, *own_cmd = NULL;
 	double t0 = now_seconds(), gen_s = 0, solver_s = 0;
@@ -241,9 +358,34 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 		ex_activity(x, xstrdup("refinement: building both revisions"));
 		rc = refine_trees(x, &cdir, e);
 	}
+	/* The failing test's own shape, for the tests to come; the standard
+	 * input it gives the program. */
+	struct shape shp, *shape = NULL;
+	struct buf in0 = BUF_INIT;
+	int in_known = 0;
+	if (!note && rc == 0) {
+		struct buf gout;
+		struct cerr se = {0};
+		own_cmd = gen_command(&own);
+		if (stdout_of(x, workspace_path(x->p->ws), own_cmd, &gout, &se) == 0) {
+			if (shape_find(&shp, x->opts.test, workspace_path(x->p->ws), own.argv, own.argc, reads_stdin(t), &gout,
+				       &se) == 0)
+				shape = &shp;
+			else
+				ex_event(x, "GENERATED", "tests are written in culprit's own form: %s", se.msg);
+			buf_release(&gout);
+		}
+		if (shape && shape_stdin(shape, workspace_path(x->p->ws), &in0) == 0) {
+			in_known = 1;
+			gen_input_release(&own);
+			if (gen_original(t, root, &in0, filedir, &own, &ge) < 0)
+				note = xasprintf("no tests can be generated: %s", ge.msg);
+			free(own_cmd);
+			own_cmd = note ? NULL : gen_command(&own);
+		}
+	}
 	/* The failing run's own input, run the way candidates run: its signature. */
 	if (!note && rc == 0) {
-		own_cmd = gen_command(&own);
 		struct run_result g, b;
 		ex_activity(x, xasprintf("refinement: running %s", own_cmd));
 		rc = run_input(x, workspace_path(x->p->ws), own_cmd, &g, e);
@@ -291,7 +433,8 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 		struct gen_input *v = NULL;
 		struct gen_stats st;
 		ex_activity(x, xstrdup("refinement: solving for new inputs"));
-		rc = gen_candidates(t, root, prefer, np, REFINE_CANDIDATES, seen, nseen, &v, &nc, &st, e);
+		rc = gen_candidates(t, root, in_known ? &in0 : NULL, filedir, prefer, np, REFINE_CANDIDATES, seen, nseen, &v,
+				    &nc, &st, e);
 		free(prefer);
 		size_t runs = 1, branches = st.branches;
 		solver_s = st.seconds;
@@ -322,7 +465,13 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 			size_t nw = 0;
 			struct gen_stats sa;
 			ex_activity(x, xasprintf("refinement: solving for new inputs from %s", app[a]));
-			if (gen_candidates(ta, root, NULL, 0, REFINE_CANDIDATES - nc, seen, nseen + nc, &w, &nw, &sa, &te) == 0) {
+			struct buf ain;
+			int ain_known = approved_stdin(x, ta, app[a], &ain);
+			int got = gen_candidates(ta, root, ain_known ? &ain : NULL, filedir, NULL, 0, REFINE_CANDIDATES - nc, seen,
+						 nseen + nc, &w, &nw, &sa, &te);
+			if (ain_known)
+				buf_release(&ain);
+			if (got == 0) {
 				v = xrealloc(v, (nc + nw + 1) * sizeof(*v));
 				memcpy(v + nc, w, nw * sizeof(*w));
 				nc += nw;
@@ -362,8 +511,16 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 	x->refine.gen_seconds += gen_s;
 	double t1 = now_seconds();
 	/* Run each at both revisions: the good one is the oracle. */
+	size_t why_near = 0, why_other = 0, why_same = 0, why_none = 0, why_time = 0;
 	for (size_t i = 0; rc == 0 && !note && i < nc; i++) {
 		struct run_result b;
+		if (gen_near_copy(&c[i].in, &own)) {   /* the failing input with a blank more says nothing new */
+			c[i].dropped = 1;
+			why_near++;
+			ex_event(x, "CANDIDATE_DROPPED", "%s is the failing input but for blanks", c[i].cmd);
+			store_append(x, "refine.seen", c[i].cmd, NULL);
+			continue;
+		}
 		ex_activity(x, xasprintf("refinement: running %s", c[i].cmd));
 		rc = run_input(x, workspace_path(x->p->ws), c[i].cmd, &c[i].good, e);
 		if (rc < 0)
@@ -374,10 +531,23 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 			break;
 		if (b.status == RUN_CANCELLED || c[i].good.status == RUN_CANCELLED)
 			rc = ABORT_STOPPED;
+		/* (a hang at the bad revision is the failure itself when the failing input hangs) */
+		if (rc == 0 && (c[i].good.status == RUN_TIMEOUT || (b.status == RUN_TIMEOUT && strcmp(sig0, "timeout")))) {
+			c[i].dropped = 1;
+			why_time++;
+			x->refine.dropped++;
+			ex_event(x, "CANDIDATE_DROPPED", "%s runs past %.3g s at the %s revision: it waits for input or "
+				 "loops", c[i].cmd, cand_timeout(x), c[i].good.status == RUN_TIMEOUT ? "good" : "bad");
+			store_append(x, "refine.seen", c[i].cmd, NULL);
+			run_result_release(&b);
+			continue;
+		}
 		c[i].sig = refine_signature(&c[i].good, &b);
+		buf_add(&c[i].bad_out, b.out.s ? b.out.s : "", b.out.len);
 		c[i].failing = c[i].sig != NULL;
 		if (c[i].failing && strcmp(c[i].sig, sig0)) {
 			c[i].dropped = 1;
+			why_other++;
 			x->refine.dropped++;
 			ex_event(x, "CANDIDATE_DROPPED", "%s fails differently (%s, not %s): another fault", c[i].cmd,
 				 c[i].sig, sig0);
@@ -397,7 +567,7 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 		char *runs = xasprintf("%sruns-refine", x->p->sessdir);
 		int jobs = x->opts.jobs > 0 ? x->opts.jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
 		if (cs.n)
-			rc = coverage_collect(&cc, cdir, runs, &cs, jobs, x->opts.test_timeout, x->hooks.cancel, e);
+			rc = coverage_collect(&cc, cdir, runs, &cs, jobs, cand_timeout(x), x->hooks.cancel, e);
 		remove_tree(runs, NULL);
 		free(runs);
 		for (size_t i = 0; i < cs.n; i++)
@@ -434,8 +604,12 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 				for (size_t l = 0; l < old->nlines && same; l++)
 					same = bits_test(c[i].hit, l) == bits_test(old->runs[r].hit, l);
 			}
-			if (same || !c[i].covers)
-				continue;   /* nothing the ranking can learn from */
+			if (same || !c[i].covers) {   /* nothing the ranking can learn from */
+				why_same += same;
+				why_none += !same;
+				continue;
+			}
+			c[i].split = top_split(x, old, c[i].hit);
 			c[i].fresh = c[i].unknown;
 			for (size_t l = 0; l < old->nlines; l++) {
 				if (!bits_test(c[i].hit, l))
@@ -453,13 +627,31 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 				 * coverage); then whole change sequences. */
 				size_t k1 = x->refine.stale ? c[i].fresh : c[i].covers, b1 = x->refine.stale ? b->fresh : b->covers;
 				size_t k2 = x->refine.stale ? c[i].covers : c[i].fresh, b2 = x->refine.stale ? b->covers : b->fresh;
-				int better = k1 != b1 ? k1 > b1 : c[i].seqs != b->seqs ? c[i].seqs > b->seqs : k2 > b2;
+				int better = c[i].split != b->split ? c[i].split > b->split
+					     : k1 != b1			 ? k1 > b1
+					     : c[i].seqs != b->seqs	 ? c[i].seqs > b->seqs
+									 : k2 > b2;
 				if (better)
 					best = (long)i;
 			}
 		}
-		if (best < 0)
-			note = xstrdup("no new input adds coverage that no earlier test had: refinement is done");
+		if (best < 0) {
+			struct buf w = BUF_INIT;
+			buf_addf(&w, "no new input adds coverage that no earlier test had: refinement is done (%zu generated", nc);
+			if (why_other)
+				buf_addf(&w, "; %zu fail%s differently: another fault", why_other, why_other == 1 ? "s" : "");
+			if (why_same)
+				buf_addf(&w, "; %zu run%s the very lines an earlier test ran", why_same, why_same == 1 ? "s" : "");
+			if (why_none)
+				buf_addf(&w, "; %zu cover%s no suspect line", why_none, why_none == 1 ? "s" : "");
+			if (why_near)
+				buf_addf(&w, "; %zu %s the failing input but for blanks", why_near, why_near == 1 ? "is" : "are");
+			if (why_time)
+				buf_addf(&w, "; %zu run%s past %.3g s: waiting for input or looping", why_time,
+					 why_time == 1 ? "s" : "", cand_timeout(x));
+			buf_addc(&w, ')');
+			note = buf_detach(&w);
+		}
 	}
 	if (rc == 0 && !x->opts.replay) {   /* this round's figures */
 		char *before = explain_refine_rounds(x);
@@ -471,24 +663,42 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 		store_append(x, "refine.rounds", line, NULL);
 		free(line);
 	}
+	char *name = NULL, *test = NULL;
+	if (best >= 0) {
+		char *next = store_get(x->p->store, x->p->session, "refine.next");
+		name = xasprintf("gen%d", next ? atoi(next) : 1);
+		free(next);
+		ex_activity(x, xasprintf("refinement: writing %s as a test", name));
+		test = suite_test(x, shape, &c[best], name);
+		ex_activity(x, NULL);
+	}
 	ex_lock(x);
 	x->refine.candidates += nc;
 	if (best >= 0) {
 		struct cand *b = &c[best];
 		struct refine_proposal *p = &x->refine.cur;
-		char *next = store_get(x->p->store, x->p->session, "refine.next");
-		int k = next ? atoi(next) : 1;
-		free(next);
-		p->name = xasprintf("gen%d", k);
+		p->name = name;
 		p->input = gen_describe(&b->in);
 		p->cmd = xstrdup(b->cmd);
-		p->test = refine_test_command(b->cmd, &b->good);
+		p->test = test;
 		p->branch = branch_text(t, b->in.branch);
 		p->failing = b->failing;
 		p->verdict = b->failing ? xasprintf("failing: %s (the good revision differs)", b->sig)
 					: xstrdup("passing: both revisions behave the same");
 		p->new_lines = b->fresh;
 		p->sequences = b->seqs;
+		p->good_out = xstrndup(b->good.out.s ? b->good.out.s : "", b->good.out.len < 4096 ? b->good.out.len : 4096);
+		p->bad_out = xstrndup(b->bad_out.s ? b->bad_out.s : "", b->bad_out.len < 4096 ? b->bad_out.len : 4096);
+		if (x->ranking.n) {   /* the lines tied at the top that it runs */
+			double bar = x->ranking.v[x->ranking.n < 3 ? x->ranking.n - 1 : 2].s.score;
+			for (size_t i = 0; i < x->ranking.n && x->ranking.v[i].s.score >= bar; i++) {
+				long at = coverage_find(&x->p->cov, x->ranking.v[i].s.file, (uint32_t)x->ranking.v[i].s.line);
+				if (at < 0 || !b->hit || !bits_test(b->hit, (size_t)at))
+					continue;
+				p->top = xrealloc(p->top, (p->ntop + 1) * sizeof(*p->top));
+				p->top[p->ntop++] = xasprintf("%s:%d", x->ranking.v[i].s.file, x->ranking.v[i].s.line);
+			}
+		}
 		const struct cov_run *run = &cc.runs[b->cov_run];
 		for (size_t l = 0; l < cc.nlines; l++) {
 			const char *file = cc.files[cc.lines[l].file];
@@ -518,11 +728,16 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 		free(c[i].sig);
 		if (c[i].ran)
 			run_result_release(&c[i].good);
+		buf_release(&c[i].bad_out);
 		bits_free(c[i].hit);
 	}
 	free(c);
 	if (nc)
 		coverage_release(&cc);
+	if (shape)
+		shape_release(shape);
+	buf_release(&in0);
+	free(filedir);
 	gen_input_release(&own);
 	free(own_cmd);
 	free(sig0);

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include "core/spectrum/spectra.h"
 
+#define PL(n) ((n) == 1 ? "" : "s")   /* "1 line", "2 lines" */
+
 int report_format_parse(const char *name, enum report_format *f)
 {
 	if (!strcmp(name, "text"))
@@ -202,9 +204,10 @@ static size_t configs_unresolved(const struct explain *x)
 static void interact_text(const struct explain *x, int md, struct buf *b)
 {
 	const struct interact *ia = &x->interact;
-	buf_addf(b, "\n%sChange interaction (static dependences of %zu statements): %zu interaction locations, "
-		    "%zu change sequences\n%s",
-		 md ? "## " : "", ia->stmts, ia->nlocs, ia->nseqs, md ? "\n" : "");
+	buf_addf(b, "\n%sChange interaction (static dependences of %zu statement%s): %zu interaction location%s, "
+		    "%zu change sequence%s\n%s",
+		 md ? "## " : "", ia->stmts, PL(ia->stmts), ia->nlocs, PL(ia->nlocs), ia->nseqs, PL(ia->nseqs),
+		 md ? "\n" : "");
 	for (size_t i = 0; i < ia->nlocs; i++) {
 		buf_addf(b, "%s%s:%d  %s  <- changes", md ? "- " : "  ", ia->locs[i].file, ia->locs[i].line, ia->locs[i].text);
 		for (size_t k = 0; k < ia->locs[i].nchanges; k++)
@@ -219,7 +222,7 @@ static void interact_text(const struct explain *x, int md, struct buf *b)
 		buf_addf(b, " -> %s:%d %s\n", q->out_file, q->out_line, q->out_text);
 	}
 	if (ia->nseqs > 20)
-		buf_addf(b, "%s... %zu more sequences\n", md ? "- " : "  ", ia->nseqs - 20);
+		buf_addf(b, "%s... %zu more sequence%s\n", md ? "- " : "  ", ia->nseqs - 20, PL(ia->nseqs - 20));
 }
 
 /* The MaxSAT fault sets, each line with what the formula says of it. */
@@ -231,9 +234,9 @@ static void faults_text(const struct explain *x, int md, struct buf *b)
 		return;
 	}
 	buf_addf(b, "\n%sFault sets (MaxSAT: lines that, changed together, would let the failing run pass; %s; "
-		    "%d run%s, %zu clauses):\n%s",
+		    "%d run%s, %zu clause%s):\n%s",
 		 md ? "## " : "", r->weighted ? "cheapest first, weight 1/suspiciousness" : "smallest first", r->paths,
-		 r->paths == 1 ? "" : "s", r->clauses, md ? "\n" : "");
+		 r->paths == 1 ? "" : "s", r->clauses, PL(r->clauses), md ? "\n" : "");
 	for (size_t i = 0; i < r->n; i++) {
 		buf_addf(b, "%s%zu. {", md ? "" : "  ", i + 1);
 		for (size_t k = 0; k < r->sets[i].n; k++)
@@ -272,8 +275,8 @@ static void render_text(const struct explain *x, int md, struct buf *b)
 	} else if (x->unrelated) {
 		buf_addf(b, "%sNo culprit commit: good is not an ancestor of bad, so the changes are those between the two trees\n", h);
 	} else if (x->commits && x->hi > x->lo + 1) {
-		buf_addf(b, "%sCulprit range: %.12s..%.12s (%zu commits in between could not be tested)\n", h,
-			 x->commits[x->lo], x->commits[x->hi], x->hi - x->lo - 1);
+		buf_addf(b, "%sCulprit range: %.12s..%.12s (%zu commit%s in between could not be tested)\n", h,
+			 x->commits[x->lo], x->commits[x->hi], x->hi - x->lo - 1, PL(x->hi - x->lo - 1));
 	}
 	if (md)
 		buf_addc(b, '\n');
@@ -305,8 +308,9 @@ static void render_text(const struct explain *x, int md, struct buf *b)
 		faults_text(x, md, b);
 	if (x->interacted && x->set)
 		interact_text(x, md, b);
-	buf_addf(b, "%s%zu configurations tested (%d commits, %zu unresolved, %zu failed to build", md ? "\n" : "\n",
-		 x->nconfigs, x->commits_tested, configs_unresolved(x), configs_unbuilt(x));
+	buf_addf(b, "%s%zu configuration%s tested (%d commit%s, %zu unresolved, %zu failed to build", md ? "\n" : "\n",
+		 x->nconfigs, PL(x->nconfigs), x->commits_tested, PL(x->commits_tested), configs_unresolved(x),
+		 configs_unbuilt(x));
 	if (configs_different(x))
 		buf_addf(b, ", %zu failed differently", configs_different(x));
 	if (x->flaky)
@@ -665,20 +669,21 @@ static void refine_text(const struct explain *x, int md, struct buf *b)
 	size_t approved = 0, rejected = 0;
 	for (size_t i = 0; i < n; i++)
 		*a[i].kind == 'a' ? approved++ : rejected++;
-	buf_addf(b, "\n%sRefinement: %zu generated tests approved, %zu rejected", md ? "## " : "", approved, rejected);
+	buf_addf(b, "\n%sRefinement: %zu generated test%s approved, %zu rejected", md ? "## " : "", approved,
+		 PL(approved), rejected);
 	if (r->dropped)
 		buf_addf(b, ", %zu not proposed (they fail differently: another fault)", r->dropped);
 	buf_adds(b, md ? "\n\n" : "\n");
 	for (size_t i = 0; i < n; i++)
-		buf_addf(b, "%s%-8s %-6s %s (%s; covers %ld suspect statements)\n", md ? "- " : "  ", a[i].kind, a[i].name,
-			 a[i].input, a[i].verdict, a[i].covers);
+		buf_addf(b, "%s%-8s %-6s %s (%s; covers %ld suspect statement%s)\n", md ? "- " : "  ", a[i].kind,
+			 a[i].name, a[i].input, a[i].verdict, a[i].covers, PL(a[i].covers));
 	if (r->note)
 		buf_addf(b, "%s%s\n", md ? "\n" : "  ", r->note);
 	size_t moved = 0;
 	for (size_t i = 0; i < r->nmoves; i++)
 		moved += r->moves[i].before != r->moves[i].after;
 	if (moved) {
-		buf_addf(b, "%sthe last approved test moved %zu lines:", md ? "\n" : "  ", moved);
+		buf_addf(b, "%sthe last approved test moved %zu line%s:", md ? "\n" : "  ", moved, PL(moved));
 		size_t shown_ = 0;
 		for (size_t i = 0; i < r->nmoves && shown_ < 10; i++)
 			if (r->moves[i].before != r->moves[i].after) {

@@ -14,9 +14,11 @@ trap 'tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
 # two sessions (a new-session racing a server that shuts down fails on a busy machine).
 tm new-session -d -s keep 'sleep 100000'
 screen() { tm capture-pane -p -t w; }
+# wait_for TEXT [SECONDS]: poll the screen until it shows TEXT; the bound is
+# four times SECONDS (a loaded machine redraws late).
 wait_for() {
 	_i=0
-	while [ $_i -lt $((${2:-15} * 10)) ]; do
+	while [ $_i -lt $((${2:-15} * 40)) ]; do
 		screen | grep -qF -- "$1" && return 0
 		sleep 0.1
 		_i=$((_i + 1))
@@ -25,6 +27,12 @@ wait_for() {
 	return 1
 }
 keys() { tm send-keys -t w "$@"; }
+# until_ok CMD...: run CMD until it succeeds (a minute at most).
+until_ok() {
+	_i=0
+	while [ $_i -lt 600 ]; do "$@" && return 0; sleep 0.1; _i=$((_i + 1)); done
+	"$@"
+}
 end_session() {
 	tm kill-session -t w 2>/dev/null
 	_i=0
@@ -67,7 +75,7 @@ id=$(jq -r '.ranking[] | select(.file == "parse.c" and .line == 13) | .change_id
 fid=$(jq -r '.failure_inducing[0].id' "$T/ids.json")
 check "ids: the JSON ranking and answer agree" [ "${fid%%.*}" = "$id" ]
 keys 3 z / 'parse\.c:13 ' Enter
-check "ids: the suspiciousness pane" sh -c "sleep 0.5; tmux -L '$SOCK' capture-pane -p -t w | grep -q 'parse\.c:13 .* #$id '"
+check "ids: the suspiciousness pane" until_ok sh -c "tmux -L '$SOCK' capture-pane -p -t w | grep -q 'parse\.c:13 .* #$id '"
 keys z 1 z / "#$id " Enter
 check "ids: the diff pane" wait_for "#$id [failure-inducing]"
 keys z 4 g g z
@@ -111,12 +119,12 @@ check "emacs: the hint names emacs keys" wait_for "culprit: <F5> steps, <C-c> <C
 keys C-c
 check "emacs: C-c waits for the next key" wait_for "<C-c>-"
 keys C-s
-check "emacs: C-c C-s steps" wait_for "1 configuration | " 20
+check "emacs: C-c C-s steps" wait_for "1 config" 20
 check "emacs: and the program keeps running" sh -c "! tmux -L '$SOCK' capture-pane -p -t w | grep -q EXITED"
 keys C-c C-g
 check "emacs: C-g cancels a prefix" wait_for "the key sequence was cancelled"
 keys C-s
-check "emacs: C-s opens the search" sh -c "sleep 0.3; tmux -L '$SOCK' capture-pane -p -t w | tail -1 | grep -q '^/'"
+check "emacs: C-s opens the search" until_ok sh -c "tmux -L '$SOCK' capture-pane -p -t w | tail -1 | grep -q '^/'"
 keys 'b\.c' Enter
 check "emacs: the screen is not frozen after C-s" wait_for '/b\.c'
 keys C-c C-r
@@ -125,8 +133,8 @@ check "emacs: still running" sh -c "! tmux -L '$SOCK' capture-pane -p -t w | gre
 
 # Horizontal scroll: a search match beyond the pane's edge comes into view.
 keys M-'<'
-check "hscroll: the match is beyond the edge at first" sh -c "sleep 0.3; ! tmux -L '$SOCK' capture-pane -p -t w | grep -q 'unused_a(void)'"
-keys C-s 'unused_a' Enter
+check "hscroll: the match is beyond the edge at first" until_ok sh -c "! tmux -L '$SOCK' capture-pane -p -t w | grep -q 'unused_a(void)'"
+keys C-s '@@ int unused_a' Enter   # the hunk header's, not a context line's
 check "hscroll: the search scrolls to it" wait_for "unused_a(void)"
 check "hscroll: the title says how far" sh -c "tmux -L '$SOCK' capture-pane -p -t w | head -1 | grep -q ' <[0-9]* '"
 keys C-x '<' C-x '<' C-x '<' C-x '<' C-x '<' C-x '<'
@@ -137,7 +145,18 @@ keys '?'
 check "help: a pane" wait_for "keys of the diff pane (and everywhere)"
 : > "$T/help-seen"
 i=0
-while [ $i -lt 6 ]; do screen >> "$T/help-seen"; keys Space; sleep 0.3; i=$((i + 1)); done
+page=$(screen)
+printf '%s\n' "$page" >> "$T/help-seen"
+while [ $i -lt 6 ]; do
+	# Space pages down; the next page is read once it is drawn (the last one does not change).
+	keys Space
+	j=0
+	while [ $j -lt 50 ] && [ "$(screen)" = "$page" ]; do sleep 0.1; j=$((j + 1)); done
+	[ "$(screen)" = "$page" ] && break
+	page=$(screen)
+	printf '%s\n' "$page" >> "$T/help-seen"
+	i=$((i + 1))
+done
 missing=
 for a in $("$CULPRIT" --keys emacs --dump-keymap | awk '{print $NF}' | sort -u); do
 	grep -q " $a " "$T/help-seen" || missing="$missing $a"

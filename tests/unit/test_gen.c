@@ -66,7 +66,7 @@ static void test_inputs(void)
 	struct cerr e;
 	struct gen_input g;
 	char *root = xasprintf("%s", dir);
-	CHECK(gen_original(&t, root, &g, &e) == 0);
+	CHECK(gen_original(&t, root, NULL, NULL, &g, &e) == 0);
 	char *own = gen_command(&g);
 	CHECK_STR(own, "cd num && printf '%s' a | ./p 20 x 7");
 	free(own);
@@ -74,7 +74,7 @@ static void test_inputs(void)
 	struct gen_input *v = NULL;
 	size_t n = 0;
 	struct gen_stats st;
-	CHECK(gen_candidates(&t, root, NULL, 0, 16, NULL, 0, &v, &n, &st, &e) == 0);
+	CHECK(gen_candidates(&t, root, NULL, NULL, NULL, 0, 16, NULL, 0, &v, &n, &st, &e) == 0);
 	CHECK(st.branches >= 3 && st.checks >= 3);
 	/* x > 10 negated; c == 'q' taken; argv[2][0] == '-' taken. */
 	int small = 0;
@@ -101,7 +101,7 @@ static void test_inputs(void)
 		gen_input_release(&v[i]);
 	free(v);
 	/* A seen input is not proposed again. */
-	CHECK(gen_candidates(&t, root, NULL, 0, 16, NULL, 0, &v, &n, &st, &e) == 0);
+	CHECK(gen_candidates(&t, root, NULL, NULL, NULL, 0, 16, NULL, 0, &v, &n, &st, &e) == 0);
 	size_t before = n;
 	char **seen = xcalloc(n + 1, sizeof(*seen));
 	for (size_t i = 0; i < n; i++) {
@@ -109,14 +109,14 @@ static void test_inputs(void)
 		gen_input_release(&v[i]);
 	}
 	free(v);
-	CHECK(gen_candidates(&t, root, NULL, 0, 16, seen, before, &v, &n, &st, &e) == 0);
+	CHECK(gen_candidates(&t, root, NULL, NULL, NULL, 0, 16, seen, before, &v, &n, &st, &e) == 0);
 	CHECK(n == 0);
 	for (size_t i = 0; i < before; i++)
 		free(seen[i]);
 	free(seen);
 	free(v);
 	/* Outside the tree: a clear refusal. */
-	CHECK(gen_original(&t, "/nonexistent", &g, &e) < 0 && strstr(e.msg, "outside the tree"));
+	CHECK(gen_original(&t, "/nonexistent", NULL, NULL, &g, &e) < 0 && strstr(e.msg, "outside the tree"));
 	free(root);
 	trace_release(&t);
 	tmeta_release(&m);
@@ -146,7 +146,7 @@ static void test_scanf(void)
 	struct gen_input *v = NULL;
 	size_t n = 0;
 	struct gen_stats st;
-	if (gen_candidates(&t, dir, NULL, 0, 8, NULL, 0, &v, &n, &st, &e) < 0)
+	if (gen_candidates(&t, dir, NULL, NULL, NULL, 0, 8, NULL, 0, &v, &n, &st, &e) < 0)
 		printf("  %s\n", e.msg);
 	int hit = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -222,7 +222,7 @@ static void test_tame(void)
 	size_t n = 0;
 	struct gen_stats st;
 	char *root = xasprintf("%s", dir);
-	CHECK(gen_candidates(&t, root, NULL, 0, 16, NULL, 0, &v, &n, &st, &e) == 0);
+	CHECK(gen_candidates(&t, root, NULL, NULL, NULL, 0, 16, NULL, 0, &v, &n, &st, &e) == 0);
 	CHECK(n >= 3);   /* a non-digit first, a third character, another byte than x */
 	for (size_t i = 0; i < n; i++) {
 		char *d = gen_describe(&v[i]);
@@ -273,6 +273,165 @@ static void test_commands(void)
 	buf_release(&s.in);
 }
 
+/* Mixed reads in one run: a comment line read by fgets and left alone, a
+ * line read by fgets and then by sscanf (%ld and %c), a %lld item; new
+ * values replace only their own text. */
+static const char mixed[] =
+	"#include <stdio.h>\n"
+	"int main(void)\n"
+	"{\n"
+	"\tchar line[64];\n"
+	"\tlong n = 0;\n"
+	"\tchar op = 0;\n"
+	"\tlong long k = 0;\n"
+	"\tif (!fgets(line, sizeof line, stdin) || !fgets(line, sizeof line, stdin))\n"
+	"\t\treturn 2;\n"
+	"\tif (sscanf(line, \"%ld %c\", &n, &op) != 2 || scanf(\"%lld\", &k) != 1)\n"
+	"\t\treturn 2;\n"
+	"\tif (op == '*' && n * 2 == k)\n"
+	"\t\tputs(\"double\");\n"
+	"\treturn 0;\n"
+	"}\n";
+
+static void test_mixed(void)
+{
+	struct tmeta m;
+	struct trace t;
+	if (traced("mixed", mixed, "sh -c 'printf \"# note\\n5 +\\n  9\\n\" | ./p'", NULL, &m, &t) < 0) {
+		CHECK(!"traced");
+		return;
+	}
+	struct cerr e;
+	struct gen_input *v = NULL;
+	size_t n = 0;
+	struct gen_stats st;
+	struct buf in0 = BUF_INIT;
+	buf_adds(&in0, "# note\n5 +\n  9\n");
+	char *root = xasprintf("%s/mixed", dir);
+	CHECK(gen_candidates(&t, root, &in0, NULL, NULL, 0, 16, NULL, 0, &v, &n, &st, &e) == 0);
+	int star = 0, twice = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *s = v[i].in.s ? v[i].in.s : "";
+		long a;
+		long long b;
+		char c;
+		if (getenv("VERBOSE"))
+			printf("  [%s]\n", s);
+		CHECK(!strncmp(s, "# note\n", 7));   /* the line nobody parsed stays */
+		if (sscanf(s + 7, "%ld %c %lld", &a, &c, &b) == 3) {
+			star |= c == '*';
+			twice |= c == '*' && a * 2 == b;
+		}
+		gen_input_release(&v[i]);
+	}
+	CHECK(star);
+	free(v);
+	/* From the approved test's side: the '*' taken, then n * 2 == k. */
+	buf_release(&in0);
+	trace_release(&t);
+	tmeta_release(&m);
+	if (traced("mixed", mixed, "sh -c 'printf \"# note\\n5 *\\n  9\\n\" | ./p'", NULL, &m, &t) < 0) {
+		CHECK(!"traced");
+		free(root);
+		return;
+	}
+	buf_adds(&in0, "# note\n5 *\n  9\n");
+	CHECK(gen_candidates(&t, root, &in0, NULL, NULL, 0, 16, NULL, 0, &v, &n, &st, &e) == 0);
+	for (size_t i = 0; i < n; i++) {
+		const char *s = v[i].in.s ? v[i].in.s : "";
+		long a;
+		long long b;
+		char c;
+		if (sscanf(s, "# note\n%ld %c %lld", &a, &c, &b) == 3 && c == '*' && a * 2 == b)
+			twice = 1;
+		gen_input_release(&v[i]);
+	}
+	CHECK(twice);
+	free(v);
+	buf_release(&in0);
+	free(root);
+	trace_release(&t);
+	tmeta_release(&m);
+}
+
+/* A file named on the command line, read with fscanf and fgetc: its bytes
+ * and numbers are inputs, and a new file is written for a new input. */
+static const char fileread[] =
+	"#include <stdio.h>\n"
+	"int main(int argc, char **argv)\n"
+	"{\n"
+	"\tFILE *f = argc > 1 ? fopen(argv[1], \"r\") : NULL;\n"
+	"\tint x = 0;\n"
+	"\tif (!f || fscanf(f, \"%d\", &x) != 1)\n"
+	"\t\treturn 2;\n"
+	"\tfgetc(f);\n"
+	"\tint c = fgetc(f);\n"
+	"\tfclose(f);\n"
+	"\tif (x * 2 == 14)\n"
+	"\t\tputs(\"seven\");\n"
+	"\tif (c == 'z')\n"
+	"\t\tputs(\"zed\");\n"
+	"\treturn 0;\n"
+	"}\n";
+
+static void test_file_argument(void)
+{
+	struct tmeta m;
+	struct trace t;
+	char *data = xasprintf("%s/file/data.txt", dir), *mk = xasprintf("mkdir -p %s/file", dir);
+	sh(mk);
+	free(mk);
+	CHECK(file_write_atomic(data, "3 a\nrest\n", 9, 0644, NULL) == 0);
+	if (traced("file", fileread, "./p data.txt", NULL, &m, &t) < 0) {
+		CHECK(!"traced");
+		free(data);
+		return;
+	}
+	struct cerr e;
+	struct gen_input *v = NULL;
+	size_t n = 0;
+	struct gen_stats st;
+	char *root = xasprintf("%s/file", dir), *files = xasprintf("%s/generated", dir);
+	CHECK(gen_candidates(&t, root, NULL, files, NULL, 0, 16, NULL, 0, &v, &n, &st, &e) == 0);
+	int seven = 0, zed = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct buf f = BUF_INIT;
+		CHECK(v[i].argc == 2 && !strncmp(v[i].argv[1], files, strlen(files)));
+		if (v[i].argc == 2 && file_read(v[i].argv[1], &f, 1024, NULL) == 0) {
+			if (getenv("VERBOSE"))
+				printf("  %s: [%.*s]\n", v[i].argv[1], (int)f.len, f.s);
+			seven |= f.len == 9 && !memcmp(f.s, "7 a\nrest\n", 9);
+			zed |= f.len == 9 && !memcmp(f.s, "3 z\nrest\n", 9);
+		}
+		buf_release(&f);
+		gen_input_release(&v[i]);
+	}
+	CHECK(seven);
+	CHECK(zed);
+	free(v);
+	free(root);
+	free(files);
+	free(data);
+	trace_release(&t);
+	tmeta_release(&m);
+}
+
+/* A near-copy: the same but for blanks. */
+static void test_near_copy(void)
+{
+	char *a1[] = {"./p", "3", "5"}, *a2[] = {"./p", "3 ", "5"}, *a3[] = {"./p", "3", "6"};
+	struct gen_input a = {a1, 3, BUF_INIT, ".", TRACE_NONE}, b = {a2, 3, BUF_INIT, ".", TRACE_NONE},
+			 c = {a3, 3, BUF_INIT, ".", TRACE_NONE};
+	buf_adds(&a.in, "1 2\n");
+	buf_adds(&b.in, "1 2\n ");
+	buf_adds(&c.in, "1 2\n");
+	CHECK(gen_near_copy(&a, &b));
+	CHECK(!gen_near_copy(&a, &c));
+	buf_release(&a.in);
+	buf_release(&b.in);
+	buf_release(&c.in);
+}
+
 int main(void)
 {
 	snprintf(dir, sizeof(dir), "%s/culprit-gen.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -283,6 +442,9 @@ int main(void)
 	RUN(test_tame);
 	RUN(test_scanf);
 	RUN(test_forced);
+	RUN(test_mixed);
+	RUN(test_file_argument);
+	RUN(test_near_copy);
 	if (!getenv("KEEP"))
 		remove_tree(dir, NULL);
 	TEST_EXIT();
