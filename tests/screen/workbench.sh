@@ -182,12 +182,19 @@ d=$(fixture sem_paper)
 end_session
 tm new-session -d -s w -x 120 -y 40 "cd '$d' && env LC_ALL=C.UTF-8 XDG_CONFIG_HOME='$T/config' '$CULPRIT' --good good --bad bad -- ./run-test.sh; echo EXITED \$?; sleep 30"
 wait_for "s step r run" >/dev/null
+# One s at a time, each when the last has been taken (a step pressed while
+# one runs is kept as a credit, and would step past the rounds below).
+status() { screen | tail -2 | head -1; }
 i=0
-# A step only when the last one is over (paused or ready): keys sent while a
-# step runs would be read later and step past the explainer's first pause.
-while [ $i -lt 120 ] && ! screen | grep -q "explaining.* | paused"; do
-	screen | grep -q '| paused\|| ready' && keys s
-	sleep 1; i=$((i + 1))
+while [ $i -lt 120 ] && ! status | grep -q "explaining.* | paused"; do
+	before=$(status)
+	if printf '%s' "$before" | grep -q "| paused\|| ready"; then
+		keys s
+		j=0
+		while [ $j -lt 100 ] && [ "$(status)" = "$before" ]; do sleep 0.1; j=$((j + 1)); done
+	fi
+	sleep 0.3
+	i=$((i + 1))
 done
 check "explainer: stepping reaches it" wait_for "explaining"
 keys 4 z s
