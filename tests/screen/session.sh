@@ -10,6 +10,9 @@ conf=$T/tmux.conf
 echo 'set -g status off' > "$conf"
 tm() { tmux -L "$SOCK" -f "$conf" "$@"; }
 trap 'tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
+# A session that lives as long as the test: the server never exits between
+# two sessions (a new-session racing a server that shuts down fails on a busy machine).
+tm new-session -d -s keep 'sleep 100000'
 screen() { tm capture-pane -p -t w; }
 # wait_for TEXT [SECONDS]: poll the screen until it shows TEXT; the bound is
 # four times SECONDS (a loaded machine redraws late).

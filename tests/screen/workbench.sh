@@ -8,6 +8,9 @@ conf=$T/tmux.conf
 echo 'set -g status off' > "$conf"
 tm() { tmux -L "$SOCK" -f "$conf" "$@"; }
 trap 'tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
+# A session that lives as long as the test: the server never exits between
+# two sessions (a new-session racing a server that shuts down fails on a busy machine).
+tm new-session -d -s keep 'sleep 100000'
 
 screen() { tm capture-pane -p -t w; }
 # wait_for TEXT [SECONDS]: poll the screen until it shows TEXT. The bound
@@ -171,7 +174,12 @@ end_session
 tm new-session -d -s w -x 120 -y 40 "cd '$d' && env LC_ALL=C.UTF-8 XDG_CONFIG_HOME='$T/config' '$CULPRIT' --good good --bad bad -- ./run-test.sh; echo EXITED \$?; sleep 30"
 wait_for "s step r run" >/dev/null
 i=0
-while [ $i -lt 240 ] && ! screen | grep -q "explaining the failure | .* | paused"; do keys s; sleep 0.5; i=$((i + 1)); done
+# A step only when the last one is over (paused or ready): keys sent while a
+# step runs would be read later and step past the explainer's first pause.
+while [ $i -lt 120 ] && ! screen | grep -q "explaining the failure | .* | paused"; do
+	screen | grep -q '| paused\|| ready' && keys s
+	sleep 1; i=$((i + 1))
+done
 check "explainer: stepping reaches it" wait_for "explaining the failure"
 keys 4 z s
 check "explainer: the failing run is traced in a step" wait_for "failure: main.c:15 assert(r < 7); failed"
