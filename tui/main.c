@@ -428,7 +428,7 @@ int main(int argc, char **argv)
 	size_t top = 20;
 	enum report_format fmt = REPORT_TEXT;
 	int batch = 0, quiet = 0, c, keys = -1, dump_keymap = 0, refine = 0;
-	char *suite_abs = NULL;   /* (lives as long as the process) */
+	static char *suite_abs;   /* (lives as long as the process) */
 
 	setlocale(LC_ALL, "");
 	int sub = find_subcommand(argc, argv, longopts, "C:g:b:B:f:qh");
