@@ -682,6 +682,7 @@ __attribute__((weak)) int __cu_fputc(int c, FILE *f)
 	__cu_bytes(__cu_fdof(f), &b, 1);
 	return fputc(c, f);
 }
+__attribute__((weak)) int __cu_putc(int c, FILE *f) { return __cu_fputc(c, f); }
 __attribute__((weak)) size_t __cu_fwrite(const void *p, size_t size, size_t n, FILE *f)
 {
 	__cu_bytes(__cu_fdof(f), p, size * n);
