@@ -134,6 +134,8 @@ static struct msite *site_at(struct tmeta *m, unsigned id)
 static int site_id(const char *s, size_t len, unsigned *id)
 {
 	char *end;
+	if (!s)
+		return -1;   /* a line cut short */
 	errno = 0;
 	unsigned long v = strtoul(s, &end, 10);
 	if (end == s || *end || errno || s[0] == '-' || v >= len || v >= UINT32_MAX)
