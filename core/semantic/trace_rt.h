@@ -116,7 +116,11 @@ __attribute__((weak)) void __cu_chunk(struct __cu_ev *head, unsigned n)
 __attribute__((weak)) struct __cu_ev *__cu_ring;
 __attribute__((weak)) unsigned char *__cu_rflag;
 __attribute__((weak)) size_t __cu_rcap, __cu_rhead, __cu_rcount, __cu_rraw;
-__attribute__((weak)) int __cu_tail;   /* 1: in the ring; 2: the ring is written */
+__attribute__((weak)) volatile int __cu_tail;   /* 1: in the ring; 2: the ring is written */
+/* Set while a fatal signal is handled: the handler never allocates (the
+ * signal may have stopped malloc holding its lock), and a second signal
+ * arriving meanwhile just ends the process. */
+__attribute__((weak)) volatile int __cu_in_signal;
 
 __attribute__((weak)) void __cu_ring_push(const struct __cu_ev *v, unsigned n)
 {
@@ -171,7 +175,7 @@ __attribute__((weak)) void __cu_flush(void)
 {
 	if (__cu_fd < 0 || __cu_n == 0 || __cu_tail == 2)
 		return;
-	if (!__cu_tail && __cu_written + (__cu_n + 1) * sizeof(struct __cu_ev) > __cu_max / 2) {
+	if (!__cu_tail && !__cu_in_signal && __cu_written + (__cu_n + 1) * sizeof(struct __cu_ev) > __cu_max / 2) {
 		__cu_rcap = (size_t)(__cu_max / 2 / sizeof(struct __cu_ev));
 		__cu_ring = __cu_rcap ? (struct __cu_ev *)malloc(__cu_rcap * sizeof(struct __cu_ev)) : NULL;
 		__cu_rflag = __cu_rcap ? (unsigned char *)malloc(__cu_rcap) : NULL;
@@ -184,6 +188,7 @@ __attribute__((weak)) void __cu_flush(void)
 			__cu_n = 0;
 			return;
 		}
+		__asm__ __volatile__("" ::: "memory");   /* the ring is set before the handler may see it used */
 		__cu_tail = 1;
 		atexit(__cu_ring_write);   /* after the last flush (atexit runs in reverse) */
 	}
@@ -199,8 +204,11 @@ __attribute__((weak)) void __cu_flush(void)
 
 __attribute__((weak)) void __cu_on_signal(int sig)
 {
-	if (__cu_fd >= 0) {
+	if (__cu_fd >= 0 && !__cu_in_signal) {
 		struct __cu_ev *e;
+		__cu_in_signal = 1;
+		if (__cu_n >= __CU_CAP - 1)   /* stopped with the buffer full */
+			__cu_flush();
 		e = &__cu_buf[++__cu_n];
 		memset(e, 0, sizeof(*e));
 		e->kind = __CU_SIG;

@@ -103,6 +103,8 @@ check "format: the report says so in one line" [ "$(grep -c '^no semantic explan
 # newest events kept (the loop), and the report says the trace was cut.
 d=$(fixture sem_hang)
 CULPRIT_TRACE_MAX=4000000 culprit_json "$d" --good good --bad bad -- ./run-test.sh
+# What the run found, for a failure below to be read from the log.
+jq -c '.causal_tree | {failure, trace_cut, events, no_explanation}' "$T/out.json" 2>&1 | sed 's/^/hang: /'
 check "hang: the failure is in the loop, stopped by the timeout" \
 	sh -c "jq -r .causal_tree.failure '$T/out.json' | grep -Eq '^count.c:(5|11|12|13) .* was stopped: signal 15 \(Terminated\)$'"
 check "hang: the trace was cut" sh -c "jq -r .causal_tree.trace_cut '$T/out.json' | grep -q '^the failing run wrote more than 4000000 bytes'"

@@ -260,6 +260,35 @@ static void test_features(void)
 	free(cmd);
 }
 
+/* A hang's timeout can arrive while the runtime's own malloc (the ring, at
+ * half the cap) holds malloc's lock: the handler must not allocate. The
+ * forced-in header interposes malloc, sends SIGTERM from inside the ring's
+ * allocation, and aborts if malloc is entered again meanwhile. */
+static void test_signal_in_malloc(void)
+{
+	static const char hdr[] =
+		"#include <signal.h>\n#include <stdlib.h>\n"
+		"extern void *__libc_malloc(size_t);\n"
+		"static int in_malloc;\n"
+		"void *malloc(size_t n)\n{\n\tvoid *p;\n\tif (in_malloc)\n\t\tabort();\n\tin_malloc = 1;\n"
+		"\tif (n >= 50000)\n\t\traise(SIGTERM);\n\tp = __libc_malloc(n);\n\tin_malloc = 0;\n\treturn p;\n}\n";
+	static const char src[] =
+		"int main(void)\n{\n\tlong i = 0;\n\twhile (i >= 0)\n\t\ti = i + 1;\n\treturn 0;\n}\n";
+	char *h = xasprintf("%s/sigmalloc.h", dir);
+	struct cerr e;
+	CHECK(file_write_atomic(h, hdr, sizeof(hdr) - 1, 0644, &e) == 0);
+	const char *headers[] = {h, NULL};
+	struct tmeta m;
+	struct trace t;
+	memset(&t, 0, sizeof(t));
+	CHECK(traced_with("sigmalloc", src, "./p", "CULPRIT_TRACE_MAX=200000", headers, &m, &t) == 0);
+	CHECK(t.sig == 15);   /* not 6: the handler did not allocate */
+	CHECK(t.n > 0 && t.ev[t.n - 1].kind == TE_SIG);
+	trace_release(&t);
+	tmeta_release(&m);
+	free(h);
+}
+
 int main(void)
 {
 	snprintf(dir, sizeof(dir), "%s/culprit-instr.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -275,6 +304,7 @@ int main(void)
 	RUN(test_strings);
 	RUN(test_warning_clean);
 	RUN(test_features);
+	RUN(test_signal_in_malloc);
 	if (!getenv("KEEP"))
 		remove_tree(dir, NULL);
 	TEST_EXIT();
