@@ -171,11 +171,43 @@ __attribute__((weak)) void __cu_ring_write(void)
 	}
 }
 
+/* The slot after event i of the buffer and its raw bytes, if any. */
+__attribute__((weak)) unsigned __cu_next_ev(unsigned i)
+{
+	unsigned k = __cu_buf[i].kind;
+	if (k == __CU_OUT || k == __CU_ARG || k == __CU_CWD)
+		return i + 1 + (unsigned)((__cu_buf[i].addr + sizeof(struct __cu_ev) - 1) / sizeof(struct __cu_ev));
+	return i + 1;
+}
+
+/* The cap reached in a signal handler, where no ring can be allocated: the
+ * buffer holds the newest events there are, so write, as the ring would
+ * have, the CUT and the newest of them that fit in the ring's half. */
+__attribute__((weak)) void __cu_cut_in_place(void)
+{
+	const unsigned long long keep = __cu_max / 2 / sizeof(struct __cu_ev);
+	unsigned from = 1;
+	struct __cu_ev cut[2];
+	memset(cut, 0, sizeof(cut));
+	cut[1].kind = __CU_CUT;
+	__cu_chunk(&cut[0], 1);
+	while (from <= __cu_n && __cu_n + 1 - from > keep)
+		from = __cu_next_ev(from);
+	if (from <= __cu_n)
+		__cu_chunk(&__cu_buf[from - 1], __cu_n + 1 - from);
+	__cu_tail = 2;
+	__cu_n = 0;
+}
+
 __attribute__((weak)) void __cu_flush(void)
 {
 	if (__cu_fd < 0 || __cu_n == 0 || __cu_tail == 2)
 		return;
-	if (!__cu_tail && !__cu_in_signal && __cu_written + (__cu_n + 1) * sizeof(struct __cu_ev) > __cu_max / 2) {
+	if (!__cu_tail && __cu_written + (__cu_n + 1) * sizeof(struct __cu_ev) > __cu_max / 2) {
+		if (__cu_in_signal) {
+			__cu_cut_in_place();
+			return;
+		}
 		__cu_rcap = (size_t)(__cu_max / 2 / sizeof(struct __cu_ev));
 		__cu_ring = __cu_rcap ? (struct __cu_ev *)malloc(__cu_rcap * sizeof(struct __cu_ev)) : NULL;
 		__cu_rflag = __cu_rcap ? (unsigned char *)malloc(__cu_rcap) : NULL;
@@ -207,9 +239,7 @@ __attribute__((weak)) void __cu_on_signal(int sig)
 	if (__cu_fd >= 0 && !__cu_in_signal) {
 		struct __cu_ev *e;
 		__cu_in_signal = 1;
-		if (__cu_n >= __CU_CAP - 1)   /* stopped with the buffer full */
-			__cu_flush();
-		e = &__cu_buf[++__cu_n];
+		e = &__cu_buf[++__cu_n];   /* at most the spare last slot: the buffer is flushed below */
 		memset(e, 0, sizeof(*e));
 		e->kind = __CU_SIG;
 		e->id = __cu_pending_id;
