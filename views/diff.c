@@ -42,7 +42,7 @@ static void in_causes(const struct explain *x, size_t i, char *out, size_t size)
 				buf_addf(&b, "%s%zu", any ? " " : b.len ? ", cause " : "cause ", k + 1);
 				any = 1;
 			}
-	snprintf(out, size, b.len ? " [%s]" : "", b.s);
+	snprintf(out, size, "%s%s%s", b.len ? " [" : "", b.len ? b.s : "", b.len ? "]" : "");
 	buf_release(&b);
 }
 
