@@ -107,7 +107,7 @@ int dd_minimize_hier(const size_t *units, size_t n, dd_pred pred, dd_boundary bo
 			if (rc == 1)
 				hi = at;
 			else
-				lo = rc == 0 ? at : mid;
+				lo = rc == 0 ? at : mid;   /* unresolved (2 or 3): as "has not" */
 		}
 		insert_sorted(found, &nfound, units[hi - 1], units, n);
 		nrest = hi - 1;

@@ -14,7 +14,10 @@
 
 /* The property being searched for, evaluated on a subset of units:
  * return 1 (has it), 0 (has not), 2 (cannot tell: unresolved, which counts
- * as "has not" except that the search probes nearby subsets), <0 to abort. */
+ * as "has not" except that the search probes nearby subsets), 3 (cannot
+ * tell, and nearby subsets would not tell either: the program ran and
+ * failed otherwise, which a split elsewhere rarely mends; counts as 2
+ * without the probes), <0 to abort. */
 typedef int (*dd_pred)(void *priv, const size_t *units, size_t n);
 
 /* A predicate (or commit test) may return DD_STOP: the search then stops and
