@@ -45,6 +45,14 @@ typedef int (*dd_boundary)(void *priv, size_t a, size_t b);
 int dd_minimize_hier(const size_t *units, size_t n, dd_pred pred, dd_boundary boundary, void *priv, size_t *out,
 		     size_t *nout);
 
+/* The same, publishing its remaining work: before each test, left(priv, k)
+ * gets an estimate k of the tests still to run (the binary search's steps
+ * over what is left, the check of what was found, the 1-minimality pass),
+ * so that a progress display need not guess; left(priv, 0) at the end. */
+typedef void (*dd_left)(void *priv, size_t k);
+int dd_minimize_left(const size_t *units, size_t n, dd_pred pred, dd_boundary boundary, dd_left left, void *priv,
+		     size_t *out, size_t *nout);
+
 /* Zeller and Hildebrandt's ddmin, as published: subsets, then complements, at
  * granularity 2, doubling when nothing has the property. For benchmarks. */
 int dd_ddmin(const size_t *units, size_t n, dd_pred pred, void *priv, size_t *out, size_t *nout);

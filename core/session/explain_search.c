@@ -736,13 +736,22 @@ static int border(void *priv, size_t a, size_t b)
 	return strcmp(cx->function ? cx->function : "", cy->function ? cy->function : "") != 0;
 }
 
+/* The search's remaining work, for the status bar. */
+static void publish_left(void *priv, size_t k)
+{
+	struct search *sr = priv;
+	ex_lock(sr->x);
+	sr->x->search_left = k;
+	ex_unlock(sr->x);
+}
+
 /* Minimize over units `cand` of table u with predicate p: the result as
  * units (out, room for n) and as atoms (result). */
 static int minimize(struct search *sr, const struct units *u, const size_t *cand, size_t n, dd_pred p,
 		    size_t *out, size_t *nout, struct bits *result)
 {
 	sr->u = u;
-	int rc = dd_minimize_hier(cand, n, p, border, sr, out, nout);
+	int rc = dd_minimize_left(cand, n, p, border, publish_left, sr, out, nout);
 	if (rc == 0 || rc == DD_STOP)
 		units_add_atoms(u, out, *nout, result, 1);
 	return rc;
