@@ -1217,7 +1217,9 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 	for (size_t c = 0; c < s->nchanges; c++)
 		if (s->changes[c].natoms > 1 && bits_test(hl.causes, s->changes[c].atom0))
 			cause_pieces = 1;
-	int entangled = !hl.split || bits_count(hl.aux) > 0 ||
+	/* What the dependences or repair brought along to build the
+	 * failure-inducing changes is a reason too: a piece may do without it. */
+	int entangled = !hl.split || bits_count(hl.aux) > 0 || bits_count(hl.repair) > 0 ||
 			(!bits_equal(hl.inducing, hl.causes) && (cause_pieces || !bits_equal(hl.inducing, cause_units)));
 	bits_free(cause_units);
 	/* Token pieces of large rewrites mostly give configurations that do not
