@@ -419,7 +419,11 @@ static void draw_status(struct wb *w)
 	enum explain_phase phase_now = x->phase;
 	const char *phase_short = (size_t)x->phase < sizeof(short_phase) / sizeof(*short_phase) ? short_phase[x->phase] : phase;
 	char est[32] = "";
-	if (running && (x->phase == PHASE_INDUCING || x->phase == PHASE_FIX) && x->set && x->marks) {
+	if (running && (x->phase == PHASE_INDUCING || x->phase == PHASE_FIX || x->phase == PHASE_REFINE) &&
+	    x->search_left) {
+		/* As the search published it: the tests it has left. */
+		snprintf(est, sizeof(est), " (~%zu left)", x->search_left);
+	} else if (running && (x->phase == PHASE_INDUCING || x->phase == PHASE_FIX) && x->set && x->marks) {
 		/* ddmin halves what is still applied (or left out): about 2 log2 n tests to go. */
 		size_t in = 0, left = 0;
 		for (size_t i = 0; i < x->set->nchanges; i++)

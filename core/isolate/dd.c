@@ -59,8 +59,22 @@ int dd_minimize(const size_t *units, size_t n, dd_pred pred, void *priv, size_t 
 	return dd_minimize_hier(units, n, pred, NULL, priv, out, nout);
 }
 
+static size_t log2_up(size_t n)
+{
+	size_t l = 0;
+	while (((size_t)1 << l) < n)
+		l++;
+	return l;
+}
+
 int dd_minimize_hier(const size_t *units, size_t n, dd_pred pred, dd_boundary boundary, void *priv, size_t *out,
 		     size_t *nout)
+{
+	return dd_minimize_left(units, n, pred, boundary, NULL, priv, out, nout);
+}
+
+int dd_minimize_left(const size_t *units, size_t n, dd_pred pred, dd_boundary boundary, dd_left left, void *priv,
+		     size_t *out, size_t *nout)
 {
 	size_t *found = xmalloc((n + 1) * sizeof(*found));
 	size_t *scratch = xmalloc((n + 1) * sizeof(*scratch));
@@ -72,6 +86,8 @@ int dd_minimize_hier(const size_t *units, size_t n, dd_pred pred, dd_boundary bo
 	int stopped = 0;
 	while (nrest > 0) {
 		if (nfound > 0) {
+			if (left)
+				left(priv, 1 + log2_up(nrest) + nfound + 1);
 			rc = pred(priv, found, nfound);
 			if (rc == DD_STOP)
 				goto stop;
@@ -88,6 +104,8 @@ int dd_minimize_hier(const size_t *units, size_t n, dd_pred pred, dd_boundary bo
 		size_t lo = 0, hi = nrest;
 		while (hi - lo > 1) {
 			size_t mid = best_split(units, lo, hi, lo + (hi - lo) / 2, boundary, priv), at = mid;
+			if (left)
+				left(priv, log2_up(hi - lo) + 1 + nfound + 1);
 			rc = pred2(pred, priv, scratch, found, nfound, units, mid);
 			/* Unresolved: the split may cut through changes that only
 			 * build together; probe the nearest other splits. */
@@ -107,7 +125,7 @@ int dd_minimize_hier(const size_t *units, size_t n, dd_pred pred, dd_boundary bo
 			if (rc == 1)
 				hi = at;
 			else
-				lo = rc == 0 ? at : mid;
+				lo = rc == 0 ? at : mid;   /* unresolved (2 or 3): as "has not" */
 		}
 		insert_sorted(found, &nfound, units[hi - 1], units, n);
 		nrest = hi - 1;
@@ -122,6 +140,8 @@ int dd_minimize_hier(const size_t *units, size_t n, dd_pred pred, dd_boundary bo
 			for (size_t j = 0; j < nfound; j++)
 				if (j != i)
 					scratch[k++] = found[j];
+			if (left)
+				left(priv, nfound - i);
 			rc = pred(priv, scratch, k);
 			if (rc == DD_STOP) {
 				nrest = 0;
@@ -157,6 +177,8 @@ stop:
 out:
 	free(found);
 	free(scratch);
+	if (left)
+		left(priv, 0);
 	if (stopped)
 		return DD_STOP;
 	return rc < 0 ? rc : 0;

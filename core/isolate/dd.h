@@ -14,7 +14,10 @@
 
 /* The property being searched for, evaluated on a subset of units:
  * return 1 (has it), 0 (has not), 2 (cannot tell: unresolved, which counts
- * as "has not" except that the search probes nearby subsets), <0 to abort. */
+ * as "has not" except that the search probes nearby subsets), 3 (cannot
+ * tell, and nearby subsets would not tell either: the program ran and
+ * failed otherwise, which a split elsewhere rarely mends; counts as 2
+ * without the probes), <0 to abort. */
 typedef int (*dd_pred)(void *priv, const size_t *units, size_t n);
 
 /* A predicate (or commit test) may return DD_STOP: the search then stops and
@@ -41,6 +44,14 @@ int dd_minimize(const size_t *units, size_t n, dd_pred pred, void *priv, size_t 
 typedef int (*dd_boundary)(void *priv, size_t a, size_t b);
 int dd_minimize_hier(const size_t *units, size_t n, dd_pred pred, dd_boundary boundary, void *priv, size_t *out,
 		     size_t *nout);
+
+/* The same, publishing its remaining work: before each test, left(priv, k)
+ * gets an estimate k of the tests still to run (the binary search's steps
+ * over what is left, the check of what was found, the 1-minimality pass),
+ * so that a progress display need not guess; left(priv, 0) at the end. */
+typedef void (*dd_left)(void *priv, size_t k);
+int dd_minimize_left(const size_t *units, size_t n, dd_pred pred, dd_boundary boundary, dd_left left, void *priv,
+		     size_t *out, size_t *nout);
 
 /* Zeller and Hildebrandt's ddmin, as published: subsets, then complements, at
  * granularity 2, doubling when nothing has the property. For benchmarks. */

@@ -458,12 +458,67 @@ static int same_key(const struct decl *a, const struct decl *b)
 	return a->cls == b->cls && !strcmp(a->name, b->name) && !strcmp(a->scope, b->scope);
 }
 
+static void add_need(struct deps *d, size_t from, size_t to)
+{
+	if (from == to)
+		return;
+	for (size_t k = 0; k < d->nneed[from]; k++)
+		if (d->need[from][k] == to)
+			return;
+	d->need[from] = xrealloc(d->need[from], (d->nneed[from] + 1) * sizeof(**d->need));
+	d->need[from][d->nneed[from]++] = to;
+}
+
+static int cmp_cstr(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Each change's uses of the names some hunk declares: for repair. */
+static void record_uses(const struct change_set *s, const struct scan *scans, const struct hdecl *hd, size_t nhd,
+			struct deps *d)
+{
+	const char **names = xmalloc((nhd + 1) * sizeof(*names));
+	for (size_t i = 0; i < nhd; i++)
+		names[i] = hd[i].d->name;
+	qsort(names, nhd, sizeof(*names), cmp_cstr);
+	for (size_t f = 0; f < s->nfiles; f++) {
+		const struct change_file *cf = &s->files[f];
+		for (size_t c = cf->change0; c < cf->change0 + cf->nchanges; c++) {
+			struct buf b = BUF_INIT;
+			for (int side = 0; side < 2; side++) {
+				int from, to;
+				side_range(s, c, side, &from, &to);
+				const struct scan *sc = &scans[2 * f + side];
+				for (size_t k = 0; k < sc->nu; k++) {
+					const struct use *u = &sc->u[k];
+					if (u->line < from || u->line >= to)
+						continue;
+					char *nm = xstrndup(u->s, u->len);
+					const char *key = nm;
+					if (nhd && bsearch(&key, names, nhd, sizeof(*names), cmp_cstr)) {
+						buf_adds(&b, nm);
+						buf_addc(&b, '\0');
+					}
+					free(nm);
+				}
+			}
+			buf_addc(&b, '\0');
+			d->uses[c] = buf_detach(&b);
+		}
+	}
+	free(names);
+}
+
 void deps_compute(const struct change_set *s, struct deps *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->nchanges = s->nchanges;
 	d->group = xmalloc((s->nchanges + 1) * sizeof(*d->group));
 	d->names = xcalloc(s->nchanges + 1, sizeof(*d->names));
+	d->uses = xcalloc(s->nchanges + 1, sizeof(*d->uses));
+	d->need = xcalloc(s->nchanges + 1, sizeof(*d->need));
+	d->nneed = xcalloc(s->nchanges + 1, sizeof(*d->nneed));
 	long *parent = xmalloc((s->nchanges + 1) * sizeof(*parent));
 	for (size_t c = 0; c < s->nchanges; c++)
 		parent[c] = (long)c;
@@ -549,11 +604,14 @@ void deps_compute(const struct change_set *s, struct deps *d)
 			for (size_t k = 0; k < nsh[0] && !changed; k++)
 				changed = strcmp(sh[0][k], sh[1][k]) != 0;
 		}
+		/* Only one revision declares it (within the hunks): a one-way tie. */
+		int added = !changed ? 0 : nsh[0] == 0 ? 1 : nsh[1] == 0 ? -1 : 0;
 		if (changed) {
 			const struct decl *key = hd[i].d;
 			size_t len = strlen(key->name);
-			for (size_t k = 1; k < nm; k++)
-				unite(parent, members[0], members[k]);
+			if (!added)
+				for (size_t k = 1; k < nm; k++)
+					unite(parent, members[0], members[k]);
 			/* Its users, old lines or new. */
 			for (size_t f = 0; f < s->nfiles; f++)
 				for (int side = 0; side < 2; side++) {
@@ -568,8 +626,18 @@ void deps_compute(const struct change_set *s, struct deps *d)
 						     c < s->files[f].change0 + s->files[f].nchanges; c++) {
 							int from, to;
 							side_range(s, c, side, &from, &to);
-							if (u->line >= from && u->line < to)
+							if (u->line < from || u->line >= to)
+								continue;
+							if (!added)
 								unite(parent, members[0], c);
+							else if (added > 0 && side == 1)
+								/* A new name's user needs its declarations. */
+								for (size_t m = 0; m < nm; m++)
+									add_need(d, c, members[m]);
+							else if (added < 0 && side == 0)
+								/* Removing a name's declaration needs its uses gone. */
+								for (size_t m = 0; m < nm; m++)
+									add_need(d, members[m], c);
 						}
 					}
 				}
@@ -579,6 +647,7 @@ void deps_compute(const struct change_set *s, struct deps *d)
 		free(members);
 	}
 	free(done);
+	record_uses(s, scans, hd, nhd, d);
 	free(hd);
 	for (size_t f = 0; f < 2 * s->nfiles; f++)
 		scan_release(&scans[f]);
@@ -596,6 +665,8 @@ void deps_compute(const struct change_set *s, struct deps *d)
 		}
 		if (!d->names[c])
 			d->names[c] = xcalloc(2, 1);
+		if (!d->uses[c])
+			d->uses[c] = xcalloc(2, 1);
 	}
 	free(size);
 	free(parent);
@@ -603,9 +674,15 @@ void deps_compute(const struct change_set *s, struct deps *d)
 
 void deps_release(struct deps *d)
 {
-	for (size_t c = 0; c < d->nchanges; c++)
+	for (size_t c = 0; c < d->nchanges; c++) {
 		free(d->names[c]);
+		free(d->uses[c]);
+		free(d->need[c]);
+	}
 	free(d->names);
+	free(d->uses);
+	free(d->need);
+	free(d->nneed);
 	free(d->group);
 	memset(d, 0, sizeof(*d));
 }
@@ -619,5 +696,20 @@ size_t deps_declaring(const struct deps *d, const char *name, size_t *out)
 				out[n++] = c;
 				break;
 			}
+	return n;
+}
+
+size_t deps_involving(const struct deps *d, const char *name, size_t *out)
+{
+	size_t n = 0;
+	for (size_t c = 0; c < d->nchanges; c++) {
+		int in = 0;
+		for (const char *p = d->names[c]; p && *p && !in; p += strlen(p) + 1)
+			in = !strcmp(p, name);
+		for (const char *p = d->uses[c]; p && *p && !in; p += strlen(p) + 1)
+			in = !strcmp(p, name);
+		if (in)
+			out[n++] = c;
+	}
 	return n;
 }

@@ -7,9 +7,13 @@
  * or macro value) ties the hunks declaring it to the hunks using it, old
  * lines or new; a hunk that leaves braces or parentheses unbalanced is tied
  * to the following hunks of its file up to the one that balances them. The
- * groups are the connected hunks. Also the hunks that
- * declare a given name, for repairing a configuration from compiler
- * errors (repair.h). */
+ * groups are the connected hunks. A name that only one revision declares
+ * ties one way (needs): applied to the old revision, a hunk using a new
+ * name needs the hunks declaring it, and a hunk removing a name's
+ * declaration needs the hunks removing its uses; reverted from the new
+ * revision, the same ties read backwards (a reverted declaration needs its
+ * new users reverted). Also the hunks that declare or use a given name,
+ * for repairing a configuration from compiler errors (repair.h). */
 #ifndef CULPRIT_DEPS_H
 #define CULPRIT_DEPS_H
 
@@ -22,6 +26,12 @@ struct deps {
 	size_t linked;      /* changes in such groups */
 	/* Per change: the names it declares or defines (either side), NUL-separated, "" ended. */
 	char **names;
+	/* Per change: the names of hunk declarations it uses (either side), the same way. */
+	char **uses;
+	/* Per change: the changes it needs when applied to the old revision
+	 * (one-way ties; the groups' ties go both ways and are not listed). */
+	size_t **need;
+	size_t *nneed;
 	size_t nchanges;
 };
 
@@ -32,5 +42,7 @@ void deps_release(struct deps *d);
 /* The changes that declare or define name: indices into s->changes, in
  * out (room for s->nchanges); returns how many. */
 size_t deps_declaring(const struct deps *d, const char *name, size_t *out);
+/* The changes that declare or use name (either side): the same way. */
+size_t deps_involving(const struct deps *d, const char *name, size_t *out);
 
 #endif

@@ -192,6 +192,7 @@ struct explain {
 
 	struct explain_config *configs;
 	size_t nconfigs;
+	size_t search_left;         /* the change search's estimate of the tests it has left (0: none published) */
 	int commits_tested, builds, stored_hits, flaky;   /* flaky: configurations whose --repeat runs disagreed */
 	int builds_before;          /* builds of the session's earlier runs (stored) */
 	/* The culprit commit as a person reads it (once bisection found it; else NULL/0). */

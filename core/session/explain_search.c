@@ -391,6 +391,7 @@ static int test_atoms_ex(struct search *sr, const struct bits *applied, int reve
 	if (rc < 0)
 		return rc;
 	rc = (int)o.verdict;
+	sr->why = o.why;
 	if (why)
 		*why = o.why;
 	if (excerpt) {
@@ -406,6 +407,58 @@ static int test_atoms(struct search *sr, const struct bits *applied, int revert_
 	return test_atoms_ex(sr, applied, revert_view, why, NULL);
 }
 
+static int change_touched(const struct change *ch, const struct bits *b, int value)
+{
+	for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++)
+		if (bits_test(b, a) == value)
+			return 1;
+	return 0;
+}
+
+/* Close a configuration under the dependences (hunk level only): applied
+ * to good (revert 0), each applied change brings its group and what it
+ * needs; reverted from bad (revert 1), each reverted change takes the
+ * changes that need it (the new users of a declaration it takes away).
+ * Returns how many changes it added. */
+static size_t close_config(const struct search *sr, struct bits *b, int revert)
+{
+	const struct deps *d = sr->deps;
+	const struct change_set *s = sr->s;
+	size_t added = 0;
+	if (!d || (sr->u && sr->u->tokens))
+		return 0;
+	int value = revert ? 0 : 1;   /* the bit value of a change that is in */
+	for (int again = 1; again;) {
+		again = 0;
+		for (size_t c = 0; c < s->nchanges; c++) {
+			const struct change *ch = &s->changes[c];
+			int in = change_touched(ch, b, value);
+			for (size_t g = 0; g < s->nchanges; g++) {
+				if (g == c)
+					continue;
+				/* Reverting, a group's ties are not followed: reverting
+				 * part of a group is how the fix search tells its causes
+				 * from its build needs (split_fix). */
+				int tie = !revert && d->group[c] >= 0 && d->group[c] == d->group[g];
+				for (size_t k = 0; !tie && !revert && k < d->nneed[c]; k++)
+					tie = d->need[c][k] == g;
+				for (size_t k = 0; !tie && revert && k < d->nneed[g]; k++)
+					tie = d->need[g][k] == c;
+				const struct change *gh = &s->changes[g];
+				if (!tie || !in || !change_touched(gh, b, !value))
+					continue;
+				if (!revert && sr->pool && !bits_test(sr->pool, gh->atom0))
+					continue;
+				for (size_t a = gh->atom0; a < gh->atom0 + gh->natoms; a++)
+					value ? bits_set(b, a) : bits_clear(b, a);
+				added++;
+				again = 1;
+			}
+		}
+	}
+	return added;
+}
+
 /* Test `applied` (applied to the good side); when it does not build, add
  * the changes of the search that declare what the compiler says is missing
  * or wrong, and test that repaired configuration instead, a few rounds at
@@ -414,10 +467,11 @@ static int test_repaired(struct search *sr, struct bits *applied)
 {
 	struct bits *added_all = bits_new(sr->s->natoms);
 	for (int round = 0;; round++) {
+		close_config(sr, applied, 0);
 		enum unresolved_why why = WHY_NONE;
 		char *excerpt = NULL;
 		int v = test_atoms_ex(sr, applied, 0, &why, &excerpt);
-		if (v != VERDICT_UNRESOLVED || why != WHY_BUILD || !sr->deps || !sr->pool || sr->u->tokens ||
+		if (v != VERDICT_UNRESOLVED || why != WHY_BUILD || !sr->deps || !sr->pool || (sr->u && sr->u->tokens) ||
 		    round == REPAIR_ROUNDS || !excerpt) {
 			free(excerpt);
 			/* Sound only when what repair added does not fail by itself:
@@ -457,6 +511,86 @@ static int test_repaired(struct search *sr, struct bits *applied)
 	}
 }
 
+/* Test `applied` as a reversion from bad, closed under the dependences;
+ * when it does not build, revert also the changes of the search that
+ * declare or use what the compiler complains about, a few rounds at most.
+ * applied shrinks by what was reverted. The verdict, or <0; *why as
+ * test_atoms. */
+static int test_revert_repaired(struct search *sr, struct bits *applied, enum unresolved_why *why_out)
+{
+	struct bits *added_all = bits_new(sr->s->natoms);
+	close_config(sr, applied, 1);
+	for (int round = 0;; round++) {
+		enum unresolved_why why = WHY_NONE;
+		char *excerpt = NULL;
+		int v = test_atoms_ex(sr, applied, 1, &why, &excerpt);
+		if (v != VERDICT_UNRESOLVED || why != WHY_BUILD || !sr->deps || (sr->u && sr->u->tokens) ||
+		    round == REPAIR_ROUNDS ||
+		    !excerpt) {
+			free(excerpt);
+			/* Sound only when reverting what repair added still
+			 * fails by itself: else the fix may be in it. */
+			if (v == VERDICT_PASS && bits_count(added_all) > 0) {
+				struct bits *alone = bits_new(sr->s->natoms);
+				bits_fill(alone);
+				for (size_t a = 0; a < sr->s->natoms; a++)
+					if (bits_test(added_all, a))
+						bits_clear(alone, a);
+				close_config(sr, alone, 1);
+				int w = test_atoms(sr, alone, 1, NULL);
+				bits_free(alone);
+				if (w < 0)
+					v = w;
+				else if (w != VERDICT_FAIL)
+					v = VERDICT_UNRESOLVED;
+			}
+			bits_free(added_all);
+			if (why_out)
+				*why_out = why;
+			return v;
+		}
+		char **names;
+		size_t nn = repair_names(excerpt, &names), added = 0;
+		free(excerpt);
+		size_t *inv = xmalloc((sr->s->nchanges + 1) * sizeof(*inv));
+		for (size_t i = 0; i < nn; i++) {
+			size_t ni = deps_involving(sr->deps, names[i], inv);
+			for (size_t k = 0; k < ni; k++) {
+				const struct change *ch = &sr->s->changes[inv[k]];
+				if (!change_touched(ch, applied, 1))
+					continue;
+				for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++)
+					if (bits_test(applied, a)) {
+						bits_clear(applied, a);
+						bits_set(added_all, a);
+					}
+				added++;
+			}
+		}
+		free(inv);
+		repair_names_free(names);
+		if (!added) {
+			bits_free(added_all);
+			if (why_out)
+				*why_out = why;
+			return v;
+		}
+		struct bits *before = bits_dup(applied);
+		if (close_config(sr, applied, 1))
+			for (size_t a = 0; a < sr->s->natoms; a++)
+				if (bits_test(before, a) && !bits_test(applied, a))
+					bits_set(added_all, a);
+		bits_free(before);
+	}
+}
+
+/* An unresolved configuration for the search: 2 when it did not build
+ * (a split nearby may), 3 when the program ran and failed otherwise. */
+static int unresolved_code(const struct search *sr)
+{
+	return sr->why == WHY_DIFFERENT ? 3 : 2;
+}
+
 static int pred_inducing(void *priv, const size_t *units, size_t n)
 {
 	struct search *sr = priv;
@@ -464,7 +598,7 @@ static int pred_inducing(void *priv, const size_t *units, size_t n)
 	units_add_atoms(sr->u, units, n, b, 1);
 	int v = test_repaired(sr, b);
 	bits_free(b);
-	return v < 0 ? v : v == VERDICT_FAIL ? 1 : v == VERDICT_UNRESOLVED ? 2 : 0;
+	return v < 0 ? v : v == VERDICT_FAIL ? 1 : v == VERDICT_UNRESOLVED ? unresolved_code(sr) : 0;
 }
 
 static size_t *bits_list(const struct bits *b, size_t *n)
@@ -484,9 +618,9 @@ static int pred_revert(void *priv, const size_t *units, size_t n)
 	struct bits *b = bits_new(sr->s->natoms);
 	bits_fill(b);
 	units_add_atoms(sr->u, units, n, b, 0);
-	int v = test_atoms(sr, b, 1, NULL);
+	int v = test_revert_repaired(sr, b, NULL);
 	bits_free(b);
-	return v < 0 ? v : v == VERDICT_PASS ? 1 : v == VERDICT_UNRESOLVED ? 2 : 0;
+	return v < 0 ? v : v == VERDICT_PASS ? 1 : v == VERDICT_UNRESOLVED ? unresolved_code(sr) : 0;
 }
 
 /* While searching auxiliary changes: does reverting sr->reverted (units)
@@ -499,6 +633,7 @@ static int pred_builds(void *priv, const size_t *units, size_t n)
 	units_add_atoms(sr->u, sr->reverted, sr->nreverted, b, 0);
 	units_add_atoms(sr->u, units, n, b, 0);
 	enum unresolved_why why = WHY_NONE;
+	close_config(sr, b, 1);
 	int v = test_atoms(sr, b, 1, &why);
 	bits_free(b);
 	return v < 0 ? v : why != WHY_BUILD && why != WHY_BUILD_TIMEOUT;
@@ -536,7 +671,8 @@ static int split_fix(struct search *sr, const size_t *R, size_t nr, struct bits 
 			rest[nrest++] = R[i];
 	}
 	size_t *a = xmalloc((nrest + 1) * sizeof(*a)), na = 0;
-	rc = nrest ? pred_builds(&(struct search){.x = sr->x, .s = sr->s, .u = sr->u, .reverted = c, .nreverted = nc},
+	rc = nrest ? pred_builds(&(struct search){.x = sr->x, .s = sr->s, .u = sr->u, .reverted = c, .nreverted = nc,
+						     .deps = sr->deps},
 				 NULL, 0)
 		   : 1;
 	if (rc == 0) {
@@ -600,13 +736,22 @@ static int border(void *priv, size_t a, size_t b)
 	return strcmp(cx->function ? cx->function : "", cy->function ? cy->function : "") != 0;
 }
 
+/* The search's remaining work, for the status bar. */
+static void publish_left(void *priv, size_t k)
+{
+	struct search *sr = priv;
+	ex_lock(sr->x);
+	sr->x->search_left = k;
+	ex_unlock(sr->x);
+}
+
 /* Minimize over units `cand` of table u with predicate p: the result as
  * units (out, room for n) and as atoms (result). */
 static int minimize(struct search *sr, const struct units *u, const size_t *cand, size_t n, dd_pred p,
 		    size_t *out, size_t *nout, struct bits *result)
 {
 	sr->u = u;
-	int rc = dd_minimize_hier(cand, n, p, border, sr, out, nout);
+	int rc = dd_minimize_left(cand, n, p, border, publish_left, sr, out, nout);
 	if (rc == 0 || rc == DD_STOP)
 		units_add_atoms(u, out, *nout, result, 1);
 	return rc;
@@ -739,6 +884,20 @@ static int search_level(struct explain *x, struct search *sr, const struct units
 		rc = 0;
 	} else if (rc >= 0) {
 		rc = split_fix(sr, out, nout, l->causes, l->aux);
+		if (rc == 1 && !u->tokens) {
+			/* What the dependences reverted along with the fix is
+			 * what its reversion needs to build: auxiliary. */
+			struct bits *b = bits_new(sr->s->natoms);
+			bits_fill(b);
+			for (size_t a = 0; a < sr->s->natoms; a++)
+				if (bits_test(l->causes, a) || bits_test(l->aux, a))
+					bits_clear(b, a);
+			close_config(sr, b, 1);
+			for (size_t a = 0; a < sr->s->natoms; a++)
+				if (!bits_test(b, a) && !bits_test(l->causes, a))
+					bits_set(l->aux, a);
+			bits_free(b);
+		}
 	}
 	sr->u = u;
 	free(rcand);
@@ -866,7 +1025,7 @@ int ex_search_begin(struct explain *x, struct cerr *e)
  * it needs to build) applied to good (want FAIL) or reverted from bad (want
  * PASS); usually a configuration the search tested already. 1 when it
  * proves the set (its key and label kept in l), 0 when not, <0 aborted. */
-static int prove(struct search *sr, const struct bits *atoms, const struct bits *extra, int revert_view,
+static int prove(struct search *sr, const struct bits *atoms, struct bits *extra, int revert_view,
 		 struct explain_list *l)
 {
 	struct explain *x = sr->x;
@@ -880,6 +1039,24 @@ static int prove(struct search *sr, const struct bits *atoms, const struct bits 
 				bits_clear(all, a);
 		bits_free(b);
 		b = all;
+	}
+	if (!x->refined) {
+		/* A hunk-level set is proved as the search tested it: with
+		 * what its dependences and compiler-error repair brought
+		 * along, which is then auxiliary. */
+		struct search hs = *sr;
+		hs.u = NULL;
+		hs.pool = NULL;
+		int v = revert_view ? test_revert_repaired(&hs, b, NULL) : test_repaired(&hs, b);
+		if (v == DD_STOP)
+			v = 0;
+		if (v < 0) {
+			bits_free(b);
+			return v;
+		}
+		for (size_t a = 0; a < sr->s->natoms; a++)
+			if (bits_test(b, a) != revert_view && !bits_test(atoms, a))
+				bits_set(extra, a);
 	}
 	struct buf label = BUF_INIT;
 	struct outcome o;
@@ -1040,7 +1217,9 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 	for (size_t c = 0; c < s->nchanges; c++)
 		if (s->changes[c].natoms > 1 && bits_test(hl.causes, s->changes[c].atom0))
 			cause_pieces = 1;
-	int entangled = !hl.split || bits_count(hl.aux) > 0 ||
+	/* What the dependences or repair brought along to build the
+	 * failure-inducing changes is a reason too: a piece may do without it. */
+	int entangled = !hl.split || bits_count(hl.aux) > 0 || bits_count(hl.repair) > 0 ||
 			(!bits_equal(hl.inducing, hl.causes) && (cause_pieces || !bits_equal(hl.inducing, cause_units)));
 	bits_free(cause_units);
 	/* Token pieces of large rewrites mostly give configurations that do not
@@ -1231,6 +1410,8 @@ int ex_revert(void *priv, const size_t *ch, size_t n, size_t **root, size_t *nro
 	}
 	x->p->err.msg[0] = '\0';
 	int rc = pred_revert(&sr, ch, n);
+	if (rc == 3)
+		rc = 0;   /* failed otherwise: no fix */
 	if (rc == 2 && nothers) {
 		/* It does not build: the fewest other changes to revert with it. */
 		struct search sub = sr;

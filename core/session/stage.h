@@ -68,6 +68,7 @@ struct search {
 	size_t nreverted;
 	const struct deps *deps;     /* which changes declare what, for repairing builds (or NULL) */
 	const struct bits *pool;     /* the atoms a repair may add (the search's candidates) */
+	enum unresolved_why why;     /* why the last configuration tested was unresolved */
 };
 
 /* stage.c: the helpers every stage uses */

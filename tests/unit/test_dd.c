@@ -209,6 +209,42 @@ static void test_hierarchical_splits(void)
 	CHECK(first_prefix == 8);
 }
 
+/* The search publishes its remaining work: an estimate before each test
+ * that covers the tests actually left, and 0 at the end. */
+static size_t left_calls, left_last, left_tests, left_short;
+static size_t left_seen[64];
+static int pred_count(void *priv, const size_t *u, size_t n)
+{
+	(void)priv;
+	left_tests++;
+	return has(u, n, 11);
+}
+
+static void record_left(void *priv, size_t k)
+{
+	(void)priv;
+	if (left_calls < 64)
+		left_seen[left_calls] = k;
+	left_calls++;
+	left_last = k;
+}
+
+static void test_publishes_left(void)
+{
+	size_t units[32], out[32], nout;
+	for (size_t i = 0; i < 32; i++)
+		units[i] = i;
+	left_calls = left_tests = left_short = 0;
+	CHECK(dd_minimize_left(units, 32, pred_count, NULL, record_left, NULL, out, &nout) == 0);
+	CHECK(nout == 1 && out[0] == 11);
+	CHECK(left_calls == left_tests + 1);   /* one before each test, one at the end */
+	CHECK(left_last == 0);
+	CHECK(left_seen[0] >= 5 && left_seen[0] <= 8);   /* log2 32 and the checks, not 32 */
+	for (size_t i = 0; i + 1 < left_calls && i < 64; i++)
+		left_short += left_seen[i] == 0;
+	CHECK(left_short == 0);
+}
+
 static int pred_abort(void *priv, const size_t *u, size_t n)
 {
 	int *calls = priv;
@@ -265,6 +301,7 @@ static void test_bisect_graph(void)
 int main(void)
 {
 	RUN(test_bisect_graph);
+	RUN(test_publishes_left);
 	RUN(test_single_culprit_log_cost);
 	RUN(test_two_interacting);
 	RUN(test_unresolved_not_in_answer);

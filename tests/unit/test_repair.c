@@ -65,8 +65,33 @@ static void test_unbalanced_hunks(void)
 	change_set_free(s);
 }
 
+/* A name only the new revision declares ties one way: its user needs the
+ * declaring hunk, not the reverse, and they are no group. */
+static void test_one_way_needs(void)
+{
+	const char *old = "#define A 1\n\nint f(void)\n{\n\treturn 1;\n}\n";
+	const char *new = "#define A 1\n#define LIMIT 8\n\nint f(void)\n{\n\treturn LIMIT;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	change_set_add_file(s, "f.c", "f.c", 0100644, 0100644, old, strlen(old), new, strlen(new), CHANGE_MODIFIED, 0);
+	change_set_add_hunk(s, 1, 0, 2, 1, "", 0);   /* + #define LIMIT 8 */
+	change_set_add_hunk(s, 5, 1, 6, 1, "", 0);   /* return LIMIT */
+	struct cerr e;
+	CHECK(change_set_finish(s, &e) == 0);
+	struct deps d;
+	deps_compute(s, &d);
+	CHECK(d.group[0] < 0 && d.group[1] < 0);
+	CHECK(d.nneed[1] == 1 && d.need[1][0] == 0);
+	CHECK(d.nneed[0] == 0);
+	size_t out[2];
+	CHECK(deps_involving(&d, "LIMIT", out) == 2);
+	CHECK(deps_declaring(&d, "LIMIT", out) == 1 && out[0] == 0);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 int main(void)
 {
+	RUN(test_one_way_needs);
 	RUN(test_unbalanced_hunks);
 	RUN(test_gcc_messages);
 	RUN(test_clang_messages);
