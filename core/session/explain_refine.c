@@ -598,6 +598,9 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 	long best = -1;
 	size_t napproved = 0;
 	char **approved = rc == 0 && !note ? approved_names(x, &napproved) : NULL;
+	char *nr = store_get(x->p->store, x->p->session, "refine.no_repeats");
+	int no_repeats = nr && nr[0] == '1';   /* a rejected proposal only repeated earlier lines */
+	free(nr);
 	if (rc == 0 && !note) {
 		const struct coverage *old = &x->p->cov;
 		for (size_t i = 0; i < nc; i++) {
@@ -637,7 +640,7 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 					drop |= old->runs[r].status == COV_PASS;
 			}
 			c[i].same_lines = same;
-			same = drop;
+			same = drop || (same && no_repeats);
 			if (same || !c[i].covers) {   /* nothing the ranking can learn from */
 				why_same += same;
 				why_none += !same;
@@ -725,6 +728,7 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 		p->verdict = b->failing ? xasprintf("failing: %s (the good revision differs)", b->sig)
 					: xstrdup("passing: both revisions behave the same");
 		p->new_lines = b->fresh;
+		p->repeats = b->same_lines;
 		p->sequences = b->seqs;
 		p->good_out = xstrndup(b->good.out.s ? b->good.out.s : "", b->good.out.len < 4096 ? b->good.out.len : 4096);
 		p->bad_out = xstrndup(b->bad_out.s ? b->bad_out.s : "", b->bad_out.len < 4096 ? b->bad_out.len : 4096);
@@ -826,6 +830,9 @@ int ex_refine_record(struct explain *x, enum refine_answer a, struct ranking *be
 		return -1;
 	if (a == REFINE_REJECT) {
 		ex_event(x, "REJECTED", "%s: %s", r->cur.name, r->cur.input);
+		/* The user does not want inputs that only repeat earlier lines. */
+		if (r->cur.repeats && store_set(x->p->store, x->p->session, "refine.no_repeats", "1", e) < 0)
+			return -1;
 		ex_lock(x);
 		r->rejected++;
 		proposal_release(&r->cur);

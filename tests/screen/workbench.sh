@@ -283,7 +283,10 @@ check "refine: then the next proposal" wait_for "Proposed test gen2" 60
 check "refine: a failing input of the same fault" wait_for "verdict: failing: assertion failed at main.c:23"
 first=$(screen | grep -o 'input:   ./prog [0-9-]*' | head -1)
 keys r
-check "refine: nothing more to propose" wait_for "refinement: no new input"
+check "refine: then a failing input on the failing run's lines (for its outcome)" wait_for "Proposed test gen3" 60
+keys r
+check "refine: nothing more to propose: no other input only repeating earlier lines after that rejection" \
+	wait_for "refinement: no new input"
 check "refine: the ranking counts it" wait_for "ochiai: 1 failing, 1 passing tests"
 check "refine: the pane shows how lines moved" wait_for "rank before->after"
 check "refine: the rejected input is not proposed again" sh -c "! tmux -L '$SOCK' capture-pane -p -t w | grep -qF -- '$first'"
