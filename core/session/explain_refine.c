@@ -172,8 +172,18 @@ static int run_input(struct explain *x, const char *dir, const char *cmd, struct
 }
 
 /* The branch a candidate negates, described. */
-static char *branch_text(const struct trace *t, uint32_t b)
+static char *branch_text(const struct trace *t, uint32_t b, uint32_t varied)
 {
+	if (b == TRACE_NONE && varied < t->n) {   /* no branch flipped: the same path, one input changed */
+		const struct tev *v = &t->ev[varied];
+		if (v->aux == TIN_ARGINT)
+			return xasprintf("none: the same path with another value of argument %u", v->id);
+		if (v->aux == TIN_STDINT)
+			return xasprintf("none: the same path with another value of standard input's number %u", v->id + 1);
+		if (v->aux == TIN_ARGBYTE)
+			return xasprintf("none: the same path with another byte %u of argument %u", v->id & 0xffff, v->id >> 16);
+		return xasprintf("none: the same path with another byte of input");
+	}
 	const struct msite *st = b < t->n ? trace_stmt_of(t, b) : NULL;
 	if (!st)
 		return xstrdup("");
@@ -723,7 +733,7 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 		p->input = gen_describe(&b->in);
 		p->cmd = xstrdup(b->cmd);
 		p->test = test;
-		p->branch = branch_text(t, b->in.branch);
+		p->branch = branch_text(t, b->in.branch, b->in.varied);
 		p->failing = b->failing;
 		p->verdict = b->failing ? xasprintf("failing: %s (the good revision differs)", b->sig)
 					: xstrdup("passing: both revisions behave the same");

@@ -37,6 +37,11 @@ one refine_strtol temp.c 22 '\[ "\$(\./prog [-0-9]* [-0-9]* [-0-9]*)" = .* \]' '
 one refine_scanf pass.c 16 '\[ "\$(\./prog < /.*/gen[0-9]*\.in)" = .* \]' '[ "$(./prog < tests/2.in)" = "1 1" ]'
 one refine_wrapper year.c 10 "sh check.sh [-0-9]* [-0-9']*" sh check.sh 1 2024
 one refine_cmp fizz.c 17 "\./prog [-0-9']* | cmp -s - '*/.*/gen[0-9]*\.out'*" './prog 6 | cmp -s - tests/6.out'
+# Straight-line code (no branch to negate): inputs on the same path with
+# other values; the one failing such input is approved (the passing ones
+# repeat the suite's passing test's lines and outcome).
+MIN=1 one refine_straight tiles.c 8 '\[ "\$(\./prog < /.*/gen[0-9]*\.in)" = .* \]' '[ "$(./prog < tests/2.in)" = "4" ]'
+check "straight: candidates on the same path" [ "$(jqf '.refinement.rounds[0].candidates')" -ge 1 ]
 # Doubles read by scanf("%lf"): the comparison on the value is solved in
 # floating point, the new value written back as a number (the suite's other
 # tests leave one new coverage to find).
