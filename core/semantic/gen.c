@@ -512,10 +512,11 @@ int gen_candidates(const struct trace *t, const char *root, const struct buf *in
 			else
 				v[n++] = g;
 		}
-	/* No branch gave a new input (straight-line code, branches no input
-	 * can turn, or all found before): the same path with other values,
-	 * a few for each input the run read. */
-	if (rc == 0 && n == 0 && max > 0) {
+	/* No branch can be negated (straight-line code, branches no input
+	 * can turn): the same path with other values, a few for each input
+	 * the run read. (When negations were found before, the approved
+	 * tests' runs give the next ones instead.) */
+	if (rc == 0 && fl.n == 0 && n == 0 && max > 0) {
 		struct flips sp;
 		struct formula *g2 = formula_new_mode(t, 1);
 		size_t per = max / 4 ? max / 4 : 1;
