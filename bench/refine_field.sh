@@ -40,10 +40,10 @@ for repo in $(ls "$DIR" | sort -V); do
 	git clone -q "$DIR/$repo" "$d" 2>/dev/null && git -C "$d" fetch -q --tags 2>/dev/null
 	fail=$(cat "$d/failing.txt")
 	start=$(date +%s)
-	(cd "$d" && "$CULPRIT" --batch -q -f json --good good --bad bad --build make --test-timeout 5 --suite tests.list -- "$fail") \
+	(cd "$d" && "$CULPRIT" --batch -q -f json --top 0 --good good --bad bad --build make --test-timeout 5 --suite tests.list -- "$fail") \
 		> "$T/out.json" 2>/dev/null
 	before=$(best_rank "$want")
-	(cd "$d" && "$CULPRIT" --batch -q -f json --good good --bad bad --build make --test-timeout 5 --suite tests.list --refine 5 \
+	(cd "$d" && "$CULPRIT" --batch -q -f json --top 0 --good good --bad bad --build make --test-timeout 5 --suite tests.list --refine 5 \
 		-- "$fail") > "$T/out.json" 2> "$T/err"
 	secs=$(($(date +%s) - start))
 	after=$(best_rank "$want")

@@ -39,6 +39,7 @@ struct wb {
 	struct view views[5];
 	struct view_ctx ctx;
 	int focus, zoom, stacked, show_log;
+	int folded;                    /* the proposal dialog folded to a line while the panes are browsed */
 	int utf8, color;
 	char msg[512];                 /* the status line's message */
 	int msg_error;
@@ -70,6 +71,7 @@ struct wb {
 };
 
 static int proposal_shown(struct wb *w);
+static int navigation(enum keymap_action a);
 static void draw_proposal(struct wb *w);
 
 /* ------------------------------------------------------------ the worker */
@@ -1127,6 +1129,7 @@ static void refine(struct wb *w, int job)
 		message(w, 1, "refinement comes after the analysis: r runs it first");
 	else {
 		w->job = job;
+		w->folded = 0;   /* the next proposal opens whole */
 		pthread_cond_broadcast(&w->cond);
 		message(w, 0, job == JOB_PROPOSE ? "refinement: generating tests" : "refinement: ranking again");
 	}
@@ -1150,6 +1153,17 @@ static void draw_proposal(struct wb *w)
 	struct buf b = BUF_INIT;
 	pthread_mutex_lock(&w->x->lock);
 	const struct explain_refine *r = &w->x->refine;
+	if (w->folded) {   /* one line above the status bar: the panes stay in view */
+		buf_addf(&b, " Proposed test %s waits: a approve, r reject, s stop, Enter shows it ", r->cur.name);
+		pthread_mutex_unlock(&w->x->lock);
+		attron(A_REVERSE | A_BOLD);
+		move(LINES - 3, 0);   /* (over the panes' last line: the status bar is drawn after) */
+		clrtoeol();
+		mvaddnstr(LINES - 3, 0, b.s, COLS);
+		attroff(A_REVERSE | A_BOLD);
+		buf_release(&b);
+		return;
+	}
 	buf_addf(&b, "Proposed test %s (round %d; %zu approved, %zu rejected so far)\n\n", r->cur.name, r->rounds,
 		 r->approved, r->rejected);
 	buf_addf(&b, "input:   %s\n", r->cur.input);
@@ -1188,7 +1202,8 @@ static void draw_proposal(struct wb *w)
 	if (r->cur.ncovered > 12)
 		buf_adds(&b, " ...");
 	buf_adds(&b, "\n\n  a approve: add it to the suite and rank again\n  r reject: never propose it again\n"
-		     "  s stop refinement: keep the result as it is");
+		     "  s stop refinement: keep the result as it is\n"
+		     "  the panes' moving keys browse them (the dialog folds to a line; Enter shows it again)");
 	pthread_mutex_unlock(&w->x->lock);
 	int wd = COLS - 8 < 100 ? COLS - 8 : 100, h = 0;
 	char *lines[40];
@@ -1440,8 +1455,20 @@ static int handle_key(struct wb *w, int ch)
 			snprintf(w->result_msg + at, sizeof(w->result_msg) - at, "%srefinement stopped",
 				 at && !r ? "; " : "");
 			pthread_mutex_unlock(&w->lock);
-		} else
-			message(w, 1, "a approve, r reject, s stop refinement");
+		} else if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
+			w->folded = 0;
+		} else {
+			/* The panes stay browsable: a moving key goes to them, the dialog folded to a line. */
+			enum keymap_action a = KA_NONE;
+			int k1 = ch;
+			if (keymap_lookup(w->o->keymap, w->views[w->focus].ops->scope, &k1, 1, &a) == KM_ACTION &&
+			    navigation(a)) {
+				w->folded = 1;
+				w->nkeys = 0;
+				return act(w, a);
+			}
+			message(w, 1, "a approve, r reject, s stop refinement; the panes' moving keys browse them");
+		}
 		return R_HANDLED;
 	}
 	if (ch == '\r' || ch == KEY_ENTER)

@@ -1207,8 +1207,125 @@ static void input_domain(struct formula *f, Z3_solver s, uint32_t e, Z3_ast pref
 	}
 }
 
-int formula_flips(struct formula *f, const uint32_t *br, size_t nbr, const unsigned char *want, size_t max_checks,
-		  struct flips *out, struct cerr *e)
+/* Record the model's values of the formula's inputs as a solution. */
+static void record_model(struct formula *f, Z3_model m, uint32_t branch, uint32_t varied, struct flips *out, size_t *cap)
+{
+	const struct trace *t = f->t;
+	if (out->n == *cap) {
+		*cap = *cap ? 2 * *cap : 8;
+		out->v = xrealloc(out->v, *cap * sizeof(*out->v));
+	}
+	struct flip *fl = &out->v[out->n++];
+	fl->branch = branch;
+	fl->varied = varied;
+	fl->n = 0;
+	fl->in = xmalloc((f->ninputs + 1) * sizeof(*fl->in));
+	fl->val = xmalloc((f->ninputs + 1) * sizeof(*fl->val));
+	for (size_t k = 0; k < f->ninputs; k++) {
+		uint32_t ev = f->inputs[k];
+		int w = input_width(&t->ev[ev]);
+		char name[32];
+		snprintf(name, sizeof(name), "in%u", ev);
+		Z3_ast var_ = Z3_mk_const(f->z, Z3_mk_string_symbol(f->z, name), Z3_mk_bv_sort(f->z, (unsigned)w));
+		Z3_ast val = NULL;
+		uint64_t u;
+		if (!Z3_model_eval(f->z, m, var_, 1, &val) || !Z3_get_numeral_uint64(f->z, val, &u))
+			continue;
+		long long sv = (long long)u;
+		if (w < 64 && (u >> (w - 1)) & 1 && (t->ev[ev].aux == TIN_ARGINT || t->ev[ev].aux == TIN_STDINT ||
+						     (t->ev[ev].aux == TIN_STDBYTE && !t->ev[ev].addr)))
+			sv = (long long)(u | ~((1ull << w) - 1));
+		fl->in[fl->n] = ev;
+		fl->val[fl->n++] = sv;
+	}
+}
+
+/* Whether input event e can take other values in a generated test: a
+ * number read (modelled), or a byte when numbers is 0. */
+static int variable_input(const struct tev *v, int numbers)
+{
+	if (v->kind != TE_IN)
+		return 0;
+	if (v->aux == TIN_ARGINT || (v->aux == TIN_STDINT && v->id != ~0u))
+		return numbers;
+	return !numbers && (v->aux == TIN_ARGBYTE || v->aux == TIN_STDBYTE);
+}
+
+/* Check with the preferences as assumptions, all on at first: keep the
+ * other inputs as they were where the path allows, dropping the
+ * preferences an unsat core names (the strongest kind first: keeping a
+ * value, then staying near, then tame; the overflow guard last), and try
+ * again. */
+static Z3_lbool solve_relaxed(struct formula *f, Z3_solver s, Z3_ast *prefs, unsigned char *on, size_t domained,
+			      Z3_ast noov, size_t *checks)
+{
+	memset(on, 1, NPREF * domained);
+	int noov_on = 1;
+	Z3_lbool r = Z3_L_UNDEF;
+	for (int tries = 0; tries < 12; tries++) {
+		Z3_ast *as = xmalloc((NPREF * domained + 2) * sizeof(*as));
+		unsigned na = 0;
+		if (noov_on)
+			as[na++] = noov;
+		for (size_t k = 0; k < NPREF * domained; k++)
+			if (on[k])
+				as[na++] = prefs[k];
+		(*checks)++;
+		r = Z3_solver_check_assumptions(f->z, s, na, as);
+		free(as);
+		if (r != Z3_L_FALSE || na == 0)
+			break;
+		Z3_ast_vector core = Z3_solver_get_unsat_core(f->z, s);
+		Z3_ast_vector_inc_ref(f->z, core);
+		unsigned kc = Z3_ast_vector_size(f->z, core);
+		size_t nnamed = 0;
+		int kind = NPREF;
+		for (unsigned c = 0; c < kc; c++)
+			for (size_t k = 0; k < NPREF * domained; k++)
+				if (on[k] && Z3_is_eq_ast(f->z, Z3_ast_vector_get(f->z, core, c), prefs[k])) {
+					if ((int)(k % NPREF) < kind)
+						kind = (int)(k % NPREF);
+					break;
+				}
+		for (unsigned c = 0; c < kc; c++)
+			for (size_t k = (size_t)kind; k < NPREF * domained; k += NPREF)
+				if (Z3_is_eq_ast(f->z, Z3_ast_vector_get(f->z, core, c), prefs[k])) {
+					on[k] = 0;
+					nnamed++;
+				}
+		if (nnamed == 0 && noov_on)
+			for (unsigned c = 0; c < kc; c++)
+				if (Z3_is_eq_ast(f->z, Z3_ast_vector_get(f->z, core, c), noov)) {
+					noov_on = 0;
+					nnamed++;
+				}
+		Z3_ast_vector_dec_ref(f->z, core);
+		if (nnamed == 0)
+			break;
+	}
+	return r;
+}
+
+/* Assert what the walk queued since the last call, and give the new
+ * inputs their domains and preferences. */
+static void catch_up(struct formula *f, Z3_solver s, struct bits *added, Z3_ast noov, size_t *sided, size_t *domained,
+		     size_t *cap_pref, Z3_ast **prefs, unsigned char **on, struct flips *out)
+{
+	out->clauses += assert_queued(f, s, added);
+	for (; *sided < f->nside; (*sided)++)
+		Z3_solver_assert(f->z, s, Z3_mk_implies(f->z, noov, f->side[*sided]));
+	for (; *domained < f->ninputs; (*domained)++) {
+		if (*domained == *cap_pref) {
+			*cap_pref = *cap_pref ? 2 * *cap_pref : 16;
+			*prefs = xrealloc(*prefs, NPREF * *cap_pref * sizeof(**prefs));
+			*on = xrealloc(*on, NPREF * *cap_pref);
+		}
+		input_domain(f, s, f->inputs[*domained], &(*prefs)[NPREF * *domained]);
+	}
+}
+
+static int flips_run(struct formula *f, const uint32_t *br, size_t nbr, const unsigned char *want, size_t max_checks,
+		     size_t per_input, struct flips *out, struct cerr *e)
 {
 	const struct trace *t = f->t;
 	double t0 = now();
@@ -1219,83 +1336,29 @@ int formula_flips(struct formula *f, const uint32_t *br, size_t nbr, const unsig
 	f->ninputs = 0;
 	Z3_solver s = timed_solver(f, 5000, 0);
 	struct bits *added = bits_new(t->n + 1);
-	size_t domained = 0, cap = 0, cap_pref = 0, sided = 0;
+	size_t domained = 0, cap = 0, cap_pref = 0, sided = 0, walked = 0;
 	/* One more preference: no signed overflow on the way (an input that
 	 * gets its way by undefined behaviour is not a test anyone wants). */
 	f->no_overflow = 1;
 	f->nside = 0;
 	Z3_ast noov = Z3_mk_const(f->z, Z3_mk_string_symbol(f->z, "noov"), Z3_mk_bool_sort(f->z));
-	int noov_on = 1;
 	Z3_ast *prefs = NULL;
 	unsigned char *on = NULL;
 	int rc = 0;
 	for (size_t i = 0; i < nbr && out->checks < max_checks; i++) {
 		struct expect x = {EXPECT_FLIP, br[i], NULL, 0};
 		Z3_ast flip = expected(f, &x);
-		if (!flip)
+		if (!flip) {
+			walked = i + 1;
 			continue;   /* an opaque condition: the run's values decide it */
-		out->clauses += assert_queued(f, s, added);
-		for (; sided < f->nside; sided++)
-			Z3_solver_assert(f->z, s, Z3_mk_implies(f->z, noov, f->side[sided]));
-		for (; domained < f->ninputs; domained++) {
-			if (domained == cap_pref) {
-				cap_pref = cap_pref ? 2 * cap_pref : 16;
-				prefs = xrealloc(prefs, NPREF * cap_pref * sizeof(*prefs));
-				on = xrealloc(on, NPREF * cap_pref);
-			}
-			input_domain(f, s, f->inputs[domained], &prefs[NPREF * domained]);
 		}
+		catch_up(f, s, added, noov, &sided, &domained, &cap_pref, &prefs, &on, out);
 		if (want[i]) {
 			Z3_solver_push(f->z, s);
 			Z3_solver_assert(f->z, s, flip);
 			/* Keep the other inputs as they were where the path allows:
 			 * drop the preferences an unsat core names, and try again. */
-			memset(on, 1, NPREF * domained);
-			noov_on = 1;
-			Z3_lbool r = Z3_L_UNDEF;
-			for (int tries = 0; tries < 12; tries++) {
-				Z3_ast *as = xmalloc((NPREF * domained + 2) * sizeof(*as));
-				unsigned na = 0;
-				if (noov_on)
-					as[na++] = noov;
-				for (size_t k = 0; k < NPREF * domained; k++)
-					if (on[k])
-						as[na++] = prefs[k];
-				out->checks++;
-				r = Z3_solver_check_assumptions(f->z, s, na, as);
-				free(as);
-				if (r != Z3_L_FALSE || na == 0)
-					break;
-				/* Give up the strongest kind the core names first
-				 * (keeping a value, then staying near, then tame). */
-				Z3_ast_vector core = Z3_solver_get_unsat_core(f->z, s);
-				Z3_ast_vector_inc_ref(f->z, core);
-				unsigned kc = Z3_ast_vector_size(f->z, core);
-				size_t nnamed = 0;
-				int kind = NPREF;
-				for (unsigned c = 0; c < kc; c++)
-					for (size_t k = 0; k < NPREF * domained; k++)
-						if (on[k] && Z3_is_eq_ast(f->z, Z3_ast_vector_get(f->z, core, c), prefs[k])) {
-							if ((int)(k % NPREF) < kind)
-								kind = (int)(k % NPREF);
-							break;
-						}
-				for (unsigned c = 0; c < kc; c++)
-					for (size_t k = (size_t)kind; k < NPREF * domained; k += NPREF)
-						if (Z3_is_eq_ast(f->z, Z3_ast_vector_get(f->z, core, c), prefs[k])) {
-							on[k] = 0;
-							nnamed++;
-						}
-				if (nnamed == 0 && noov_on)
-					for (unsigned c = 0; c < kc; c++)
-						if (Z3_is_eq_ast(f->z, Z3_ast_vector_get(f->z, core, c), noov)) {
-							noov_on = 0;
-							nnamed++;
-						}
-				Z3_ast_vector_dec_ref(f->z, core);
-				if (nnamed == 0)
-					break;
-			}
+			Z3_lbool r = solve_relaxed(f, s, prefs, on, domained, noov, &out->checks);
 			if (Z3_get_error_code(f->z) != Z3_OK) {
 				rc = cerr_set(e, "the solver failed: %s", Z3_get_error_msg(f->z, Z3_get_error_code(f->z)));
 				break;
@@ -1303,44 +1366,75 @@ int formula_flips(struct formula *f, const uint32_t *br, size_t nbr, const unsig
 			if (r == Z3_L_TRUE) {
 				Z3_model m = Z3_solver_get_model(f->z, s);
 				Z3_model_inc_ref(f->z, m);
-				if (out->n == cap) {
-					cap = cap ? 2 * cap : 8;
-					out->v = xrealloc(out->v, cap * sizeof(*out->v));
-				}
-				struct flip *fl = &out->v[out->n++];
-				fl->branch = br[i];
-				fl->n = 0;
-				fl->in = xmalloc((f->ninputs + 1) * sizeof(*fl->in));
-				fl->val = xmalloc((f->ninputs + 1) * sizeof(*fl->val));
-				for (size_t k = 0; k < f->ninputs; k++) {
-					uint32_t ev = f->inputs[k];
-					int w = input_width(&t->ev[ev]);
-					char name[32];
-					snprintf(name, sizeof(name), "in%u", ev);
-					Z3_ast var_ = Z3_mk_const(f->z, Z3_mk_string_symbol(f->z, name),
-								  Z3_mk_bv_sort(f->z, (unsigned)w));
-					Z3_ast val = NULL;
-					uint64_t u;
-					if (!Z3_model_eval(f->z, m, var_, 1, &val) || !Z3_get_numeral_uint64(f->z, val, &u))
-						continue;
-					long long sv = (long long)u;
-					if (w < 64 && (u >> (w - 1)) & 1 && (t->ev[ev].aux == TIN_ARGINT ||
-									     t->ev[ev].aux == TIN_STDINT ||
-									     (t->ev[ev].aux == TIN_STDBYTE && !t->ev[ev].addr)))
-						sv = (long long)(u | ~((1ull << w) - 1));
-					fl->in[fl->n] = ev;
-					fl->val[fl->n++] = sv;
-				}
+				record_model(f, m, br[i], TRACE_NONE, out, &cap);
 				Z3_model_dec_ref(f->z, m);
 			}
 			Z3_solver_pop(f->z, s, 1);
 		}
 		Z3_solver_assert(f->z, s, Z3_mk_not(f->z, flip));   /* the prefix: as it ran */
+		walked = i + 1;
+	}
+	/* The same path with other values: for each input the run read (its
+	 * numbers; its bytes when it read no number), models of the whole
+	 * path with that input unlike its value and every value found for it
+	 * before. Straight-line code, or a branch no input can turn, has no
+	 * branch to negate; its inputs can still differ. */
+	for (int numbers = 1; per_input && rc == 0 && walked == nbr && numbers >= 0 && out->n == 0; numbers--) {
+		for (size_t i = 0; i < t->n; i++)
+			if (variable_input(&t->ev[i], numbers))
+				(void)input(f, (uint32_t)i, 1, input_width(&t->ev[i]));
+		catch_up(f, s, added, noov, &sided, &domained, &cap_pref, &prefs, &on, out);
+		for (size_t k = 0; k < domained && out->checks < max_checks && rc == 0; k++) {
+			uint32_t ev = f->inputs[k];
+			if (!variable_input(&t->ev[ev], numbers))
+				continue;
+			int w = input_width(&t->ev[ev]);
+			char name[32];
+			snprintf(name, sizeof(name), "in%u", ev);
+			Z3_ast x = Z3_mk_const(f->z, Z3_mk_string_symbol(f->z, name), Z3_mk_bv_sort(f->z, (unsigned)w));
+			Z3_solver_push(f->z, s);
+			Z3_solver_assert(f->z, s, Z3_mk_not(f->z, Z3_mk_eq(f->z, x, bv(f, t->ev[ev].val, w))));
+			for (size_t j = 0; j < per_input && out->checks < max_checks; j++) {
+				Z3_lbool r = solve_relaxed(f, s, prefs, on, domained, noov, &out->checks);
+				if (Z3_get_error_code(f->z) != Z3_OK) {
+					rc = cerr_set(e, "the solver failed: %s", Z3_get_error_msg(f->z, Z3_get_error_code(f->z)));
+					break;
+				}
+				if (r != Z3_L_TRUE)
+					break;
+				Z3_model m = Z3_solver_get_model(f->z, s);
+				Z3_model_inc_ref(f->z, m);
+				Z3_ast val = NULL;
+				int got = Z3_model_eval(f->z, m, x, 1, &val);
+				if (got)
+					record_model(f, m, TRACE_NONE, ev, out, &cap);
+				Z3_model_dec_ref(f->z, m);
+				if (!got)
+					break;
+				Z3_solver_assert(f->z, s, Z3_mk_not(f->z, Z3_mk_eq(f->z, x, val)));
+			}
+			Z3_solver_pop(f->z, s, 1);
+		}
 	}
 	out->seconds = now() - t0;
 	free(prefs);
 	free(on);
 	bits_free(added);
 	Z3_solver_dec_ref(f->z, s);
+	return rc;
+}
+
+int formula_flips(struct formula *f, const uint32_t *br, size_t nbr, const unsigned char *want, size_t max_checks,
+		  struct flips *out, struct cerr *e)
+{
+	return flips_run(f, br, nbr, want, max_checks, 0, out, e);
+}
+
+int formula_same_path(struct formula *f, const uint32_t *br, size_t nbr, size_t per_input, size_t max_checks,
+		      struct flips *out, struct cerr *e)
+{
+	unsigned char *none = xcalloc(nbr + 1, 1);
+	int rc = flips_run(f, br, nbr, none, max_checks, per_input, out, e);
+	free(none);
 	return rc;
 }

@@ -73,7 +73,8 @@ int formula_has_clause(const struct trace *t, uint32_t w);
  * allows. Each solution lists the inputs the formula mentions and their new
  * values (the others keep theirs). 0, or <0 with e set. */
 struct flip {
-	uint32_t branch;
+	uint32_t branch;        /* the negated branch (TRACE_NONE: the same path) */
+	uint32_t varied;        /* the input made to differ on the same path (else TRACE_NONE) */
 	uint32_t *in;
 	long long *val;
 	size_t n;
@@ -86,6 +87,12 @@ struct flips {
 };
 int formula_flips(struct formula *f, const uint32_t *br, size_t nbr, const unsigned char *want, size_t max_checks,
 		  struct flips *out, struct cerr *e);
+/* The same path with other values: up to per_input solutions for each
+ * input the run read (its numbers, or its bytes when it read no number),
+ * the branches br all as they ran, that input unlike its own value and
+ * every earlier solution's (at most max_checks solver calls). */
+int formula_same_path(struct formula *f, const uint32_t *br, size_t nbr, size_t per_input, size_t max_checks,
+		      struct flips *out, struct cerr *e);
 void flips_release(struct flips *fl);
 
 #endif

@@ -373,6 +373,7 @@ static void rebuild(const struct trace *t, const struct gen_input *orig, const u
 	free(ned);
 	free(whole);
 	g->branch = TRACE_NONE;
+	g->varied = TRACE_NONE;
 }
 
 /* Whether the run read standard input. */
@@ -511,6 +512,43 @@ int gen_candidates(const struct trace *t, const char *root, const struct buf *in
 			else
 				v[n++] = g;
 		}
+	/* No branch can be negated (straight-line code, branches no input
+	 * can turn): the same path with other values, a few for each input
+	 * the run read. (When negations were found before, the approved
+	 * tests' runs give the next ones instead.) */
+	if (rc == 0 && fl.n == 0 && n == 0 && max > 0) {
+		struct flips sp;
+		struct formula *g2 = formula_new_mode(t, 1);
+		size_t per = max / 4 ? max / 4 : 1;
+		if (per > 3)
+			per = 3;
+		rc = formula_same_path(g2, br, nbr, per, budget * 4, &sp, e);
+		formula_free(g2);
+		st->checks += sp.checks;
+		st->clauses += sp.clauses;
+		st->seconds += sp.seconds;
+		v = xrealloc(v, (sp.n + 1) * sizeof(*v));
+		for (size_t i = 0; rc == 0 && i < sp.n && n < max; i++) {
+			struct gen_input g;
+			rebuild(t, &orig, sp.v[i].in, sp.v[i].val, sp.v[i].n, root, filedir, &g);
+			g.varied = sp.v[i].varied;
+			char *cmd = gen_command(&g);
+			int dup = !strcmp(cmd, own);
+			for (size_t k = 0; k < nseen && !dup; k++)
+				dup = !strcmp(cmd, seen[k]);
+			for (size_t k = 0; k < n && !dup; k++) {
+				char *c2 = gen_command(&v[k]);
+				dup = !strcmp(cmd, c2);
+				free(c2);
+			}
+			free(cmd);
+			if (dup)
+				gen_input_release(&g);
+			else
+				v[n++] = g;
+		}
+		flips_release(&sp);
+	}
 	st->candidates = n;
 	free(own);
 	flips_release(&fl);

@@ -3,7 +3,8 @@
  * the bytes and scanf numbers of standard input and of the files named by
  * its arguments) are the variables of the path
  * condition; each solution of the path condition with one branch negated
- * is turned back into a command line and standard input. */
+ * is turned back into a command line and standard input; when no branch
+ * gives one, the same path with another value of an input. */
 #ifndef CULPRIT_GEN_H
 #define CULPRIT_GEN_H
 
@@ -18,6 +19,7 @@ struct gen_input {
 	struct buf in;          /* standard input */
 	char *dir;              /* the working directory, relative to the tree ("." at its top) */
 	uint32_t branch;        /* the negated branch event (TRACE_NONE: the run's own input) */
+	uint32_t varied;        /* on the same path: the input event given another value (else TRACE_NONE) */
 };
 
 struct gen_stats {

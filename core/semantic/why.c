@@ -999,6 +999,23 @@ static void choose_process(struct why *w)
 	free(gp);
 }
 
+/* Whether an expression's value comes from the run (a read, a write, a
+ * call's result, or what the metadata could not describe), not from
+ * constants written in the source alone. */
+static int tree_reads(const struct mnode *n)
+{
+	if (!n)
+		return 0;
+	if (n->op == 's')   /* a string literal */
+		return 0;
+	if (n->op != 'k' && n->op != 'u' && n->op != 'b' && n->op != 'q' && n->op != 'x')
+		return 1;
+	for (int i = 0; i < 3; i++)
+		if (tree_reads(n->k[i]))
+			return 1;
+	return 0;
+}
+
 static int failure_point(struct why *w, struct seed *s, struct cerr *e)
 {
 	struct ctree *ct = w->t;
@@ -1104,11 +1121,19 @@ static int failure_point(struct why *w, struct seed *s, struct cerr *e)
 			}
 			/* Otherwise its pointer
 			 * (to a literal, followed by the formula) must then be
-			 * another than the one that printed the wrong text. */
+			 * another than the one that printed the wrong text. When
+			 * no value decides it (the literal is written in the call
+			 * itself), what fails is that the statement ran: the branch
+			 * that governs it must go the other way. */
+			uint32_t gov = t->ctl ? t->ctl[call != TRACE_NONE ? call : o] : TRACE_NONE;
 			for (int a = 0; c && !s->nx && a < c->nargs; a++) {
 				long long bv;
-				if (c->args[a] && c->args[a]->t.cls == 'p' && string_arg(c->name, a) &&
-				    formula_eval(t, o, c->args[a], &bv) == 0 && s->nx < MAX_EXPECT)
+				if (!c->args[a] || (c->args[a]->t.cls != 'p' && c->args[a]->op != 's') || !string_arg(c->name, a) ||
+				    s->nx >= MAX_EXPECT)
+					continue;
+				if (!tree_reads(c->args[a]) && gov < t->n && t->ev[gov].kind == TE_BRANCH)
+					s->x[s->nx++] = (struct expect){.kind = EXPECT_FLIP, .ev = gov};
+				else if (formula_eval(t, o, c->args[a], &bv) == 0)
 					s->x[s->nx++] = (struct expect){.kind = EXPECT_NE, .ev = o, .tree = c->args[a],
 									.value = bv};
 			}

@@ -72,6 +72,7 @@ struct refine_proposal {
 	char **covered;             /* the suspect statements it covers: "calc.c:8" */
 	size_t ncovered;
 	size_t new_lines;           /* lines no earlier test covered */
+	int repeats;                /* runs the very lines of an earlier run (proposed for its outcome) */
 	char *good_out, *bad_out;   /* what the program printed at each revision (the start of it) */
 	char **top;                 /* the lines tied at the top of the ranking that it runs */
 	size_t ntop;

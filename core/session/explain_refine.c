@@ -172,8 +172,18 @@ static int run_input(struct explain *x, const char *dir, const char *cmd, struct
 }
 
 /* The branch a candidate negates, described. */
-static char *branch_text(const struct trace *t, uint32_t b)
+static char *branch_text(const struct trace *t, uint32_t b, uint32_t varied)
 {
+	if (b == TRACE_NONE && varied < t->n) {   /* no branch flipped: the same path, one input changed */
+		const struct tev *v = &t->ev[varied];
+		if (v->aux == TIN_ARGINT)
+			return xasprintf("none: the same path with another value of argument %u", v->id);
+		if (v->aux == TIN_STDINT)
+			return xasprintf("none: the same path with another value of standard input's number %u", v->id + 1);
+		if (v->aux == TIN_ARGBYTE)
+			return xasprintf("none: the same path with another byte %u of argument %u", v->id & 0xffff, v->id >> 16);
+		return xasprintf("none: the same path with another byte of input");
+	}
 	const struct msite *st = b < t->n ? trace_stmt_of(t, b) : NULL;
 	if (!st)
 		return xstrdup("");
@@ -193,6 +203,7 @@ struct cand {
 	size_t seqs;            /* change sequences it runs through whole */
 	size_t split;           /* how evenly it splits the lines tied at the top */
 	long cov_run;           /* its run in the candidates' coverage */
+	int same_lines;         /* runs the very lines an earlier test ran (kept for its outcome) */
 };
 
 static int run_hits(const struct coverage *cc, const struct cov_run *run, const char *file, int line)
@@ -305,6 +316,23 @@ static char *suite_test(struct explain *x, const struct shape *sh, const struct 
 		free(test);
 	}
 	return refine_test_command(c->cmd, &c->good);
+}
+
+/* The names of the approved tests. */
+static char **approved_names(struct explain *x, size_t *n)
+{
+	char **v = store_lines(x, "refine.approved", n);
+	for (size_t i = 0; i < *n; i++)
+		v[i][strcspn(v[i], " \t")] = '\0';
+	return v;
+}
+
+static int is_approved(size_t n, char *const *names, const char *name)
+{
+	for (size_t i = 0; name && i < n; i++)
+		if (!strcmp(names[i], name))
+			return 1;
+	return 0;
 }
 
 /* The lines tied at the top of the ranking (those scoring as the third
@@ -578,6 +606,11 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 	ex_activity(x, NULL);
 	/* SAT-TAR's choice. */
 	long best = -1;
+	size_t napproved = 0;
+	char **approved = rc == 0 && !note ? approved_names(x, &napproved) : NULL;
+	char *nr = store_get(x->p->store, x->p->session, "refine.no_repeats");
+	int no_repeats = nr && nr[0] == '1';   /* a rejected proposal only repeated earlier lines */
+	free(nr);
 	if (rc == 0 && !note) {
 		const struct coverage *old = &x->p->cov;
 		for (size_t i = 0; i < nc; i++) {
@@ -597,13 +630,27 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 				c[i].covers += is_suspect(x, file, (int)cc.lines[l].line);
 			}
 			c[i].seqs = sequences_run(x, &cc, run);
-			/* A test that runs the very lines an earlier one ran splits no tie. */
-			int same = 0;
-			for (size_t r = 0; r < old->nruns && !same && !c[i].unknown; r++) {
+			/* A passing test that runs the very lines an earlier passing one
+			 * ran tells the ranking nothing. The same lines with another
+			 * outcome do: a passing input where the earlier runs of those
+			 * lines failed; a failing input (it tells the revisions apart and
+			 * adds a failing run to the lines' spectrum), once per path: not
+			 * where an approved test failed on those lines already. */
+			int same = 0, drop = 0;
+			for (size_t r = 0; r < old->nruns && !c[i].unknown; r++) {
+				int eq = 1;
+				for (size_t l = 0; l < old->nlines && eq; l++)
+					eq = bits_test(c[i].hit, l) == bits_test(old->runs[r].hit, l);
+				if (!eq)
+					continue;
 				same = 1;
-				for (size_t l = 0; l < old->nlines && same; l++)
-					same = bits_test(c[i].hit, l) == bits_test(old->runs[r].hit, l);
+				if (c[i].failing)
+					drop |= old->runs[r].status == COV_FAIL && is_approved(napproved, approved, old->runs[r].name);
+				else
+					drop |= old->runs[r].status == COV_PASS;
 			}
+			c[i].same_lines = same;
+			same = drop || (same && no_repeats);
 			if (same || !c[i].covers) {   /* nothing the ranking can learn from */
 				why_same += same;
 				why_none += !same;
@@ -627,7 +674,8 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 				 * coverage); then whole change sequences. */
 				size_t k1 = x->refine.stale ? c[i].fresh : c[i].covers, b1 = x->refine.stale ? b->fresh : b->covers;
 				size_t k2 = x->refine.stale ? c[i].covers : c[i].fresh, b2 = x->refine.stale ? b->covers : b->fresh;
-				int better = c[i].split != b->split ? c[i].split > b->split
+				int better = c[i].same_lines != b->same_lines ? !c[i].same_lines
+					     : c[i].split != b->split ? c[i].split > b->split
 					     : k1 != b1			 ? k1 > b1
 					     : c[i].seqs != b->seqs	 ? c[i].seqs > b->seqs
 									 : k2 > b2;
@@ -637,11 +685,12 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 		}
 		if (best < 0) {
 			struct buf w = BUF_INIT;
-			buf_addf(&w, "no new input adds coverage that no earlier test had: refinement is done (%zu generated", nc);
+			buf_addf(&w, "no new input adds coverage or an outcome that no earlier test had: refinement is done (%zu generated", nc);
 			if (why_other)
 				buf_addf(&w, "; %zu fail%s differently: another fault", why_other, why_other == 1 ? "s" : "");
 			if (why_same)
-				buf_addf(&w, "; %zu run%s the very lines an earlier test ran", why_same, why_same == 1 ? "s" : "");
+				buf_addf(&w, "; %zu run%s the very lines an earlier test ran, with its outcome", why_same,
+					 why_same == 1 ? "s" : "");
 			if (why_none)
 				buf_addf(&w, "; %zu cover%s no suspect line", why_none, why_none == 1 ? "s" : "");
 			if (why_near)
@@ -653,6 +702,9 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 			note = buf_detach(&w);
 		}
 	}
+	for (size_t i = 0; i < napproved; i++)
+		free(approved[i]);
+	free(approved);
 	if (rc == 0 && !x->opts.replay) {   /* this round's figures */
 		char *before = explain_refine_rounds(x);
 		int round = 1;
@@ -681,11 +733,12 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 		p->input = gen_describe(&b->in);
 		p->cmd = xstrdup(b->cmd);
 		p->test = test;
-		p->branch = branch_text(t, b->in.branch);
+		p->branch = branch_text(t, b->in.branch, b->in.varied);
 		p->failing = b->failing;
 		p->verdict = b->failing ? xasprintf("failing: %s (the good revision differs)", b->sig)
 					: xstrdup("passing: both revisions behave the same");
 		p->new_lines = b->fresh;
+		p->repeats = b->same_lines;
 		p->sequences = b->seqs;
 		p->good_out = xstrndup(b->good.out.s ? b->good.out.s : "", b->good.out.len < 4096 ? b->good.out.len : 4096);
 		p->bad_out = xstrndup(b->bad_out.s ? b->bad_out.s : "", b->bad_out.len < 4096 ? b->bad_out.len : 4096);
@@ -787,6 +840,9 @@ int ex_refine_record(struct explain *x, enum refine_answer a, struct ranking *be
 		return -1;
 	if (a == REFINE_REJECT) {
 		ex_event(x, "REJECTED", "%s: %s", r->cur.name, r->cur.input);
+		/* The user does not want inputs that only repeat earlier lines. */
+		if (r->cur.repeats && store_set(x->p->store, x->p->session, "refine.no_repeats", "1", e) < 0)
+			return -1;
 		ex_lock(x);
 		r->rejected++;
 		proposal_release(&r->cur);

@@ -617,8 +617,11 @@ static void ranking_json(const struct explain *x, size_t top, struct buf *b)
 			buf_addf(b, "\"%u\"", x->set_full->changes[e->change].id);
 		else
 			buf_adds(b, "null");
-		buf_addf(b, ", \"failure_inducing\": %s, \"boosted\": %s}", entry_inducing(x, e) ? "true" : "false",
+		buf_addf(b, ", \"failure_inducing\": %s, \"boosted\": %s", entry_inducing(x, e) ? "true" : "false",
 			 e->boosted ? "true" : "false");
+		if (e->spectrum_of)
+			buf_addf(b, ", \"spectrum_of_line\": %d", e->spectrum_of);
+		buf_addc(b, '}');
 	}
 	buf_adds(b, r->n ? "\n  ]}" : "]}");
 }

@@ -102,6 +102,75 @@ static long change_at(const struct change_set *s, unsigned char **real, const ch
 	return -1;
 }
 
+/* What a ranked line carries through the sort. */
+struct line_extra {
+	long change;
+	int spectrum_of;
+};
+
+static void counts_of(const struct coverage *c, const int *counted, size_t l, int *ef, int *ep)
+{
+	*ef = *ep = 0;
+	for (size_t i = 0; i < c->nruns; i++)
+		if (counted[i] && bits_test(c->runs[i].hit, l))
+			c->runs[i].status == COV_FAIL ? (*ef)++ : (*ep)++;
+}
+
+/* The changed lines of changes' new side that hold code but have no
+ * coverage record of their own, while their file has some: a predicate the
+ * compiler folded to a constant, a declaration. Each takes the spectrum of
+ * the next line of its file that has a record (the code that runs in its
+ * place; the previous one at the end of the file), so that the line a fix
+ * would touch is never missing from the ranking. */
+static size_t add_codeless(struct spectra_line *v, struct line_extra *ex, size_t n, const struct coverage *c,
+			   const int *counted, const struct change_set *s, unsigned char **real)
+{
+	for (size_t ci = 0; s && ci < s->nchanges; ci++) {
+		const struct change *ch = &s->changes[ci];
+		const struct change_file *cf = &s->files[ch->file];
+		if (ch->kind != CHANGE_HUNK || ch->new_lines <= 0 || cf->status == CHANGE_DELETED)
+			continue;
+		size_t lo = 0;   /* the file's records: [lo, hi) of c->lines */
+		while (lo < c->nlines && strcmp(c->files[c->lines[lo].file], cf->new_path))
+			lo++;
+		size_t hi = lo;
+		while (hi < c->nlines && c->lines[hi].file == c->lines[lo].file)
+			hi++;
+		if (lo == hi)
+			continue;
+		if (!real[ci])
+			real[ci] = code_lines(s, ci);
+		for (int k = 0; k < ch->new_lines; k++) {
+			uint32_t line = (uint32_t)(ch->new_start + k);
+			if (!real[ci][k] || coverage_find(c, cf->new_path, line) >= 0)
+				continue;
+			size_t at = lo;
+			while (at < hi && c->lines[at].line < line)
+				at++;
+			if (at == hi)
+				at = hi - 1;
+			int ef, ep;
+			counts_of(c, counted, at, &ef, &ep);
+			if (ef + ep == 0)
+				continue;
+			ex[n] = (struct line_extra){(long)ci, (int)c->lines[at].line};
+			v[n] = (struct spectra_line){c->files[c->lines[at].file], (int)line, ef, ep, &ex[n], 0, 0, 0, 0};
+			n++;
+		}
+	}
+	return n;
+}
+
+/* How many new-side lines the hunks of s hold (the most add_codeless adds). */
+static size_t changed_lines_max(const struct change_set *s)
+{
+	size_t n = 0;
+	for (size_t ci = 0; s && ci < s->nchanges; ci++)
+		if (s->changes[ci].kind == CHANGE_HUNK && s->changes[ci].new_lines > 0)
+			n += (size_t)s->changes[ci].new_lines;
+	return n;
+}
+
 void rank_compute(struct ranking *r, const struct coverage *c, const int *counted, const struct change_set *changes,
 		  enum spectra_formula f, int changed_only)
 {
@@ -110,22 +179,25 @@ void rank_compute(struct ranking *r, const struct coverage *c, const int *counte
 	for (size_t i = 0; i < c->nruns; i++)
 		if (counted[i])
 			c->runs[i].status == COV_FAIL ? r->F++ : r->P++;
-	struct spectra_line *v = xcalloc(c->nlines + 1, sizeof(*v));
+	size_t cap = c->nlines + changed_lines_max(changes) + 1;
+	struct spectra_line *v = xcalloc(cap, sizeof(*v));
+	struct line_extra *ex = xcalloc(cap, sizeof(*ex));
 	unsigned char **real = changes ? xcalloc(changes->nchanges + 1, sizeof(*real)) : NULL;
 	size_t n = 0;
 	for (size_t l = 0; l < c->nlines; l++) {
-		int ef = 0, ep = 0;
-		for (size_t i = 0; i < c->nruns; i++)
-			if (counted[i] && bits_test(c->runs[i].hit, l))
-				c->runs[i].status == COV_FAIL ? ef++ : ep++;
+		int ef, ep;
+		counts_of(c, counted, l, &ef, &ep);
 		if (ef + ep == 0)
 			continue;
 		const char *file = c->files[c->lines[l].file];
 		long ch = change_at(changes, real, file, (int)c->lines[l].line);
 		if (changed_only && ch < 0)
 			continue;
-		v[n++] = (struct spectra_line){file, (int)c->lines[l].line, ef, ep, (void *)(ch + 1), 0, 0, 0, 0};
+		ex[n] = (struct line_extra){ch, 0};
+		v[n] = (struct spectra_line){file, (int)c->lines[l].line, ef, ep, &ex[n], 0, 0, 0, 0};
+		n++;
 	}
+	n = add_codeless(v, ex, n, c, counted, changes, real);
 	for (size_t i = 0; changes && i < changes->nchanges; i++)
 		free(real[i]);
 	free(real);
@@ -133,13 +205,16 @@ void rank_compute(struct ranking *r, const struct coverage *c, const int *counte
 	r->v = xcalloc(n + 1, sizeof(*r->v));
 	r->n = n;
 	for (size_t i = 0; i < n; i++) {
+		const struct line_extra *e = v[i].priv;
 		r->v[i].s = v[i];
 		r->v[i].s.file = xstrdup(v[i].file);   /* the ranking outlives the coverage */
-		r->v[i].change = (long)(intptr_t)v[i].priv - 1;
+		r->v[i].change = e->change;
+		r->v[i].spectrum_of = e->spectrum_of;
 		r->v[i].s.priv = NULL;
 		r->v[i].raw = v[i].score;
 	}
 	free(v);
+	free(ex);
 }
 
 void rank_boost(struct ranking *r, char *const *files, const int *lines, size_t n)

@@ -18,6 +18,7 @@ struct rank_entry {
 	double raw;             /* the formula's score (score is raw + 1 when boosted) */
 	int boosted;            /* in a cause's unsat core (SAT-TAR) */
 	int preferred;          /* --changed: its change is failure-inducing (ranked before the others) */
+	int spectrum_of;        /* 0; or, for a changed line without code of its own, the line whose spectrum it takes */
 	size_t text_len;
 };
 
@@ -32,7 +33,10 @@ struct ranking {
  * counted[i] is 0 are left out: unresolved, or failing at the good revision
  * too). changes (may be NULL) maps lines of its new side to changes; a
  * line whose change touched only its comments or spacing is not changed.
- * changed_only keeps only lines the changes added or modified. */
+ * changed_only keeps only lines the changes added or modified. A changed
+ * line with code but no coverage record (folded by the compiler, a
+ * declaration) is ranked with the spectrum of the next recorded line of its
+ * file (spectrum_of). */
 void rank_compute(struct ranking *r, const struct coverage *c, const int *counted, const struct change_set *changes,
 		  enum spectra_formula f, int changed_only);
 void rank_release(struct ranking *r);

@@ -274,8 +274,16 @@ check "refine: the suspect statements it covers" wait_for "covers 11 suspect sta
 check "refine: the suite line it becomes" wait_for "suite:   gen1 "
 check "refine: both revisions' output" wait_for "good revision printed"
 check "refine: the answers" wait_for "a approve: add it to the suite and rank again"
+keys '%'
+check "refine: other keys are refused while it waits" wait_for "a approve, r reject, s stop refinement; the panes"
 keys j
-check "refine: other keys are refused while it waits" wait_for "a approve, r reject, s stop refinement"
+check "refine: the panes stay browsable: a moving key folds the dialog to a line" \
+	wait_for "Proposed test gen1 waits: a approve, r reject, s stop, Enter shows it"
+check "refine: folded, the panes are in view" sh -c "! tmux -L '$SOCK' capture-pane -p -t w | grep -q 'a approve: add it to the suite'"
+keys Enter
+check "refine: Enter shows the dialog again" wait_for "a approve: add it to the suite and rank again"
+keys j
+check "refine: folded again" wait_for "Proposed test gen1 waits"
 keys a
 check "refine: approve ranks again" wait_for "approved gen1" 60
 check "refine: what it was doing is not left on the screen" sh -c "! tmux -L '$SOCK' capture-pane -p -t w | grep -q 'refinement: ranking again'"
@@ -283,7 +291,10 @@ check "refine: then the next proposal" wait_for "Proposed test gen2" 60
 check "refine: a failing input of the same fault" wait_for "verdict: failing: assertion failed at main.c:23"
 first=$(screen | grep -o 'input:   ./prog [0-9-]*' | head -1)
 keys r
-check "refine: nothing more to propose" wait_for "refinement: no new input"
+check "refine: then a failing input on the failing run's lines (for its outcome)" wait_for "Proposed test gen3" 60
+keys r
+check "refine: nothing more to propose: no other input only repeating earlier lines after that rejection" \
+	wait_for "refinement: no new input"
 check "refine: the ranking counts it" wait_for "ochiai: 1 failing, 1 passing tests"
 check "refine: the pane shows how lines moved" wait_for "rank before->after"
 check "refine: the rejected input is not proposed again" sh -c "! tmux -L '$SOCK' capture-pane -p -t w | grep -qF -- '$first'"

@@ -242,7 +242,7 @@ static void test_tame(void)
 static void test_commands(void)
 {
 	char *argv[] = {"printf", "%s|", "2+3\b4", "a'b\\c\n", "\xcd" "x", "plain"};
-	struct gen_input g = {argv, 6, BUF_INIT, ".", TRACE_NONE};
+	struct gen_input g = {argv, 6, BUF_INIT, ".", TRACE_NONE, TRACE_NONE};
 	char *cmd = gen_command(&g);
 	CHECK(!strchr(cmd, '\n'));
 	FILE *p = popen(cmd, "r");
@@ -257,7 +257,7 @@ static void test_commands(void)
 	free(cmd);
 
 	char *cat[] = {"cat"};
-	struct gen_input s = {cat, 1, BUF_INIT, ".", TRACE_NONE};
+	struct gen_input s = {cat, 1, BUF_INIT, ".", TRACE_NONE, TRACE_NONE};
 	static const char in[] = "1 2\n\0\x01'\\\xff\n";
 	buf_add(&s.in, in, sizeof(in) - 1);
 	cmd = gen_command(&s);
@@ -420,8 +420,8 @@ static void test_file_argument(void)
 static void test_near_copy(void)
 {
 	char *a1[] = {"./p", "3", "5"}, *a2[] = {"./p", "3 ", "5"}, *a3[] = {"./p", "3", "6"};
-	struct gen_input a = {a1, 3, BUF_INIT, ".", TRACE_NONE}, b = {a2, 3, BUF_INIT, ".", TRACE_NONE},
-			 c = {a3, 3, BUF_INIT, ".", TRACE_NONE};
+	struct gen_input a = {a1, 3, BUF_INIT, ".", TRACE_NONE, TRACE_NONE}, b = {a2, 3, BUF_INIT, ".", TRACE_NONE, TRACE_NONE},
+			 c = {a3, 3, BUF_INIT, ".", TRACE_NONE, TRACE_NONE};
 	buf_adds(&a.in, "1 2\n");
 	buf_adds(&b.in, "1 2\n ");
 	buf_adds(&c.in, "1 2\n");

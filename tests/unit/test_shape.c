@@ -54,7 +54,7 @@ static void test_shapes(void)
 		buf_adds(&o, "3\n");
 		buf_adds(&o2, "9\n");
 		CHECK(shape_find(&s, "sh -c '[ \"$(./prog 1 2 < /dev/null)\" = 3 ]'", dir, a12, 3, 0, &o, NULL) == 0);
-		struct gen_input g = {a45, 3, BUF_INIT, ".", 0};
+		struct gen_input g = {a45, 3, BUF_INIT, ".", 0, TRACE_NONE};
 		char *files = xasprintf("%s/", dir);
 		t = shape_render(&s, &g, &o2, files, "t1", NULL);
 		CHECK_STR(t, "sh -c '[ \"$(./prog 4 5 < /dev/null)\" = 9 ]'");
