@@ -289,21 +289,74 @@ static int shape_balanced(const struct shape *sh, size_t a, size_t b)
 	return 1;
 }
 
-/* Merge neighbouring pieces until each is balanced in both revisions (the
- * last takes what is left). Returns the new number of pieces. */
+/* The piece holding byte off of one side (new: 1, old: 0), or -1 in the
+ * text they share. */
+static long piece_at(const struct piece *p, size_t np, int new, size_t off)
+{
+	for (size_t k = 0; k < np; k++)
+		if (off >= (new ? p[k].n0 : p[k].o0) && off < (new ? p[k].n1 : p[k].o1))
+			return (long)k;
+	return -1;
+}
+
+/* An else and its if (the nearest one before it at the same depth) in two
+ * pieces of one side: the pieces only build together, reach[] says so. */
+static void pair_if_else(const char *t, size_t len, const struct shape *sh, const struct piece *p, size_t np, int new,
+			 size_t *reach)
+{
+	size_t nif = 0, cap = 8, *ifs = xmalloc(cap * sizeof(*ifs));
+	for (size_t i = 0; i < len; i++) {
+		if (sh->st[i] != SH_CODE || !word_char((unsigned char)t[i]) || (i && word_char((unsigned char)t[i - 1])))
+			continue;
+		size_t e = i;
+		while (e < len && word_char((unsigned char)t[e]))
+			e++;
+		if (e - i == 2 && !memcmp(t + i, "if", 2)) {
+			if (nif == cap)
+				ifs = xrealloc(ifs, (cap *= 2) * sizeof(*ifs));
+			ifs[nif++] = i;
+		} else if (e - i == 4 && !memcmp(t + i, "else", 4)) {
+			for (size_t k = nif; k-- > 0;) {
+				size_t f = ifs[k];
+				if (sh->d[0][f] != sh->d[0][i] || sh->d[1][f] != sh->d[1][i])
+					continue;
+				long a = piece_at(p, np, new, f), b = piece_at(p, np, new, i);
+				if (a >= 0 && b >= 0 && a != b && reach[a] < (size_t)b)
+					reach[a] = (size_t)b;
+				break;
+			}
+		}
+		i = e - 1;
+	}
+	free(ifs);
+}
+
+/* Merge neighbouring pieces until each is balanced in both revisions and
+ * holds the if of each else it holds and the reverse (the last takes what
+ * is left). Returns the new number of pieces. */
 static size_t merge_unbalanced(const char *old, size_t ol, const char *new, size_t nl, struct piece *p, size_t np)
 {
 	struct shape so, sn;
 	shape_init(&so, old, ol);
 	shape_init(&sn, new, nl);
+	size_t *reach = xmalloc(np * sizeof(*reach));
+	for (size_t k = 0; k < np; k++)
+		reach[k] = k;
+	pair_if_else(old, ol, &so, p, np, 0, reach);
+	pair_if_else(new, nl, &sn, p, np, 1, reach);
 	size_t out = 0;
 	for (size_t i = 0; i < np;) {
-		size_t j = i;
-		while (j + 1 < np && !(shape_balanced(&so, p[i].o0, p[j].o1) && shape_balanced(&sn, p[i].n0, p[j].n1)))
+		size_t j = i, need = reach[i];
+		while (j + 1 < np && (j < need || !(shape_balanced(&so, p[i].o0, p[j].o1) &&
+						    shape_balanced(&sn, p[i].n0, p[j].n1)))) {
 			j++;
+			if (reach[j] > need)
+				need = reach[j];
+		}
 		p[out++] = (struct piece){p[i].o0, p[j].o1, p[i].n0, p[j].n1};
 		i = j + 1;
 	}
+	free(reach);
 	shape_free(&so);
 	shape_free(&sn);
 	return out;

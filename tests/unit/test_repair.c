@@ -131,11 +131,33 @@ static void test_pieces_balanced(void)
 	change_set_free(s);
 }
 
+/* An else and its if in two different pieces only build together: the
+ * pieces are one (while -> if, and a block with its else added). */
+static void test_pieces_if_else(void)
+{
+	const char *old = "void f(struct n *c)\n{\n\twhile (c->next)\n\t\tc = c->next;\n}\n";
+	const char *new = "void f(struct n *c)\n{\n\tif (c->prev)\n\t{\n\t\tc = c->prev;\n\t}\n\telse\n"
+			  "\t\tc = c->next;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	change_set_add_file(s, "f.c", "f.c", 0100644, 0100644, old, strlen(old), new, strlen(new), CHANGE_MODIFIED, 0);
+	change_set_add_hunk(s, 3, 1, 3, 5, "", 0);
+	struct cerr e;
+	CHECK(change_set_finish(s, &e) == 0);
+	for (size_t a = 0; a < s->natoms; a++) {
+		const struct change_atom *t = &s->atoms[a];
+		const char *in = memmem(new + t->new_off, t->new_end - t->new_off, "else", 4);
+		const char *ifp = memmem(new + t->new_off, t->new_end - t->new_off, "if", 2);
+		CHECK(!in || ifp);
+	}
+	change_set_free(s);
+}
+
 int main(void)
 {
 	RUN(test_one_way_needs);
 	RUN(test_unbalanced_hunks);
 	RUN(test_pieces_balanced);
+	RUN(test_pieces_if_else);
 	RUN(test_gcc_messages);
 	RUN(test_clang_messages);
 	TEST_EXIT();
