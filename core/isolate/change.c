@@ -193,8 +193,178 @@ struct piece {
 	size_t o0, o1, n0, n1;  /* byte offsets relative to the hunk's old / new text */
 };
 
+/* The lexical shape of a hunk's text, offset by offset: the state before
+ * each byte (code, comment, string or character literal) and the depth of
+ * each kind of bracket. A token piece is only applied alone when its text,
+ * in both revisions, closes what it opens outside comments and literals;
+ * otherwise most configurations holding it would not compile. */
+struct shape {
+	unsigned char *st;
+	int *d[3];
+};
+
+enum { SH_CODE, SH_BLOCK, SH_LINE, SH_STR, SH_CHR };
+
+static void shape_init(struct shape *sh, const char *t, size_t len)
+{
+	sh->st = xmalloc(len + 1);
+	for (int k = 0; k < 3; k++)
+		sh->d[k] = xmalloc((len + 1) * sizeof(int));
+	int st = SH_CODE, d[3] = {0, 0, 0};
+	for (size_t i = 0; i <= len; i++) {
+		sh->st[i] = (unsigned char)st;
+		for (int k = 0; k < 3; k++)
+			sh->d[k][i] = d[k];
+		if (i == len)
+			break;
+		char c = t[i], n = i + 1 < len ? t[i + 1] : 0;
+		switch (st) {
+		case SH_CODE:
+			if (c == '/' && n == '*') {
+				st = SH_BLOCK;
+				i++;
+				sh->st[i] = SH_BLOCK;
+				for (int k = 0; k < 3; k++)
+					sh->d[k][i] = d[k];
+			} else if (c == '/' && n == '/') {
+				st = SH_LINE;
+			} else if (c == '"') {
+				st = SH_STR;
+			} else if (c == '\'') {
+				st = SH_CHR;
+			} else {
+				const char *o = strchr("({[", c), *cl = strchr(")}]", c);
+				if (c && o)
+					d[o - "({["]++;
+				else if (c && cl)
+					d[cl - ")}]"]--;
+			}
+			break;
+		case SH_BLOCK:
+			if (c == '*' && n == '/') {
+				i++;
+				sh->st[i] = SH_BLOCK;
+				for (int k = 0; k < 3; k++)
+					sh->d[k][i] = d[k];
+				st = SH_CODE;
+			}
+			break;
+		case SH_LINE:
+			if (c == '\n')
+				st = SH_CODE;
+			break;
+		default:
+			if (c == '\\' && i + 1 < len) {
+				i++;
+				sh->st[i] = (unsigned char)st;
+				for (int k = 0; k < 3; k++)
+					sh->d[k][i] = d[k];
+			} else if ((st == SH_STR && c == '"') || (st == SH_CHR && c == '\'') || c == '\n') {
+				st = SH_CODE;
+			}
+			break;
+		}
+	}
+}
+
+static void shape_free(struct shape *sh)
+{
+	free(sh->st);
+	for (int k = 0; k < 3; k++)
+		free(sh->d[k]);
+}
+
+/* Does the text [a, b) close all it opens, and open nothing it does not close? */
+static int shape_balanced(const struct shape *sh, size_t a, size_t b)
+{
+	if (sh->st[a] != sh->st[b])
+		return 0;
+	for (int k = 0; k < 3; k++) {
+		if (sh->d[k][b] != sh->d[k][a])
+			return 0;
+		for (size_t i = a; i <= b; i++)
+			if (sh->d[k][i] < sh->d[k][a])
+				return 0;
+	}
+	return 1;
+}
+
+/* The piece holding byte off of one side (new: 1, old: 0), or -1 in the
+ * text they share. */
+static long piece_at(const struct piece *p, size_t np, int new, size_t off)
+{
+	for (size_t k = 0; k < np; k++)
+		if (off >= (new ? p[k].n0 : p[k].o0) && off < (new ? p[k].n1 : p[k].o1))
+			return (long)k;
+	return -1;
+}
+
+/* An else and its if (the nearest one before it at the same depth) in two
+ * pieces of one side: the pieces only build together, reach[] says so. */
+static void pair_if_else(const char *t, size_t len, const struct shape *sh, const struct piece *p, size_t np, int new,
+			 size_t *reach)
+{
+	size_t nif = 0, cap = 8, *ifs = xmalloc(cap * sizeof(*ifs));
+	for (size_t i = 0; i < len; i++) {
+		if (sh->st[i] != SH_CODE || !word_char((unsigned char)t[i]) || (i && word_char((unsigned char)t[i - 1])))
+			continue;
+		size_t e = i;
+		while (e < len && word_char((unsigned char)t[e]))
+			e++;
+		if (e - i == 2 && !memcmp(t + i, "if", 2)) {
+			if (nif == cap)
+				ifs = xrealloc(ifs, (cap *= 2) * sizeof(*ifs));
+			ifs[nif++] = i;
+		} else if (e - i == 4 && !memcmp(t + i, "else", 4)) {
+			for (size_t k = nif; k-- > 0;) {
+				size_t f = ifs[k];
+				if (sh->d[0][f] != sh->d[0][i] || sh->d[1][f] != sh->d[1][i])
+					continue;
+				long a = piece_at(p, np, new, f), b = piece_at(p, np, new, i);
+				if (a >= 0 && b >= 0 && a != b && reach[a] < (size_t)b)
+					reach[a] = (size_t)b;
+				break;
+			}
+		}
+		i = e - 1;
+	}
+	free(ifs);
+}
+
+/* Merge neighbouring pieces until each is balanced in both revisions and
+ * holds the if of each else it holds and the reverse (the last takes what
+ * is left). Returns the new number of pieces. */
+static size_t merge_unbalanced(const char *old, size_t ol, const char *new, size_t nl, struct piece *p, size_t np)
+{
+	struct shape so, sn;
+	shape_init(&so, old, ol);
+	shape_init(&sn, new, nl);
+	size_t *reach = xmalloc(np * sizeof(*reach));
+	for (size_t k = 0; k < np; k++)
+		reach[k] = k;
+	pair_if_else(old, ol, &so, p, np, 0, reach);
+	pair_if_else(new, nl, &sn, p, np, 1, reach);
+	size_t out = 0;
+	for (size_t i = 0; i < np;) {
+		size_t j = i, need = reach[i];
+		while (j + 1 < np && (j < need || !(shape_balanced(&so, p[i].o0, p[j].o1) &&
+						    shape_balanced(&sn, p[i].n0, p[j].n1)))) {
+			j++;
+			if (reach[j] > need)
+				need = reach[j];
+		}
+		p[out++] = (struct piece){p[i].o0, p[j].o1, p[i].n0, p[j].n1};
+		i = j + 1;
+	}
+	free(reach);
+	shape_free(&so);
+	shape_free(&sn);
+	return out;
+}
+
 /* Split old[0..ol) -> new[0..nl) into runs of differing tokens. Returns the
- * number of pieces (0 when the hunk should stay whole). */
+ * number of pieces (0 when the hunk should stay whole). Pieces that do not
+ * close their brackets are merged with their neighbours. */
 static size_t split_tokens(const char *old, size_t ol, const char *new, size_t nl, struct piece **out)
 {
 	size_t na, nb;
@@ -257,6 +427,8 @@ static size_t split_tokens(const char *old, size_t ol, const char *new, size_t n
 	free(L);
 	free(ta);
 	free(tb);
+	if (np >= 2)
+		np = merge_unbalanced(old, ol, new, nl, p, np);
 	if (np < 2 || np > MAX_PIECES) {
 		free(p);
 		return 0;

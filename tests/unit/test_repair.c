@@ -89,10 +89,75 @@ static void test_one_way_needs(void)
 	change_set_free(s);
 }
 
+/* Net depth of one kind of bracket over d[a, b), or -1 when it closes one
+ * it did not open (comments are not in these texts). */
+static int depth_of(const char *d, size_t a, size_t b, char open, char close)
+{
+	int n = 0;
+	for (size_t i = a; i < b; i++) {
+		n += d[i] == open;
+		n -= d[i] == close;
+		if (n < 0)
+			return -1;
+	}
+	return n;
+}
+
+/* Token pieces keep their brackets: a piece that would open a block
+ * without its close (an if/else wrapped around old code) is merged with its
+ * neighbours, so no piece alone leaves the file unbalanced; pieces that
+ * are balanced (two constants on one line) stay apart, and a bracket in a
+ * comment does not count. */
+static void test_pieces_balanced(void)
+{
+	const char *old = "int f(struct n *c)\n{\n\twhile (c->next)\n\t\tc = c->next;\n\treturn g(1) + 2; /* ( */\n}\n";
+	const char *new = "int f(struct n *c)\n{\n\tif (c->prev) {\n\t\tadd(c->prev);\n\t} else {\n\t\twhile (c->next)\n"
+			  "\t\t\tc = c->next;\n\t}\n\treturn g(3) + 4; /* ( */\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	change_set_add_file(s, "f.c", "f.c", 0100644, 0100644, old, strlen(old), new, strlen(new), CHANGE_MODIFIED, 0);
+	change_set_add_hunk(s, 3, 2, 3, 6, "", 0);   /* the loop wrapped in if/else */
+	change_set_add_hunk(s, 5, 1, 9, 1, "", 0);   /* two constants */
+	struct cerr e;
+	CHECK(change_set_finish(s, &e) == 0);
+	CHECK(s->changes[1].natoms == 2);
+	for (size_t a = 0; a < s->natoms; a++) {
+		const struct change_atom *t = &s->atoms[a];
+		for (int k = 0; k < 3; k++) {
+			char o = "({["[k], c = ")}]"[k];
+			CHECK(depth_of(old, t->old_off, t->old_end, o, c) == 0);
+			CHECK(depth_of(new, t->new_off, t->new_end, o, c) == 0);
+		}
+	}
+	change_set_free(s);
+}
+
+/* An else and its if in two different pieces only build together: the
+ * pieces are one (while -> if, and a block with its else added). */
+static void test_pieces_if_else(void)
+{
+	const char *old = "void f(struct n *c)\n{\n\twhile (c->next)\n\t\tc = c->next;\n}\n";
+	const char *new = "void f(struct n *c)\n{\n\tif (c->prev)\n\t{\n\t\tc = c->prev;\n\t}\n\telse\n"
+			  "\t\tc = c->next;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	change_set_add_file(s, "f.c", "f.c", 0100644, 0100644, old, strlen(old), new, strlen(new), CHANGE_MODIFIED, 0);
+	change_set_add_hunk(s, 3, 1, 3, 5, "", 0);
+	struct cerr e;
+	CHECK(change_set_finish(s, &e) == 0);
+	for (size_t a = 0; a < s->natoms; a++) {
+		const struct change_atom *t = &s->atoms[a];
+		const char *in = memmem(new + t->new_off, t->new_end - t->new_off, "else", 4);
+		const char *ifp = memmem(new + t->new_off, t->new_end - t->new_off, "if", 2);
+		CHECK(!in || ifp);
+	}
+	change_set_free(s);
+}
+
 int main(void)
 {
 	RUN(test_one_way_needs);
 	RUN(test_unbalanced_hunks);
+	RUN(test_pieces_balanced);
+	RUN(test_pieces_if_else);
 	RUN(test_gcc_messages);
 	RUN(test_clang_messages);
 	TEST_EXIT();
