@@ -1,7 +1,7 @@
 #include "core/semantic/instr.h"
 #include "core/semantic/csrc.h"
 
-#include <clang-c/Index.h>
+#include "core/semantic/clang_load.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1768,6 +1768,8 @@ static void features_of(struct ctx *x, struct buf *prelude)
 int instr_file(const char *path, const char *rel, const char *text, size_t len, int fidx, const char *const *args,
 	       int nargs, unsigned *next_id, struct buf *out, struct buf *meta, struct instr_stats *st, struct cerr *e)
 {
+	if (clang_load(e) < 0)
+		return -1;
 	struct buf src = BUF_INIT;
 	if (text)
 		buf_add(&src, text, len);
