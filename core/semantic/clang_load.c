@@ -49,8 +49,10 @@ static void *open_library(void)
 static void load(void)
 {
 	void *h = open_library();
-	if (!h)
+	if (!h) {
+		text_sanitize(failure);   /* dlerror's text: one line */
 		return;
+	}
 	/* A name missing means another libclang than the one built against. */
 #define CLANG_LOAD_RESOLVE(f)                                                                                       \
 	if (!failure[0] && !(*(void **)&clang_api.f = dlsym(h, #f)))                                               \
