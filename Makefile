@@ -21,7 +21,11 @@ OPT      ?= -O2 -g
 CPPFLAGS += -I. -D_GNU_SOURCE -DPCRE2_CODE_UNIT_WIDTH=8 $(shell pkg-config --cflags $(PKGS)) \
             -I$(LLVM)/include
 CFLAGS   += -std=c11 $(OPT) $(WARN) $(SAN) -MMD -MP -pthread
-LDLIBS   += $(shell pkg-config --libs $(PKGS) panelw) -L$(LLVM)/lib -Wl,-rpath,$(LLVM)/lib -lclang -lm
+# libclang is not linked: core/semantic/clang_load.c opens it at its first use
+# (linking it makes the loader relocate all of LLVM at every start); it is
+# told where the library is, by the name a linked binary would record.
+LDLIBS   += $(shell pkg-config --libs $(PKGS) panelw) -ldl -lm
+LIBCLANG_SONAME := $(shell readelf -d $(LLVM)/lib/libclang.so 2>/dev/null | sed -n 's/.*soname: \[\(.*\)\]/\1/p')
 LDFLAGS  += $(SAN) -pthread
 
 CORE_SRC   := $(sort $(wildcard core/*.c core/*/*.c))
@@ -65,6 +69,9 @@ core/semantic/trace_rt.inc: core/semantic/trace_rt.h scripts/embed.sh
 	sh scripts/embed.sh core/semantic/trace_rt.h trace_rt > $@.tmp
 	mv $@.tmp $@
 $(BUILD)/core/semantic/instr.o: core/semantic/trace_rt.inc
+
+$(BUILD)/core/semantic/clang_load.o: CPPFLAGS += -DCLANG_LOAD_DIR='"$(LLVM)/lib"' \
+	$(if $(LIBCLANG_SONAME),-DCLANG_LOAD_SONAME='"$(LIBCLANG_SONAME)"')
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)

@@ -71,20 +71,11 @@ static size_t values(const struct trace *t, size_t i, unsigned sid, struct buf *
 		if (mine && (s->sid != sid || branched))
 			return k;   /* another statement's, or its own loop going round */
 		if (e->kind == TE_WRITE && s->kind == 'W') {
-			const char *name = s->text && s->text[0] ? s->text : s->name;
-			if (s->t.cls == 'p')
-				buf_addf(b, "%s%s = %#llx", shown++ ? ", " : "", name, (unsigned long long)e->val);
-			else {
-				buf_addf(b, "%s%s = ", shown++ ? ", " : "", name);
-				tmeta_show_value(s, (unsigned long long)trace_value(e, s->t.cls == 'i'), s->t.cls == 'i', b);
-			}
+			buf_addf(b, "%s%s = ", shown++ ? ", " : "", s->text && s->text[0] ? s->text : s->name);
+			trace_show_value(t, e, b);
 		} else if (e->kind == TE_RET && s->kind == 'T') {
 			buf_addf(b, "%sreturned ", shown++ ? ", " : "");
-			if (s->t.cls == 'p')
-				buf_addf(b, "%#llx", (unsigned long long)e->val);
-			else
-				tmeta_show_value(tmeta_site(t->m, s->fid), (unsigned long long)trace_value(e, s->t.cls == 'i'),
-						 s->t.cls == 'i', b);
+			trace_show_value(t, e, b);
 			break;
 		} else if (mine) {
 			const char *what = !strcmp(s->kindname, "assert") ? "assertion" : "branch";

@@ -281,11 +281,14 @@ static char *describe(const struct trace *t, uint32_t e)
 		text++;
 	if (t->ev[e].kind == TE_BRANCH)
 		return xasprintf("%s  (was %s)", text, t->ev[e].val ? "true" : "false");
-	int sgn = s && s->t.cls == 'i';
+	struct buf b = BUF_INIT;
 	if (t->ev[e].kind == TE_RET)
-		return xasprintf("%s  (returned %lld)", text, trace_value(&t->ev[e], sgn));
-	const char *who = s && s->kind == 'W' && s->text ? s->text : s && s->name ? s->name : "value";
-	return xasprintf("%s  (%s = %lld)", text, who, trace_value(&t->ev[e], sgn));
+		buf_addf(&b, "%s  (returned ", text);
+	else
+		buf_addf(&b, "%s  (%s = ", text, s && s->kind == 'W' && s->text ? s->text : s && s->name ? s->name : "value");
+	trace_show_value(t, &t->ev[e], &b);
+	buf_addc(&b, ')');
+	return buf_detach(&b);
 }
 
 static void soft(struct enc *c, const struct trace *t, uint32_t e, Z3_ast body)

@@ -2,7 +2,7 @@
 
 #include "core/json.h"
 
-#include <clang-c/Index.h>
+#include "core/semantic/clang_load.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -314,6 +314,8 @@ int csrc_parse_tu(void *index, const char *path, struct CXUnsavedFile *unsaved, 
 int csrc_parse(struct csrc_file *f, const char *path, const char *const *args, int nargs, struct cerr *e)
 {
 	memset(f, 0, sizeof(*f));
+	if (clang_load(e) < 0)
+		return -1;
 	CXIndex idx = clang_createIndex(0, 0);
 	CXTranslationUnit tu = NULL;
 	if (csrc_parse_tu(idx, path, NULL, 0, args, nargs,

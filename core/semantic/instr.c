@@ -1,7 +1,7 @@
 #include "core/semantic/instr.h"
 #include "core/semantic/csrc.h"
 
-#include <clang-c/Index.h>
+#include "core/semantic/clang_load.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,7 +159,7 @@ static void ty_str(const struct ty *t, struct buf *b)
 		buf_addf(b, "%c%d", t->cls, t->bits);
 }
 
-/* How the trace pane shows a value of type t written at site id: a Y record
+/* How a value of type t written at site id (or a parameter) shows: a Y record
  * for plain char ("char": as '4') and for enums ("enum" and the constants:
  * by name). Other types need none. Only display reads it. */
 struct enum_names {
@@ -1621,6 +1621,7 @@ static void function(struct ctx *x, struct node *f)
 			struct buf ts = BUF_INIT;
 			ty_str(&p->t, &ts);
 			buf_addf(x->meta, "P\t%u\t%u\t%d\t%s\t%s\n", pid, x->fid, idx, ts.s, name);
+			show_type(x, pid, clang_getCursorType(p->c));
 			buf_release(&ts);
 		}
 		clang_disposeString(pn);
@@ -1768,6 +1769,8 @@ static void features_of(struct ctx *x, struct buf *prelude)
 int instr_file(const char *path, const char *rel, const char *text, size_t len, int fidx, const char *const *args,
 	       int nargs, unsigned *next_id, struct buf *out, struct buf *meta, struct instr_stats *st, struct cerr *e)
 {
+	if (clang_load(e) < 0)
+		return -1;
 	struct buf src = BUF_INIT;
 	if (text)
 		buf_add(&src, text, len);

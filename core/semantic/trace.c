@@ -150,6 +150,19 @@ long long trace_value(const struct tev *ev, int is_signed)
 	return (long long)v;
 }
 
+void trace_show_value(const struct trace *t, const struct tev *ev, struct buf *b)
+{
+	const struct msite *s = tmeta_site(t->m, ev->id);
+	char cls = s ? s->t.cls : 'i';
+	if (cls == 'p')
+		buf_addf(b, ev->val ? "%#llx" : "NULL", (unsigned long long)ev->val);
+	else if (cls == 'b')
+		buf_adds(b, ev->val ? "true" : "false");
+	else
+		tmeta_show_value(s && s->kind == 'T' ? tmeta_site(t->m, s->fid) : s,
+				 (unsigned long long)trace_value(ev, cls == 'i'), cls == 'i', b);
+}
+
 const struct msite *trace_stmt_of(const struct trace *t, size_t i)
 {
 	return tmeta_stmt(t->m, t->ev[i].id);

@@ -104,5 +104,11 @@ int trace_other_arm_assigns(const struct trace *t, uint32_t b, const char *name)
 
 /* The observed value of event i as a signed or unsigned number of its size. */
 long long trace_value(const struct tev *ev, int is_signed);
+/* The value of a write, parameter or return event as every pane and report
+ * shows it, into b: a pointer as its address or NULL, a bool as true or
+ * false, the rest by tmeta_show_value (a char as '4', an enum by name, a
+ * float as a number) with the type of the site (the function's for a
+ * return). */
+void trace_show_value(const struct trace *t, const struct tev *ev, struct buf *b);
 
 #endif

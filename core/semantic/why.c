@@ -692,16 +692,6 @@ static long change_at(const struct why *w, const char *file, int line)
 	return -1;
 }
 
-static void value_str(const struct tev *v, char cls, struct buf *b)
-{
-	if (cls == 'p')
-		buf_addf(b, v->val ? "%#llx" : "NULL", (unsigned long long)v->val);
-	else if (cls == 'b')
-		buf_addf(b, "%s", v->val ? "true" : "false");
-	else
-		buf_addf(b, "%lld", trace_value(v, cls == 'i'));
-}
-
 /* The one string literal of a statement's text ("..." with its quotes),
  * when the text has exactly one: what a pointer to it shows. */
 static int one_literal(const char *text, struct buf *b)
@@ -794,11 +784,11 @@ static void stmt_of(struct why *w, uint32_t e, struct ct_stmt *s)
 	if (site && (v->kind == TE_WRITE || v->kind == TE_PARAM)) {
 		buf_addf(&b, "%s = ", site->kind == 'W' && site->text && site->text[0] ? site->text : site->name);
 		if (!literal_value(t, e, &b, 0))
-			value_str(v, site->t.cls, &b);
+			trace_show_value(t, v, &b);
 	} else if (site && v->kind == TE_RET) {
 		buf_adds(&b, "returned ");
 		if (!literal_value(t, e, &b, 0))
-			value_str(v, site->t.cls, &b);
+			trace_show_value(t, v, &b);
 	} else if (site && v->kind == TE_BRANCH) {
 		if (!strcmp(site->kindname, "switch"))
 			buf_addf(&b, "switch on %lld", trace_value(v, site->tree && site->tree->t.cls == 'i'));

@@ -172,4 +172,19 @@ check "strings: the tree reaches the faulty predicate" \
 check "strings: explained" [ "$(jqf '.causal_tree.no_explanation')" = null ]
 check "strings: the faulty predicate ranks first" [ "$(jqf '.ranking[0].line')" = 8 ]
 
+
+# Values as the trace pane shows them, in the tree and the reports: a
+# plain char as '+', an enum by its constant's name, a char parameter too.
+d=$(fixture sem_show)
+culprit_json "$d" --good good --bad bad -- ./run-test.sh
+check "show: explained" [ "$(jqf '.causal_tree.no_explanation')" = null ]
+check "show: a char written reads '+'" cause_has '.text == "char c = first(in);" and .values == "c = '"'+'"'"'
+check "show: a char returned" cause_has '.text == "return s[1];" and .values == "returned '"'+'"'"'
+check "show: a char parameter" cause_has '(.text | startswith("static enum tok kind")) and .values == "c = '"'+'"'"'
+check "show: an enum by name" cause_has '.text == "enum tok k = kind(c);" and .values == "k = T_PLUS"'
+check "show: an enum returned by name" cause_has '(.text | startswith("return c >=")) and .values == "returned T_PLUS"'
+(cd "$d" && "$CULPRIT" report) > "$T/report.txt"
+check "show: the text report the same" grep -q "enum tok k = kind(c);  (k = T_PLUS)" "$T/report.txt"
+check "show: no raw code in the report" sh -c "! grep -Eq '\\(c = 43\\)|\\(k = 1\\)' '$T/report.txt'"
+
 finish
