@@ -260,6 +260,20 @@ static void test_features(void)
 	free(cmd);
 }
 
+/* Idioms of old GNU code (gawk): `return(x);` with no blank after the
+ * keyword, and a file's own variable named like a function of <strings.h>
+ * (which the file never includes, so the runtime must not either). */
+static void test_names(void)
+{
+	static const char src[] =
+		"#include <stdio.h>\n"
+		"static int index = -1;\nstatic int stack[8];\n"
+		"static int push(int v)\n{\n\tif (index + 1 >= 8)\n\t\treturn(0);\n\tstack[++index] = v;\n\treturn(1);\n}\n"
+		"static int pop(void)\n{\n\treturn(stack[index--]);\n}\n"
+		"int main(void)\n{\n\tpush(4);\n\tpush(9);\n\tprintf(\"%d %d\\n\", pop(), pop());\n\treturn(0);\n}\n";
+	CHECK(agrees("names", src, "") == 0);
+}
+
 int main(void)
 {
 	snprintf(dir, sizeof(dir), "%s/culprit-instr.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -275,6 +289,7 @@ int main(void)
 	RUN(test_strings);
 	RUN(test_warning_clean);
 	RUN(test_features);
+	RUN(test_names);
 	if (!getenv("KEEP"))
 		remove_tree(dir, NULL);
 	TEST_EXIT();
