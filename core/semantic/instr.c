@@ -1547,9 +1547,10 @@ static void stmt(struct ctx *x, struct node *n)
 			struct node *v = n->kid[0];
 			expr(x, v, 1);
 			unsigned tid = new_id(x);
+			/* A leading blank: `return(0);` has none after the keyword. */
 			open_(x, v->s, 2 * v->depth - 1,
-			      x->rettype ? xasprintf("__extension__ ({ __typeof__(%s) __cu_r = (", x->rettype)
-					 : xstrdup("__extension__ ({ __auto_type __cu_r = ("));
+			      x->rettype ? xasprintf(" __extension__ ({ __typeof__(%s) __cu_r = (", x->rettype)
+					 : xstrdup(" __extension__ ({ __auto_type __cu_r = ("));
 			close_(x, v->e, 2 * v->depth - 1,
 			       xasprintf("); __cu_ret(%u, &__cu_r, %s); __cu_r; })", tid,
 					 ty_scalar(&v->t) ? "sizeof __cu_r" : "0"));
