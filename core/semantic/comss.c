@@ -91,6 +91,39 @@ static uint32_t join_of(const struct trace *t, uint32_t b)
 	return j;
 }
 
+/* join_of for every branch of the trace in one pass. A naive join walks
+ * each later event's chain of governing branches, which in a deep
+ * recursion (every call under the base case's branch) costs the depth per
+ * event, per branch. Here the branches whose region is still open form a
+ * stack along one chain; each event closes the open ones that are not on
+ * its own chain, found by walking that chain down to the deepest survivor. */
+static uint32_t *joins_all(const struct trace *t)
+{
+	uint32_t *join = xcalloc(t->n + 1, sizeof(*join));
+	uint32_t *open = xmalloc((t->n + 1) * sizeof(*open));
+	size_t nopen = 0;
+	for (uint32_t j = 0; j < t->n; j++) {
+		if (t->ev[j].kind == TE_BYTES)
+			continue;
+		uint32_t p = t->ctl[j];
+		while (nopen) {
+			uint32_t top = open[nopen - 1];
+			while (p != TRACE_NONE && p > top)
+				p = t->ctl[p];
+			if (p == top)
+				break;   /* under top, so under every branch below it too */
+			join[top] = j;
+			nopen--;
+		}
+		if (t->ev[j].kind == TE_BRANCH)
+			open[nopen++] = j;
+	}
+	while (nopen)
+		join[open[--nopen]] = (uint32_t)t->n;
+	free(open);
+	return join;
+}
+
 static uint32_t enc_join(struct enc *c, uint32_t b)
 {
 	if (!c->join[b])
@@ -217,11 +250,16 @@ static Z3_ast phi_read(void *priv, struct formula *f, uint32_t r, int sgn, int w
 	uint32_t *bs = NULL;
 	size_t nb = 0;
 	if (src != TRACE_NONE)
-		for (uint32_t a = t->ctl[src]; a != TRACE_NONE; a = t->ctl[a])
-			if (is_decision(t, a) && enc_join(c, a) <= limit) {
+		for (uint32_t a = t->ctl[src]; a != TRACE_NONE; a = t->ctl[a]) {
+			/* Regions nest: once one is still open at the read, every
+			 * outer one is too (the chain of a deep recursion is long). */
+			if (t->ev[a].kind == TE_BRANCH && enc_join(c, a) > limit)
+				break;
+			if (is_decision(t, a)) {
 				bs = xrealloc(bs, (nb + 1) * sizeof(*bs));
 				bs[nb++] = a;
 			}
+		}
 	for (uint32_t b = from + 1; b < limit && limit - b <= SCAN_BACK; b++)
 		if (is_decision(t, b) && name && enc_join(c, b) <= limit && trace_other_arm_assigns(t, b, name)) {
 			bs = xrealloc(bs, (nb + 1) * sizeof(*bs));
@@ -589,7 +627,7 @@ int comss_run(const struct trace *t, const struct expect *x, size_t nx, const st
 	c.p[0].fork = TRACE_NONE;
 	c.np = 1;
 	c.guarded = bits_new(t->n + 1);
-	c.join = xcalloc(t->n + 1, sizeof(*c.join));
+	c.join = joins_all(t);   /* every branch's; other events' on demand */
 	c.taint = bits_new(t->n + 1);
 	trace_taint(t, c.taint);
 	c.wmax = 1;

@@ -812,7 +812,15 @@ static unsigned args_open(struct ctx *x, struct node *f)
 static int library_decl(struct node *f)
 {
 	CXCursor d = clang_getCursorReferenced(f->c);
-	return clang_Cursor_isNull(d) || clang_Location_isInSystemHeader(clang_getCursorLocation(d));
+	if (clang_Cursor_isNull(d) || clang_Location_isInSystemHeader(clang_getCursorLocation(d)))
+		return 1;
+	/* Called without a declaration (old code calling printf with no
+	 * <stdio.h>): clang declares it implicitly at the call itself. */
+	unsigned dl, fl;
+	CXFile df, ff;
+	clang_getSpellingLocation(clang_getCursorLocation(d), &df, NULL, NULL, &dl);
+	clang_getSpellingLocation(clang_getCursorLocation(f->c), &ff, NULL, NULL, &fl);
+	return df && ff && clang_File_isEqual(df, ff) && dl == fl;
 }
 
 static struct node *callee_ref(struct node *n)

@@ -43,7 +43,20 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
+/* Not <string.h>: in GNU modes it brings <strings.h>'s index and rindex,
+ * which a file that never includes it may use as its own names. */
+extern void *memcpy(void *, const void *, size_t);
+extern void *memmove(void *, const void *, size_t);
+extern void *memset(void *, int, size_t);
+extern int memcmp(const void *, const void *, size_t);
+extern size_t strlen(const char *);
+extern char *strcpy(char *, const char *);
+extern char *strncpy(char *, const char *, size_t);
+extern char *strcat(char *, const char *);
+extern char *strncat(char *, const char *, size_t);
+extern int strcmp(const char *, const char *);
+extern int strncmp(const char *, const char *, size_t);
+extern char *strchr(const char *, int);
 #include <unistd.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -87,6 +100,7 @@ __attribute__((weak)) unsigned long __cu_force[__CU_NFORCE][4];   /* site, insta
 /* The program's arguments (from main) and how much of stdin it read. */
 __attribute__((weak)) char **__cu_argv;
 __attribute__((weak)) int __cu_argc;
+__attribute__((weak)) char __cu_altstack[1 << 16];   /* the fatal-signal handler's own stack */
 __attribute__((weak)) unsigned long __cu_stdin_off, __cu_scanf_items;
 
 /* Write events [from, from + n) of buf as one chunk headed by the process id. */
@@ -282,6 +296,27 @@ __attribute__((weak)) void __cu_open(void)
 		}
 	}
 	atexit(__cu_flush);
+#ifdef SA_ONSTACK
+	{
+		/* The handler runs on a stack of its own: a crash by stack overflow
+		 * (a recursion that never ends) leaves none to run it on, and the
+		 * trace would be lost with the process. Strict C89 modes declare
+		 * neither sigaction nor sigaltstack: there, signal() as before. */
+		stack_t ss;
+		struct sigaction sa;
+		memset(&ss, 0, sizeof(ss));
+		ss.ss_sp = __cu_altstack;
+		ss.ss_size = sizeof(__cu_altstack);
+		sigaltstack(&ss, NULL);
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = __cu_on_signal;
+		sa.sa_flags = SA_ONSTACK;
+		sigemptyset(&sa.sa_mask);
+		for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+			sigaction(sigs[i], &sa, NULL);
+		return;
+	}
+#endif
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		signal(sigs[i], __cu_on_signal);
 }

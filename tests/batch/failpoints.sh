@@ -114,4 +114,21 @@ check "hang: the events kept are the tail's" [ "$(jqf .causal_tree.events)" -le 
 (cd "$d" && "$CULPRIT" report) > "$T/report.txt"
 check "hang: the report says the trace was cut" grep -q '^trace cut: the failing run wrote more' "$T/report.txt"
 
+# A crash by stack overflow (a recursion that never ends): the handler runs
+# on its own stack, so the trace keeps the crash, and the analysis of a
+# trace as deep as the recursion ends (joins in one pass).
+d=$(fixture sem_overflow)
+culprit_json "$d" --good good --bad bad -- ./run-test.sh
+check "overflow: the failure is the crash in the recursion" \
+	[ "$(jqf .causal_tree.failure)" = 'sum.c:7 return n + sum(n - 2); crashed: signal 11 (Segmentation fault)' ]
+check "overflow: the tree holds the changed step" cause_has '.line == 7 and (.text | contains("sum(n - 2)"))'
+
+# printf called with no declaration (no <stdio.h>): still the library's
+# output, so the wrong output is the failure point.
+d=$(fixture sem_implicit)
+culprit_json "$d" --good good --bad bad -- ./run-test.sh
+check "implicit printf: the failure is its output" \
+	[ "$(jqf .causal_tree.failure)" = 'area.c:8 printf("%d\n", area(3, 4)); printed "7\n", the good revision printed "12\n"' ]
+check "implicit printf: the cause is the sum" cause_has '.text == "return w + h;"'
+
 finish
