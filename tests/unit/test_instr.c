@@ -289,15 +289,16 @@ static void test_signal_in_malloc(void)
 	free(h);
 }
 
-/* An idiom of old GNU code (gawk): `return(x);` with no blank after the
- * keyword. */
+/* Idioms of old GNU code (gawk): `return(x);` with no blank after the
+ * keyword, and a file's own variable named like a function of <strings.h>
+ * (which the file never includes, so the runtime must not either). */
 static void test_names(void)
 {
 	static const char src[] =
 		"#include <stdio.h>\n"
-		"static int depth = -1;\nstatic int stack[8];\n"
-		"static int push(int v)\n{\n\tif (depth + 1 >= 8)\n\t\treturn(0);\n\tstack[++depth] = v;\n\treturn(1);\n}\n"
-		"static int pop(void)\n{\n\treturn(stack[depth--]);\n}\n"
+		"static int index = -1;\nstatic int stack[8];\n"
+		"static int push(int v)\n{\n\tif (index + 1 >= 8)\n\t\treturn(0);\n\tstack[++index] = v;\n\treturn(1);\n}\n"
+		"static int pop(void)\n{\n\treturn(stack[index--]);\n}\n"
 		"int main(void)\n{\n\tpush(4);\n\tpush(9);\n\tprintf(\"%d %d\\n\", pop(), pop());\n\treturn(0);\n}\n";
 	CHECK(agrees("names", src, "") == 0);
 }
