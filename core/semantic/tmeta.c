@@ -144,6 +144,28 @@ static int site_id(const char *s, size_t len, unsigned *id)
 	return 0;
 }
 
+/* The records defining a site (statement, name, parameter, read, write,
+ * branch, return, call) and the fields each needs at least. */
+static const char site_kinds[] = "SNPRWBTC";
+static const int site_fields[] = {9, 6, 6, 5, 6, 7, 6, 7};
+
+static struct msite *site_record(struct tmeta *m, char *const *f, int nf, int need, size_t len)
+{
+	unsigned id;
+	if (nf < need || site_id(f[1], len, &id) < 0)
+		return NULL;
+	struct msite *st = site_at(m, id);
+	st->kind = f[0][0];
+	return st;
+}
+
+/* A site an earlier record defined, or NULL. */
+static struct msite *site_known(struct tmeta *m, const char *s, size_t len)
+{
+	unsigned id;
+	return site_id(s, len, &id) == 0 && id < m->nids ? &m->site[id] : NULL;
+}
+
 static char *names(const char *s)
 {
 	return xstrdup(strcmp(s, "-") ? s : "");
@@ -173,10 +195,13 @@ int tmeta_parse(struct tmeta *m, const char *text, size_t len, struct cerr *e)
 			s = tab + 1;
 		}
 		int bad = 0;
-		unsigned id;
-		struct msite *st;
+		struct msite *st = NULL;
 		const char *tp;
-		switch (line[0]) {
+		/* A record defining a site: its fields and id checked here, once. */
+		const char *k = line[0] ? strchr(site_kinds, line[0]) : NULL;
+		if (k && !(st = site_record(m, f, nf, site_fields[k - site_kinds], len)))
+			bad = 1;
+		switch (bad ? '\0' : line[0]) {
 		case 'F':
 			if (nf < 3) {
 				bad = 1;
@@ -186,17 +211,7 @@ int tmeta_parse(struct tmeta *m, const char *text, size_t len, struct cerr *e)
 			m->files[m->nfiles++] = xstrdup(f[2]);
 			break;
 		case 'S':
-			if (nf < 9) {
-				bad = 1;
-				break;
-			}
-			if (site_id(f[1], len, &id) < 0) {
-				bad = 1;
-				break;
-			}
-			st = site_at(m, id);
-			st->kind = 'S';
-			st->sid = id;
+			st->sid = (unsigned)(st - m->site);
 			st->file = atoi(f[2]);
 			st->line = atoi(f[3]);
 			st->fid = (unsigned)atoi(f[4]);
@@ -206,16 +221,6 @@ int tmeta_parse(struct tmeta *m, const char *text, size_t len, struct cerr *e)
 			st->text = xstrdup(f[8]);
 			break;
 		case 'N':
-			if (nf < 6) {
-				bad = 1;
-				break;
-			}
-			if (site_id(f[1], len, &id) < 0) {
-				bad = 1;
-				break;
-			}
-			st = site_at(m, id);
-			st->kind = 'N';
 			st->file = atoi(f[2]);
 			st->line = atoi(f[3]);
 			st->name = xstrdup(f[4]);
@@ -224,16 +229,6 @@ int tmeta_parse(struct tmeta *m, const char *text, size_t len, struct cerr *e)
 			st->text = xstrdup(nf > 6 ? f[6] : "");
 			break;
 		case 'P':
-			if (nf < 6) {
-				bad = 1;
-				break;
-			}
-			if (site_id(f[1], len, &id) < 0) {
-				bad = 1;
-				break;
-			}
-			st = site_at(m, id);
-			st->kind = 'P';
 			st->fid = (unsigned)atoi(f[2]);
 			st->idx = atoi(f[3]);
 			tp = f[4];
@@ -242,16 +237,6 @@ int tmeta_parse(struct tmeta *m, const char *text, size_t len, struct cerr *e)
 			break;
 		case 'R':
 		case 'W':
-			if (nf < (line[0] == 'R' ? 5 : 6)) {
-				bad = 1;
-				break;
-			}
-			if (site_id(f[1], len, &id) < 0) {
-				bad = 1;
-				break;
-			}
-			st = site_at(m, id);
-			st->kind = line[0];
 			st->sid = (unsigned)atoi(f[2]);
 			tp = f[3];
 			bad = parse_type(&tp, &st->t) < 0;
@@ -263,16 +248,6 @@ int tmeta_parse(struct tmeta *m, const char *text, size_t len, struct cerr *e)
 			}
 			break;
 		case 'B':
-			if (nf < 7) {
-				bad = 1;
-				break;
-			}
-			if (site_id(f[1], len, &id) < 0) {
-				bad = 1;
-				break;
-			}
-			st = site_at(m, id);
-			st->kind = 'B';
 			st->sid = (unsigned)atoi(f[2]);
 			st->kindname = xstrdup(f[3]);
 			tp = f[4];
@@ -283,16 +258,6 @@ int tmeta_parse(struct tmeta *m, const char *text, size_t len, struct cerr *e)
 			st->jumps_else = nf > 7 && strchr(f[7], 'e') != NULL;
 			break;
 		case 'T':
-			if (nf < 6) {
-				bad = 1;
-				break;
-			}
-			if (site_id(f[1], len, &id) < 0) {
-				bad = 1;
-				break;
-			}
-			st = site_at(m, id);
-			st->kind = 'T';
 			st->sid = (unsigned)atoi(f[2]);
 			st->fid = (unsigned)atoi(f[3]);
 			tp = f[4];
@@ -301,16 +266,6 @@ int tmeta_parse(struct tmeta *m, const char *text, size_t len, struct cerr *e)
 			bad |= !(st->tree = parse_tree(m, &tp, 0));
 			break;
 		case 'C':
-			if (nf < 7) {
-				bad = 1;
-				break;
-			}
-			if (site_id(f[1], len, &id) < 0) {
-				bad = 1;
-				break;
-			}
-			st = site_at(m, id);
-			st->kind = 'C';
 			st->sid = (unsigned)atoi(f[2]);
 			st->name = xstrdup(f[3]);
 			tp = f[4];
@@ -328,7 +283,7 @@ int tmeta_parse(struct tmeta *m, const char *text, size_t len, struct cerr *e)
 				break;
 			}
 			int i = atoi(f[2]);
-			st = site_id(f[1], len, &id) == 0 && id < m->nids ? &m->site[id] : NULL;
+			st = site_known(m, f[1], len);
 			if (!st || st->kind != 'C' || i < 0 || i >= st->nargs) {
 				bad = 1;
 				break;
@@ -342,7 +297,7 @@ int tmeta_parse(struct tmeta *m, const char *text, size_t len, struct cerr *e)
 				bad = 1;
 				break;
 			}
-			st = site_id(f[1], len, &id) == 0 && id < m->nids ? &m->site[id] : NULL;
+			st = site_known(m, f[1], len);
 			if (!st || !st->kind) {
 				bad = 1;
 				break;
@@ -354,7 +309,7 @@ int tmeta_parse(struct tmeta *m, const char *text, size_t len, struct cerr *e)
 			break;
 		}
 		case 'Y':   /* how a value shows (display only) */
-			st = site_id(f[1], len, &id) == 0 && id < m->nids ? &m->site[id] : NULL;
+			st = site_known(m, f[1], len);
 			if (nf < 3 || !st || !st->kind) {
 				bad = 1;
 				break;
