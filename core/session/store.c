@@ -144,6 +144,25 @@ static char *col_text(sqlite3_stmt *st, int i)
 }
 
 /* Run a statement that returns no rows, and finalize it. */
+/* Step st to its end, each row read by `row` into a new element (of `size`
+ * bytes) of the growing array *v of *n; st is finalized. */
+static int rows_read(struct store *s, sqlite3_stmt *st, void **v, size_t *n, size_t size,
+		     void (*row)(sqlite3_stmt *st, void *elem), struct cerr *e)
+{
+	size_t cap = 0;
+	int step;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 16;
+			*v = xrealloc(*v, cap * size);
+		}
+		row(st, (char *)*v + (*n)++ * size);
+	}
+	int rc = step == SQLITE_DONE ? 0 : db_error(s, e, "read failed");
+	sqlite3_finalize(st);
+	return rc;
+}
+
 static int exec_done(struct store *s, sqlite3_stmt *st, struct cerr *e)
 {
 	int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_error(s, e, "write failed");
@@ -435,37 +454,31 @@ int store_event_add(struct store *s, int64_t session, const char *type, const ch
 	return rc;
 }
 
+static void event_row(sqlite3_stmt *st, void *v)
+{
+	struct event *ev = v;
+	ev->seq = sqlite3_column_int64(st, 0);
+	ev->time = sqlite3_column_double(st, 1);
+	ev->type = col_text(st, 2);
+	ev->text = col_text(st, 3);
+}
+
 int store_events(struct store *s, int64_t session, int64_t after, size_t max, struct event **out, size_t *n,
 		 struct cerr *e)
 {
-	int rc = 0;
-	size_t cap = 0;
+	int rc = -1;
 	*out = NULL;
 	*n = 0;
 	pthread_mutex_lock(&s->lock);
 	sqlite3_stmt *st = prep(s, "SELECT seq, time, type, text FROM event WHERE session=? AND seq>?"
 				   " ORDER BY seq LIMIT ?", e);
-	if (!st) {
-		rc = -1;
-	} else {
+	if (st) {
 		sqlite3_bind_int64(st, 1, session);
 		sqlite3_bind_int64(st, 2, after);
 		sqlite3_bind_int64(st, 3, max ? (int64_t)max : -1);
-		int step;
-		while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-			if (*n == cap) {
-				cap = cap ? 2 * cap : 32;
-				*out = xrealloc(*out, cap * sizeof(**out));
-			}
-			struct event *ev = &(*out)[(*n)++];
-			ev->seq = sqlite3_column_int64(st, 0);
-			ev->time = sqlite3_column_double(st, 1);
-			ev->type = col_text(st, 2);
-			ev->text = col_text(st, 3);
-		}
-		if (step != SQLITE_DONE)
-			rc = db_error(s, e, "read failed");
-		sqlite3_finalize(st);
+		void *v = NULL;
+		rc = rows_read(s, st, &v, n, sizeof(**out), event_row, e);
+		*out = v;
 	}
 	pthread_mutex_unlock(&s->lock);
 	return rc;
@@ -516,10 +529,23 @@ int store_session_pick(struct store *s, int64_t want, int64_t *id, struct cerr *
 	return rc;
 }
 
+static void session_row(sqlite3_stmt *st, void *v)
+{
+	struct session_row *r = v;
+	r->id = sqlite3_column_int64(st, 0);
+	r->created = sqlite3_column_double(st, 1);
+	r->used = sqlite3_column_double(st, 2);
+	r->finished = sqlite3_column_type(st, 3) == SQLITE_NULL ? 0 : sqlite3_column_double(st, 3);
+	r->good = col_text(st, 4);
+	r->bad = col_text(st, 5);
+	r->test = col_text(st, 6);
+	r->state = col_text(st, 7);
+	r->configs = sqlite3_column_int64(st, 8);
+}
+
 int store_sessions(struct store *s, struct session_row **rows, size_t *n, struct cerr *e)
 {
-	int rc = 0;
-	size_t cap = 0;
+	int rc = -1;
 	*rows = NULL;
 	*n = 0;
 	pthread_mutex_lock(&s->lock);
@@ -531,29 +557,10 @@ int store_sessions(struct store *s, struct session_row **rows, size_t *n, struct
 				   " (SELECT value FROM kv WHERE session=id AND name='state'),"
 				   " (SELECT count(*) FROM outcome WHERE session=id)"
 				   " FROM session ORDER BY id", e);
-	if (!st) {
-		rc = -1;
-	} else {
-		int step;
-		while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-			if (*n == cap) {
-				cap = cap ? 2 * cap : 8;
-				*rows = xrealloc(*rows, cap * sizeof(**rows));
-			}
-			struct session_row *r = &(*rows)[(*n)++];
-			r->id = sqlite3_column_int64(st, 0);
-			r->created = sqlite3_column_double(st, 1);
-			r->used = sqlite3_column_double(st, 2);
-			r->finished = sqlite3_column_type(st, 3) == SQLITE_NULL ? 0 : sqlite3_column_double(st, 3);
-			r->good = col_text(st, 4);
-			r->bad = col_text(st, 5);
-			r->test = col_text(st, 6);
-			r->state = col_text(st, 7);
-			r->configs = sqlite3_column_int64(st, 8);
-		}
-		if (step != SQLITE_DONE)
-			rc = db_error(s, e, "read failed");
-		sqlite3_finalize(st);
+	if (st) {
+		void *v = NULL;
+		rc = rows_read(s, st, &v, n, sizeof(**rows), session_row, e);
+		*rows = v;
 	}
 	pthread_mutex_unlock(&s->lock);
 	return rc;
