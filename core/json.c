@@ -55,6 +55,17 @@ void json_str_or_null(struct buf *b, const char *s)
 		buf_adds(b, "null");
 }
 
+void json_str_array(struct buf *b, char *const *v, size_t n)
+{
+	buf_adds(b, "[");
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			buf_adds(b, ", ");
+		json_str(b, v[i]);
+	}
+	buf_adds(b, "]");
+}
+
 /* ------------------------------------------------------------- reading */
 
 #define JSON_MAX_DEPTH 64

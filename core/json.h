@@ -10,6 +10,8 @@
 void json_str(struct buf *b, const char *s);
 /* Append s, or null when s is NULL. */
 void json_str_or_null(struct buf *b, const char *s);
+/* Append an array of the n strings v: ["a", "b"]. */
+void json_str_array(struct buf *b, char *const *v, size_t n);
 
 enum json_type { JSON_NULL, JSON_FALSE, JSON_TRUE, JSON_NUMBER, JSON_STRING, JSON_ARRAY, JSON_OBJECT };
 

@@ -363,34 +363,16 @@ static void json_items(const struct explain *x, const struct explain_list *l, st
 		json_str(b, c->function ? c->function : "");
 		buf_addf(b, ", \"old_start\": %d, \"old_lines\": %d, \"new_start\": %d, \"new_lines\": %d",
 			 cl.old_start, cl.old_lines, cl.new_start, cl.new_lines);
-		buf_adds(b, ", \"removed\": [");
-		for (size_t k = 0; k < cl.nremoved; k++) {
-			if (k)
-				buf_adds(b, ", ");
-			json_str(b, cl.removed[k]);
-		}
-		buf_adds(b, "], \"added\": [");
-		for (size_t k = 0; k < cl.nadded; k++) {
-			if (k)
-				buf_adds(b, ", ");
-			json_str(b, cl.added[k]);
-		}
-		buf_adds(b, "]");
+		buf_adds(b, ", \"removed\": ");
+		json_str_array(b, cl.removed, cl.nremoved);
+		buf_adds(b, ", \"added\": ");
+		json_str_array(b, cl.added, cl.nadded);
 		if (cl.removed_marked) {
 			/* A piece: the same real lines with it between [- -] and {+ +}. */
-			buf_adds(b, ", \"removed_marked\": [");
-			for (size_t k = 0; k < cl.nremoved; k++) {
-				if (k)
-					buf_adds(b, ", ");
-				json_str(b, cl.removed_marked[k]);
-			}
-			buf_adds(b, "], \"added_marked\": [");
-			for (size_t k = 0; k < cl.nadded; k++) {
-				if (k)
-					buf_adds(b, ", ");
-				json_str(b, cl.added_marked[k]);
-			}
-			buf_adds(b, "]");
+			buf_adds(b, ", \"removed_marked\": ");
+			json_str_array(b, cl.removed_marked, cl.nremoved);
+			buf_adds(b, ", \"added_marked\": ");
+			json_str_array(b, cl.added_marked, cl.nadded);
 		}
 		buf_adds(b, "}");
 		change_lines_free(&cl);

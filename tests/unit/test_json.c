@@ -42,6 +42,17 @@ static void test_null(void)
 	buf_release(&b);
 }
 
+static void test_array(void)
+{
+	char *v[] = {"a", "b\"c"};
+	struct buf b = BUF_INIT;
+	json_str_array(&b, v, 0);
+	buf_adds(&b, " ");
+	json_str_array(&b, v, 2);
+	CHECK_STR(b.s, "[] [\"a\", \"b\\\"c\"]");
+	buf_release(&b);
+}
+
 static void test_parse(void)
 {
 	struct cerr e;
@@ -88,6 +99,7 @@ static void test_parse_errors(void)
 
 int main(void)
 {
+	RUN(test_array);
 	RUN(test_parse);
 	RUN(test_parse_errors);
 	RUN(test_escapes);
