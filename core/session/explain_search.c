@@ -459,6 +459,20 @@ static size_t close_config(const struct search *sr, struct bits *b, int revert)
 	return added;
 }
 
+/* The changes that declare (involving: declare or use) the names a failed
+ * build's first errors complain about, in *out (to free; a change may be
+ * listed once per name); their count. */
+static size_t complained_of(struct search *sr, const char *excerpt, int involving, size_t **out)
+{
+	char **names;
+	size_t nn = repair_names(excerpt, &names), n = 0;
+	*out = xmalloc((nn * sr->s->nchanges + 1) * sizeof(**out));
+	for (size_t i = 0; i < nn; i++)
+		n += (involving ? deps_involving : deps_declaring)(sr->deps, names[i], *out + n);
+	repair_names_free(names);
+	return n;
+}
+
 /* Test `applied` (applied to the good side); when it does not build, add
  * the changes of the search that declare what the compiler says is missing
  * or wrong, and test that repaired configuration instead, a few rounds at
@@ -486,24 +500,18 @@ static int test_repaired(struct search *sr, struct bits *applied)
 			bits_free(added_all);
 			return v;
 		}
-		char **names;
-		size_t nn = repair_names(excerpt, &names), added = 0;
+		size_t *decl, nd = complained_of(sr, excerpt, 0, &decl), added = 0;
 		free(excerpt);
-		size_t *decl = xmalloc((sr->s->nchanges + 1) * sizeof(*decl));
-		for (size_t i = 0; i < nn; i++) {
-			size_t nd = deps_declaring(sr->deps, names[i], decl);
-			for (size_t k = 0; k < nd; k++) {
-				const struct change *ch = &sr->s->changes[decl[k]];
-				for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++)
-					if (bits_test(sr->pool, a) && !bits_test(applied, a)) {
-						bits_set(applied, a);
-						bits_set(added_all, a);
-						added++;
-					}
-			}
+		for (size_t k = 0; k < nd; k++) {
+			const struct change *ch = &sr->s->changes[decl[k]];
+			for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++)
+				if (bits_test(sr->pool, a) && !bits_test(applied, a)) {
+					bits_set(applied, a);
+					bits_set(added_all, a);
+					added++;
+				}
 		}
 		free(decl);
-		repair_names_free(names);
 		if (!added) {
 			bits_free(added_all);
 			return v;
@@ -549,26 +557,20 @@ static int test_revert_repaired(struct search *sr, struct bits *applied, enum un
 				*why_out = why;
 			return v;
 		}
-		char **names;
-		size_t nn = repair_names(excerpt, &names), added = 0;
+		size_t *inv, ni = complained_of(sr, excerpt, 1, &inv), added = 0;
 		free(excerpt);
-		size_t *inv = xmalloc((sr->s->nchanges + 1) * sizeof(*inv));
-		for (size_t i = 0; i < nn; i++) {
-			size_t ni = deps_involving(sr->deps, names[i], inv);
-			for (size_t k = 0; k < ni; k++) {
-				const struct change *ch = &sr->s->changes[inv[k]];
-				if (!change_touched(ch, applied, 1))
-					continue;
-				for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++)
-					if (bits_test(applied, a)) {
-						bits_clear(applied, a);
-						bits_set(added_all, a);
-					}
-				added++;
-			}
+		for (size_t k = 0; k < ni; k++) {
+			const struct change *ch = &sr->s->changes[inv[k]];
+			if (!change_touched(ch, applied, 1))
+				continue;
+			for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++)
+				if (bits_test(applied, a)) {
+					bits_clear(applied, a);
+					bits_set(added_all, a);
+				}
+			added++;
 		}
 		free(inv);
-		repair_names_free(names);
 		if (!added) {
 			bits_free(added_all);
 			if (why_out)
