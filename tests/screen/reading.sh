@@ -6,35 +6,8 @@
 # repeated alike merged; C-z suspends to the shell and fg brings it back; in
 # the vi keymap C-c asks before it quits.
 . "$TOP/tests/lib.sh"
-command -v tmux >/dev/null || { fail "tmux" "tmux is not installed"; finish; }
 SOCK=culprit-reading-$$
-conf=$T/tmux.conf
-echo 'set -g status off' > "$conf"
-tm() { tmux -L "$SOCK" -f "$conf" "$@"; }
-trap 'tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
-screen() { tm capture-pane -p -t w; }
-wait_for() {
-	_i=0
-	while [ $_i -lt $((${2:-15} * 10)) ]; do
-		screen | grep -qF -- "$1" && return 0
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	screen | sed 's/^/  | /'
-	return 1
-}
-# gone TEXT: the screen no longer shows TEXT (after a moment to redraw).
-gone() {
-	_i=0
-	while [ $_i -lt 30 ]; do
-		screen | grep -qF -- "$1" || return 0
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	screen | sed 's/^/  | /'
-	return 1
-}
-keys() { tm send-keys -t w "$@"; }
+. "$TOP/tests/tmux.sh"
 mkdir -p "$T/config/culprit" "$T/home"
 : > "$T/config/culprit/keymap"
 

@@ -4,40 +4,8 @@
 # hold it, the emacs keymap's C-c prefix and C-s arrive (raw mode), and the
 # help pane reaches every action at 80x24.
 . "$TOP/tests/lib.sh"
-command -v tmux >/dev/null || { fail "tmux" "tmux is not installed"; finish; }
 SOCK=culprit-session-$$
-conf=$T/tmux.conf
-echo 'set -g status off' > "$conf"
-tm() { tmux -L "$SOCK" -f "$conf" "$@"; }
-trap 'tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
-# A session that lives as long as the test: the server never exits between
-# two sessions (a new-session racing a server that shuts down fails on a busy machine).
-tm new-session -d -s keep 'sleep 100000'
-screen() { tm capture-pane -p -t w; }
-# wait_for TEXT [SECONDS]: poll the screen until it shows TEXT; the bound is
-# four times SECONDS (a loaded machine redraws late).
-wait_for() {
-	_i=0
-	while [ $_i -lt $((${2:-15} * 40)) ]; do
-		screen | grep -qF -- "$1" && return 0
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	screen | sed 's/^/  | /'
-	return 1
-}
-keys() { tm send-keys -t w "$@"; }
-# until_ok CMD...: run CMD until it succeeds (a minute at most).
-until_ok() {
-	_i=0
-	while [ $_i -lt 600 ]; do "$@" && return 0; sleep 0.1; _i=$((_i + 1)); done
-	"$@"
-}
-end_session() {
-	tm kill-session -t w 2>/dev/null
-	_i=0
-	while tm has-session -t w 2>/dev/null && [ $_i -lt 50 ]; do sleep 0.1; _i=$((_i + 1)); done
-}
+. "$TOP/tests/tmux.sh"
 mkdir -p "$T/config/culprit"
 : > "$T/config/culprit/keymap"
 open_wb() {   # open_wb DIR WIDTH HEIGHT ARGS...: the workbench in DIR
