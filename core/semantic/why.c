@@ -846,6 +846,57 @@ static void branch_desc(struct why *w, uint32_t b, struct seed *s)
 
 /* ------------------------------------------------------- failure point */
 
+/* The bad run printed less than the good one, and what it printed is the
+ * start of the good run's output (the same lines, one missing): no byte
+ * differs. The good run's next output ran under a branch; the first run of
+ * that branch (the same statement in the bad revision) whose outcome
+ * differs between the two runs is where the bad run lost the line. Its
+ * event in the bad trace, or TRACE_NONE. */
+static uint32_t missing_output_branch(const struct why *w, const struct trace *t, const struct trace *g,
+				      uint32_t go)
+{
+	uint32_t gcall = g->src[go] != TRACE_NONE ? g->src[go] : go;
+	uint32_t gb = g->ctl ? g->ctl[gcall] : TRACE_NONE;
+	if (gb >= g->n || g->ev[gb].kind != TE_BRANCH)
+		return TRACE_NONE;
+	const struct msite *gst = trace_stmt_of(g, gb);
+	if (!gst || !gst->text)
+		return TRACE_NONE;
+	const char *gfile = file_of(&w->good, gst->file);
+	/* The same branch in the bad revision: its statement's text in the
+	 * same file, the nearest line when several match. */
+	unsigned bsite = 0;
+	int found = 0, dist = 0;
+	for (unsigned id = 0; id < t->m->nids; id++) {
+		const struct msite *x = &t->m->site[id];
+		const struct msite *xst = x->kind == 'B' ? tmeta_stmt(t->m, id) : NULL;
+		if (!xst || !xst->text || strcmp(xst->text, gst->text) || strcmp(file_of(&w->bad, xst->file), gfile))
+			continue;
+		int dl = abs(xst->line - gst->line);
+		if (!found || dl < dist) {
+			bsite = id;
+			dist = dl;
+			found = 1;
+		}
+	}
+	if (!found)
+		return TRACE_NONE;
+	size_t i = 0, j = 0;
+	for (;;) {
+		while (i < g->n && !(g->ev[i].kind == TE_BRANCH && g->ev[i].id == g->ev[gb].id))
+			i++;
+		while (j < t->n && !(t->ev[j].kind == TE_BRANCH && t->ev[j].id == bsite))
+			j++;
+		if (i >= g->n || j >= t->n || i > gb)
+			return TRACE_NONE;
+		if (g->ev[i].val != t->ev[j].val)
+			return (uint32_t)j;
+		i++;
+		j++;
+	}
+}
+
+
 static uint32_t find_call_without_return(const struct trace *t, const char *callee)
 {
 	for (size_t i = t->n; i-- > 0;) {
@@ -1146,6 +1197,22 @@ static int failure_point(struct why *w, struct seed *s, struct cerr *e)
 					buf_adds(&d, "\", the good revision printed nothing more");
 				}
 				buf_release(&bb);
+				buf_release(&gb);
+			}
+		} else if (k == t->out.len && k < g->out.len && exit_call == TRACE_NONE) {
+			uint32_t go = g->out_ev[k], b = missing_output_branch(w, t, g, go);
+			if (b != TRACE_NONE) {
+				s->stmt_ev = b;
+				s->x[s->nx++] = (struct expect){.kind = EXPECT_FLIP, .ev = b};
+				const struct msite *st = trace_stmt_of(t, b);
+				struct buf gb = BUF_INIT;
+				out_bytes(g, go, &gb);
+				where = st;
+				buf_addf(&d, "%s:%d %s was %s where the good revision's was %s and printed \"",
+					 st ? file_of(&w->bad, st->file) : "?", st ? st->line : 0, st ? st->text : "",
+					 t->ev[b].val ? "true" : "false", t->ev[b].val ? "false" : "true");
+				escape_out(gb.s ? gb.s : "", gb.len, &d);
+				buf_adds(&d, "\": this run printed less");
 				buf_release(&gb);
 			}
 		}

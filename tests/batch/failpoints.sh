@@ -131,4 +131,14 @@ check "implicit printf: the failure is its output" \
 	[ "$(jqf .causal_tree.failure)" = 'area.c:8 printf("%d\n", area(3, 4)); printed "7\n", the good revision printed "12\n"' ]
 check "implicit printf: the cause is the sum" cause_has '.text == "return w + h;"'
 
+# Output that ends early: the bad run prints the first of the good run's
+# two lines and stops, so no byte differs. The failure point is the run of
+# the governing branch whose outcome differs from the good run's.
+d=$(fixture sem_missing)
+culprit_json "$d" --good good --bad bad -- ./run-test.sh
+check "missing output: the failure is the branch that lost the line" \
+	[ "$(jqf .causal_tree.failure)" = 'main.c:13 if (over(v[i], 10)) was false where the good revision'"'"'s was true and printed "over": this run printed less' ]
+check "missing output: the tree reaches the comparison" cause_has '.text == "return x > limit;"'
+check "missing output: root found" [ "$(jqf .causal_tree.root_found)" = true ]
+
 finish
