@@ -474,6 +474,20 @@ static int cmp_cstr(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* Whether a declaration's old lines and new lines are in different hunks:
+ * some hunk declares it on one side only. */
+static int moved(const size_t *members, const int *side, size_t n)
+{
+	for (size_t a = 0; a < n; a++) {
+		int paired = 0;
+		for (size_t b = 0; b < n && !paired; b++)
+			paired = members[b] == members[a] && side[b] != side[a];
+		if (!paired)
+			return 1;
+	}
+	return 0;
+}
+
 /* Each change's uses of the names some hunk declares: for repair. */
 static void record_uses(const struct change_set *s, const struct scan *scans, const struct hdecl *hd, size_t nhd,
 			struct deps *d)
@@ -591,10 +605,12 @@ void deps_compute(const struct change_set *s, struct deps *d)
 		char **sh[2] = {xmalloc((nhd + 1) * sizeof(char *)), xmalloc((nhd + 1) * sizeof(char *))};
 		size_t nsh[2] = {0, 0};
 		size_t *members = xmalloc((nhd + 1) * sizeof(*members)), nm = 0;
+		int *mside = xmalloc((nhd + 1) * sizeof(*mside));
 		for (size_t k = i; k < nhd; k++)
 			if (!done[k] && same_key(hd[i].d, hd[k].d)) {
 				done[k] = 1;
 				sh[hd[k].side][nsh[hd[k].side]++] = hd[k].d->shape;
+				mside[nm] = hd[k].side;
 				members[nm++] = hd[k].change;
 			}
 		int changed = nsh[0] != nsh[1];
@@ -604,6 +620,13 @@ void deps_compute(const struct change_set *s, struct deps *d)
 			for (size_t k = 0; k < nsh[0] && !changed; k++)
 				changed = strcmp(sh[0][k], sh[1][k]) != 0;
 		}
+		/* The same declaration moved to another hunk (a function rewritten
+		 * around it, a prototype moved): the hunk removing it and the hunk
+		 * adding it only build together (without the one the name is gone,
+		 * without the other it is defined twice); its users need neither. */
+		if (!changed && hd[i].d->cls == 'g' && moved(members, mside, nm))
+			for (size_t k = 1; k < nm; k++)
+				unite(parent, members[0], members[k]);
 		/* Only one revision declares it (within the hunks): a one-way tie. */
 		int added = !changed ? 0 : nsh[0] == 0 ? 1 : nsh[1] == 0 ? -1 : 0;
 		if (changed) {
@@ -645,6 +668,7 @@ void deps_compute(const struct change_set *s, struct deps *d)
 		free(sh[0]);
 		free(sh[1]);
 		free(members);
+		free(mside);
 	}
 	free(done);
 	record_uses(s, scans, hd, nhd, d);

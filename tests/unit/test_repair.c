@@ -89,6 +89,30 @@ static void test_one_way_needs(void)
 	change_set_free(s);
 }
 
+/* A function rewritten around an unchanged definition line: the hunk
+ * removing `int g(int x)` and the hunk adding it again further down only
+ * build together (apart, g is gone or defined twice); its caller, which
+ * works with either, stays alone. */
+static void test_moved_definition(void)
+{
+	const char *old = "int g(int x)\n{\n\treturn x;\n}\n\nint h(void)\n{\n\treturn g(1);\n}\n";
+	const char *new = "static int core(int x, int k)\n{\n\treturn x * k;\n}\n\nint g(int x)\n{\n"
+			  "\treturn core(x, 1);\n}\n\nint h(void)\n{\n\treturn g(2);\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	change_set_add_file(s, "f.c", "f.c", 0100644, 0100644, old, strlen(old), new, strlen(new), CHANGE_MODIFIED, 0);
+	change_set_add_hunk(s, 1, 1, 1, 1, "", 0);    /* - int g(int x)  + static int core(int x, int k) */
+	change_set_add_hunk(s, 3, 1, 3, 6, "", 0);    /* - return x;  + return x * k; } int g(int x) { return core(x, 1); */
+	change_set_add_hunk(s, 8, 1, 13, 1, "", 0);   /* return g(1) -> g(2) */
+	struct cerr e;
+	CHECK(change_set_finish(s, &e) == 0);
+	struct deps d;
+	deps_compute(s, &d);
+	CHECK(d.group[0] >= 0 && d.group[0] == d.group[1]);
+	CHECK(d.group[2] < 0);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* Net depth of one kind of bracket over d[a, b), or -1 when it closes one
  * it did not open (comments are not in these texts). */
 static int depth_of(const char *d, size_t a, size_t b, char open, char close)
@@ -156,6 +180,7 @@ int main(void)
 {
 	RUN(test_one_way_needs);
 	RUN(test_unbalanced_hunks);
+	RUN(test_moved_definition);
 	RUN(test_pieces_balanced);
 	RUN(test_pieces_if_else);
 	RUN(test_gcc_messages);
