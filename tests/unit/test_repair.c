@@ -89,6 +89,33 @@ static void test_one_way_needs(void)
 	change_set_free(s);
 }
 
+/* Brackets pair across hunks: the hunk opening a block and the hunk
+ * closing it are one group, a hunk between them that changes a statement
+ * inside stays apart (it builds either way), and so does a hunk replacing a
+ * closing and opening brace by the same. */
+static void test_bracket_pairs(void)
+{
+	const char *old = "int f(int x)\n{\n\tx++;\n\tx *= 2;\n\tx--;\n\tif (x) {\n\t\tx = 1;\n\t} else {\n"
+			  "\t\tx = 2;\n\t}\n\treturn x;\n}\n";
+	const char *new = "int f(int x)\n{\n\tif (x > 0) {\n\tx++;\n\tx *= 3;\n\tx--;\n\t}\n\tif (x) {\n\t\tx = 1;\n"
+			  "\t} else if (x < 0) {\n\t\tx = 2;\n\t}\n\treturn x;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	change_set_add_file(s, "f.c", "f.c", 0100644, 0100644, old, strlen(old), new, strlen(new), CHANGE_MODIFIED, 0);
+	change_set_add_hunk(s, 2, 0, 3, 1, "", 0);    /* + if (x > 0) { */
+	change_set_add_hunk(s, 4, 1, 5, 1, "", 0);    /* x *= 2 -> x *= 3 */
+	change_set_add_hunk(s, 5, 0, 7, 1, "", 0);    /* + } */
+	change_set_add_hunk(s, 8, 1, 10, 1, "", 0);   /* } else { -> } else if (x < 0) { */
+	struct cerr e;
+	CHECK(change_set_finish(s, &e) == 0);
+	struct deps d;
+	deps_compute(s, &d);
+	CHECK(d.group[0] >= 0 && d.group[0] == d.group[2]);
+	CHECK(d.group[1] < 0);
+	CHECK(d.group[3] < 0);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* A function rewritten around an unchanged definition line: the hunk
  * removing `int g(int x)` and the hunk adding it again further down only
  * build together (apart, g is gone or defined twice); its caller, which
@@ -181,6 +208,7 @@ int main(void)
 	RUN(test_one_way_needs);
 	RUN(test_unbalanced_hunks);
 	RUN(test_moved_definition);
+	RUN(test_bracket_pairs);
 	RUN(test_pieces_balanced);
 	RUN(test_pieces_if_else);
 	RUN(test_gcc_messages);
