@@ -1,6 +1,7 @@
 #include "core/isolate/deps.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -448,6 +449,113 @@ static void side_range(const struct change_set *s, size_t c, int side, int *from
 	}
 }
 
+static int bracket(const struct tok *t)
+{
+	return !t->directive && t->kind == T_PUNCT && t->len == 1 && strchr("{}()", t->s[0]);
+}
+
+/* Hunks that only build together because of their brackets. Each side of
+ * file f is read as a sequence of braces and parentheses, each owned by the
+ * hunk whose lines hold it or by the context (the unchanged text, whose
+ * brackets are the same sequence on both sides). Pairing them (a stack
+ * per kind) links owners: a bracket a hunk opens and another hunk closes
+ * (an if wrapped around old code by two hunks), or a context bracket whose
+ * partner differs between the revisions (a function split in two: the old
+ * body's brace is closed by a new "}" in one hunk, and the old closing
+ * brace now ends a function another hunk opens). The hunks of every
+ * connected set holding such a link are one group; hunks that only replace
+ * brackets alike (`-} else {` `+} else {`) stay apart. */
+static void pair_brackets(const struct change_set *s, size_t f, const struct scan *sc, long *parent)
+{
+	const struct change_file *cf = &s->files[f];
+	size_t nh = cf->nchanges, nctx[2] = {0, 0};
+	long *own[2];
+	for (int side = 0; side < 2; side++) {
+		int maxl = sc[side].nt ? sc[side].t[sc[side].nt - 1].line : 0;
+		own[side] = xmalloc(((size_t)maxl + 2) * sizeof(long));
+		for (int l = 0; l <= maxl + 1; l++)
+			own[side][l] = -1;
+		for (size_t h = 0; h < nh; h++) {
+			int from, to;
+			side_range(s, cf->change0 + h, side, &from, &to);
+			for (int l = from; l < to && l <= maxl; l++)
+				if (l >= 0)
+					own[side][l] = (long)h;
+		}
+		for (size_t k = 0; k < sc[side].nt; k++)
+			nctx[side] += bracket(&sc[side].t[k]) && own[side][sc[side].t[k].line] < 0;
+	}
+	if (nctx[0] != nctx[1]) {   /* not the same context (cannot happen with whole-line hunks) */
+		free(own[0]);
+		free(own[1]);
+		return;
+	}
+	/* Nodes: hunks 0..nh-1, then context brackets. */
+	size_t nn = nh + nctx[0];
+	long *uf = xmalloc((nn + 1) * sizeof(*uf));
+	long *partner = xmalloc((2 * nctx[0] + 1) * sizeof(*partner));
+	char *linked = xcalloc(nn + 1, 1);
+	for (size_t i = 0; i < nn; i++)
+		uf[i] = (long)i;
+	for (size_t i = 0; i < 2 * nctx[0]; i++)
+		partner[i] = -1;
+	size_t *stack = xmalloc((sc[0].nt + sc[1].nt + 1) * sizeof(*stack));
+	for (int side = 0; side < 2; side++) {
+		for (int kind = 0; kind < 2; kind++) {
+			char open = kind ? '(' : '{', close = kind ? ')' : '}';
+			size_t sp = 0, ctx = 0;
+			for (size_t k = 0; k < sc[side].nt; k++) {
+				const struct tok *t = &sc[side].t[k];
+				if (!bracket(t))
+					continue;
+				long o = own[side][t->line];
+				size_t node = o >= 0 ? (size_t)o : nh + ctx;
+				ctx += o < 0;
+				if (t->s[0] == open) {
+					stack[sp++] = node;
+				} else if (t->s[0] == close && sp > 0) {
+					size_t mate = stack[--sp];
+					unite(uf, node, mate);
+					if (node < nh && mate < nh && node != mate)
+						linked[node] = 1;   /* (marks the set below) */
+					if (node >= nh)
+						partner[2 * (node - nh) + (size_t)side] = (long)mate;
+					if (mate >= nh)
+						partner[2 * (mate - nh) + (size_t)side] = (long)node;
+				}
+			}
+		}
+	}
+	/* A set is linked when it holds a hunk paired with another hunk, or a
+	 * context bracket paired differently in the two revisions. */
+	char *set_linked = xcalloc(nn + 1, 1);
+	for (size_t i = 0; i < nn; i++) {
+		int l = i < nh ? linked[i] : partner[2 * (i - nh)] != partner[2 * (i - nh) + 1];
+		if (l)
+			set_linked[find(uf, i)] = 1;
+	}
+	size_t *first = xmalloc((nn + 1) * sizeof(*first));
+	for (size_t i = 0; i < nn; i++)
+		first[i] = SIZE_MAX;
+	for (size_t h = 0; h < nh; h++) {
+		size_t r = find(uf, h);
+		if (!set_linked[r])
+			continue;
+		if (first[r] == SIZE_MAX)
+			first[r] = h;
+		else
+			unite(parent, cf->change0 + first[r], cf->change0 + h);
+	}
+	free(first);
+	free(set_linked);
+	free(stack);
+	free(linked);
+	free(partner);
+	free(uf);
+	free(own[0]);
+	free(own[1]);
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -472,6 +580,20 @@ static void add_need(struct deps *d, size_t from, size_t to)
 static int cmp_cstr(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Whether a declaration's old lines and new lines are in different hunks:
+ * some hunk declares it on one side only. */
+static int moved(const size_t *members, const int *side, size_t n)
+{
+	for (size_t a = 0; a < n; a++) {
+		int paired = 0;
+		for (size_t b = 0; b < n && !paired; b++)
+			paired = members[b] == members[a] && side[b] != side[a];
+		if (!paired)
+			return 1;
+	}
+	return 0;
 }
 
 /* Each change's uses of the names some hunk declares: for repair. */
@@ -550,38 +672,11 @@ void deps_compute(const struct change_set *s, struct deps *d)
 			d->names[c] = buf_detach(&names);
 		}
 	}
-	/* Hunks that open a block or a parenthesis and the hunks that close it
-	 * only build together: in each file, from a hunk that unbalances the
-	 * braces or parentheses (applied, it changes their count) to the hunk
-	 * that balances them again, one group. */
+	/* Hunks that change how the brackets pair only build together. */
 	for (size_t f = 0; f < s->nfiles; f++) {
 		const struct change_file *cf = &s->files[f];
-		if (cf->binary || !c_like(cf->new_path))
-			continue;
-		long braces = 0, parens = 0;
-		size_t start = cf->change0;
-		for (size_t c = cf->change0; c < cf->change0 + cf->nchanges; c++) {
-			long db = 0, dp = 0;
-			for (int side = 0; side < 2; side++) {
-				int from, to;
-				side_range(s, c, side, &from, &to);
-				const struct scan *sc = &scans[2 * f + side];
-				long sign = side ? 1 : -1;
-				for (size_t k = 0; k < sc->nt; k++) {
-					const struct tok *t = &sc->t[k];
-					if (t->line < from || t->line >= to || t->directive || t->kind != T_PUNCT || t->len != 1)
-						continue;
-					db += sign * ((t->s[0] == '{') - (t->s[0] == '}'));
-					dp += sign * ((t->s[0] == '(') - (t->s[0] == ')'));
-				}
-			}
-			if (braces == 0 && parens == 0)
-				start = c;
-			else
-				unite(parent, start, c);
-			braces += db;
-			parens += dp;
-		}
+		if (!cf->binary && c_like(cf->new_path))
+			pair_brackets(s, f, &scans[2 * f], parent);
 	}
 	/* Each name whose declarations changed ties its declaring hunks to its users. */
 	char *done = xcalloc(nhd + 1, 1);
@@ -591,10 +686,12 @@ void deps_compute(const struct change_set *s, struct deps *d)
 		char **sh[2] = {xmalloc((nhd + 1) * sizeof(char *)), xmalloc((nhd + 1) * sizeof(char *))};
 		size_t nsh[2] = {0, 0};
 		size_t *members = xmalloc((nhd + 1) * sizeof(*members)), nm = 0;
+		int *mside = xmalloc((nhd + 1) * sizeof(*mside));
 		for (size_t k = i; k < nhd; k++)
 			if (!done[k] && same_key(hd[i].d, hd[k].d)) {
 				done[k] = 1;
 				sh[hd[k].side][nsh[hd[k].side]++] = hd[k].d->shape;
+				mside[nm] = hd[k].side;
 				members[nm++] = hd[k].change;
 			}
 		int changed = nsh[0] != nsh[1];
@@ -604,6 +701,13 @@ void deps_compute(const struct change_set *s, struct deps *d)
 			for (size_t k = 0; k < nsh[0] && !changed; k++)
 				changed = strcmp(sh[0][k], sh[1][k]) != 0;
 		}
+		/* The same declaration moved to another hunk (a function rewritten
+		 * around it, a prototype moved): the hunk removing it and the hunk
+		 * adding it only build together (without the one the name is gone,
+		 * without the other it is defined twice); its users need neither. */
+		if (!changed && hd[i].d->cls == 'g' && moved(members, mside, nm))
+			for (size_t k = 1; k < nm; k++)
+				unite(parent, members[0], members[k]);
 		/* Only one revision declares it (within the hunks): a one-way tie. */
 		int added = !changed ? 0 : nsh[0] == 0 ? 1 : nsh[1] == 0 ? -1 : 0;
 		if (changed) {
@@ -645,6 +749,7 @@ void deps_compute(const struct change_set *s, struct deps *d)
 		free(sh[0]);
 		free(sh[1]);
 		free(members);
+		free(mside);
 	}
 	free(done);
 	record_uses(s, scans, hd, nhd, d);

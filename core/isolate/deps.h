@@ -5,9 +5,10 @@
  * uses. A name whose declarations differ between the revisions (added,
  * removed, renamed, its signature or type changed; not a new initializer
  * or macro value) ties the hunks declaring it to the hunks using it, old
- * lines or new; a hunk that leaves braces or parentheses unbalanced is tied
- * to the following hunks of its file up to the one that balances them. The
- * groups are the connected hunks. A name that only one revision declares
+ * lines or new; a declaration moved from one hunk to another ties those
+ * two; hunks that change how braces or parentheses pair (one opens what
+ * another closes, or an unchanged bracket's partner differs between the
+ * revisions) are tied. The groups are the connected hunks. A name that only one revision declares
  * ties one way (needs): applied to the old revision, a hunk using a new
  * name needs the hunks declaring it, and a hunk removing a name's
  * declaration needs the hunks removing its uses; reverted from the new

@@ -351,6 +351,7 @@ void explain_free(struct explain *x)
 	free(x->commits);
 	free(x->commit_verdict);
 	free(x->signature);
+	free(x->culprit_signature);
 	free(x->note);
 	free(x->activity);
 	free(x->culprit_subject);
@@ -546,6 +547,8 @@ static void reset_model(struct explain *x)
 	x->note = NULL;
 	free(x->signature);
 	x->signature = NULL;
+	free(x->culprit_signature);
+	x->culprit_signature = NULL;
 	x->refined = x->explained = x->commits_tested = 0;
 	x->phase = PHASE_START;
 	x->p->stopping = 0;

@@ -168,6 +168,8 @@ struct explain {
 	char *build;                /* effective build command ("" for none) */
 	char *gitdir;
 	char *signature;            /* the failure at the bad revision */
+	char *culprit_signature;    /* the culprit commit's own failure when another than the bad
+				       revision's (bisection took it as failing): what its search looks for */
 	int resumed;
 	int derived_test_timeout, derived_build_timeout;   /* opts' timeouts were measured, not given */
 

@@ -16,6 +16,8 @@
 struct bisect_ctx {
 	struct explain *x;
 	struct cerr *e;
+	int loose;          /* a commit failing otherwise than the bad revision fails (as git bisect) */
+	size_t different;   /* commits seen failing otherwise */
 };
 
 static int bisect_test(void *priv, size_t k)
@@ -39,12 +41,32 @@ static int bisect_test(void *priv, size_t k)
 	if (rc < 0)
 		return rc;
 	x->commits_tested++;
+	int other = o.verdict == VERDICT_UNRESOLVED && o.why == WHY_DIFFERENT;
+	c->different += (size_t)other;
+	if (other && c->loose)
+		o.verdict = VERDICT_FAIL;
 	ex_lock(x);
 	x->commit_verdict[k] = (int)o.verdict;
 	ex_unlock(x);
 	rc = o.verdict == VERDICT_PASS ? 0 : o.verdict == VERDICT_FAIL ? 1 : 2;
 	outcome_release(&o);
 	return rc;
+}
+
+/* Bisection with the failure's identity leaves a range when commits in it
+ * fail otherwise than the bad revision (a later commit changed the message,
+ * renamed the function that asserts): bisect again taking any failure as
+ * the failure, as git bisect does (their outcomes are stored, so only new
+ * commits are built). */
+static int bisect_loosely(struct explain *x, struct bisect_ctx *c)
+{
+	if (c->loose || !c->different)
+		return 0;
+	c->loose = 1;
+	ex_event(x, "BISECT_LOOSE", "%zu commit%s of the range fail%s otherwise than the bad revision: bisecting again "
+		 "with any failure as the failure, as git bisect does", c->different, c->different == 1 ? "" : "s",
+		 c->different == 1 ? "s" : "");
+	return 1;
 }
 
 /* Bisection over the first-parent chain (--first-parent). */
@@ -82,8 +104,10 @@ static int bisect_first_parent(struct explain *x, struct cerr *e)
 		return 0;
 
 	ex_phase(x, PHASE_BISECT);
-	struct bisect_ctx c = {x, e};
+	struct bisect_ctx c = {x, e, 0, 0};
 	int rc = dd_bisect(x->ncommits, bisect_test, &c, &x->lo, &x->hi);
+	if (rc == 0 && x->hi > x->lo + 1 && bisect_loosely(x, &c))
+		rc = dd_bisect(x->ncommits, bisect_test, &c, &x->lo, &x->hi);
 	if (rc < 0 && rc != DD_STOP)
 		return rc;
 	char h[13];
@@ -172,8 +196,17 @@ static int bisect_graph(struct explain *x, struct cerr *e)
 	int rc = 0;
 	if (g.n > 1) {
 		ex_phase(x, PHASE_BISECT);
-		struct bisect_ctx c = {x, e};
+		struct bisect_ctx c = {x, e, 0, 0};
 		rc = dd_bisect_graph(g.n, (const size_t *const *)g.parents, g.nparents, graph_test, &c, &bad, cand);
+		size_t left = 0;
+		for (size_t k = 0; rc == 0 && k < g.n; k++)
+			left += (size_t)cand[k];
+		if (rc == 0 && left > 1 && bisect_loosely(x, &c)) {
+			memset(cand, 0, g.n);
+			bad = g.n - 1;
+			rc = dd_bisect_graph(g.n, (const size_t *const *)g.parents, g.nparents, graph_test, &c, &bad,
+					     cand);
+		}
 	} else {
 		cand[0] = 1;
 	}
@@ -222,14 +255,64 @@ static int bisect_graph(struct explain *x, struct cerr *e)
 	return 0;
 }
 
+/* When the culprit commit fails otherwise than the bad revision (taken
+ * as failing by the loose bisection), its own failure, measured like the
+ * bad revision's (its test run twice, what differs masked) and kept in the
+ * session, is what the search of its changes looks for. */
+static int culprit_failure(struct explain *x, struct cerr *e)
+{
+	if (x->hi != x->lo + 1 || !strcmp(x->commits[x->hi], x->bad))
+		return 0;
+	struct change_set *s;
+	if (repo_diff(x->p->repo, x->good, x->commits[x->hi], &s, e) < 0)
+		return -1;
+	struct bits *all = bits_new(s->natoms);
+	bits_fill(all);
+	char h[13];
+	ex_short_hex(x->commits[x->hi], h);
+	char *label = xasprintf("commit %s", h);
+	struct outcome o;
+	int rc = ex_test_config(x, s, all, label, x->signature, &o, e);
+	if (rc == 0 && o.verdict == VERDICT_UNRESOLVED && o.why == WHY_DIFFERENT) {
+		char *sig = store_get(x->p->store, x->p->session, "culprit_signature");
+		if (!sig) {
+			outcome_release(&o);
+			rc = ex_retest_config(x, s, all, label, NULL, &o, e);
+			if (rc == 0 && o.verdict == VERDICT_FAIL && o.signature) {
+				sig = xstrdup(o.signature);
+				store_set(x->p->store, x->p->session, "culprit_signature", sig, NULL);
+			}
+		}
+		if (sig) {
+			ex_lock(x);
+			free(x->culprit_signature);
+			x->culprit_signature = sig;
+			ex_unlock(x);
+			ex_event(x, "CULPRIT_FAILURE", "commit %s fails otherwise than the bad revision, with %s: its "
+				 "changes are searched for that failure", h, sig);
+		}
+	}
+	if (rc == 0)
+		outcome_release(&o);
+	free(label);
+	bits_free(all);
+	change_set_free(s);
+	return rc;
+}
+
 int ex_bisect(struct explain *x, struct cerr *e)
 {
 	int anc = repo_is_ancestor(x->p->repo, x->good, x->bad, e);
 	if (anc < 0)
 		return -1;
-	if (anc && !x->opts.first_parent)
-		return bisect_graph(x, e);
-	return bisect_first_parent(x, e);
+	int rc = anc && !x->opts.first_parent ? bisect_graph(x, e) : bisect_first_parent(x, e);
+	return rc == 0 ? culprit_failure(x, e) : rc;
+}
+
+/* The failure the change search looks for. */
+static const char *wanted(const struct explain *x)
+{
+	return x->culprit_signature ? x->culprit_signature : x->signature;
 }
 
 /* ------------------------------------------------------ searching changes */
@@ -366,14 +449,14 @@ static int test_config(struct explain *x, const struct change_set *s, const stru
 			int tested = 0;
 			for (size_t i = 0; i < x->nconfigs && !tested; i++)
 				tested = !strcmp(x->configs[i].key, key);
-			int rc = tested ? ex_test_config(x, as, b, label, x->signature, o, e) : 1;
+			int rc = tested ? ex_test_config(x, as, b, label, wanted(x), o, e) : 1;
 			bits_free(b);
 			change_set_free(same);
 			if (rc <= 0)
 				return rc;
 		}
 	}
-	return ex_test_config(x, s, applied, label, x->signature, o, e);
+	return ex_test_config(x, s, applied, label, wanted(x), o, e);
 }
 
 /* Test the set's configuration `applied`; the verdict, or <0. */

@@ -272,6 +272,9 @@ static void render_text(const struct explain *x, int md, struct buf *b)
 				strftime(date, sizeof(date), "%Y-%m-%d %H:%M", &tm);
 			buf_addf(b, "%sAuthor: %s, %s\n", md ? "\n" : "  ", x->culprit_author, date);
 		}
+		if (x->culprit_signature)
+			buf_addf(b, "%sIt fails otherwise than the bad revision, with %s; its changes were searched for that failure\n",
+				 md ? "\n" : "  ", x->culprit_signature);
 	} else if (x->unrelated) {
 		buf_addf(b, "%sNo culprit commit: good is not an ancestor of bad, so the changes are those between the two trees\n", h);
 	} else if (x->commits && x->hi > x->lo + 1) {
@@ -414,6 +417,8 @@ static void render_json(const struct explain *x, struct buf *b)
 	json_str_or_null(b, x->signature);
 	buf_adds(b, ",\n  \"culprit_commit\": ");
 	json_str_or_null(b, explain_culprit_commit(x));
+	buf_adds(b, ",\n  \"culprit_signature\": ");
+	json_str_or_null(b, x->culprit_signature);
 	buf_adds(b, ",\n  \"culprit_subject\": ");
 	json_str_or_null(b, x->culprit_subject);
 	buf_adds(b, ",\n  \"culprit_author\": ");

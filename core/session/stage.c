@@ -323,6 +323,18 @@ static int test_now(struct explain *x, const struct change_set *s, const struct 
 	}
 }
 
+/* A failing run stored under one identity judged against another: the
+ * verdict is a function of the run's signature and the failure looked for
+ * (the culprit commit's own, when it fails otherwise than the bad revision). */
+static void rejudge(const char *expected, struct outcome *o)
+{
+	if (!expected || !o->signature || !(o->verdict == VERDICT_FAIL || o->why == WHY_DIFFERENT))
+		return;
+	int same = oracle_same(expected, o->signature);
+	o->verdict = same ? VERDICT_FAIL : VERDICT_UNRESOLVED;
+	o->why = same ? WHY_NONE : WHY_DIFFERENT;
+}
+
 static int test_config(struct explain *x, const struct change_set *s, const struct bits *applied,
 		       const char *label, const char *expected, int trust_stored, struct outcome *o, struct cerr *e)
 {
@@ -338,6 +350,7 @@ static int test_config(struct explain *x, const struct change_set *s, const stru
 			o->excerpt = ex_dup(c->excerpt);
 			o->build_seconds = c->build_seconds;
 			o->test_seconds = c->test_seconds;
+			rejudge(expected, o);
 			return 0;
 		}
 	int found = trust_stored ? store_outcome_get(x->p->store, x->p->session, o->key, o, e) : 0;
@@ -346,6 +359,7 @@ static int test_config(struct explain *x, const struct change_set *s, const stru
 	if (found) {
 		x->stored_hits++;
 		remember_config(x, o, 1);
+		rejudge(expected, o);
 		return 0;
 	}
 	if (x->opts.replay) {

@@ -30,4 +30,23 @@ culprit_json "$T/apart" --good good --bad bad --build true -- ./t.sh
 check "unrelated revisions: exit 0" [ "$RC" = 0 ]
 check "unrelated revisions: no culprit commit" [ "$(jqf .culprit_commit)" = null ]
 check "unrelated revisions: the change between the trees" [ "$(jqf '.failure_inducing[0].added[0]')" = y ]
+# A later commit changes the failure's message: the commits between the
+# culprit and it fail otherwise than the bad revision. Bisection takes them
+# as failing, as git bisect does, names the culprit, and searches its
+# changes for its own failure.
+d=$(fixture renamed_failure)
+want=$(git -C "$d" rev-parse culprit)
+culprit_json "$d" --good good --bad bad --no-semantic -- ./run-test.sh
+check "renamed failure: the culprit commit, not a range" [ "$(jqf .culprit_commit)" = "$want" ]
+check "renamed failure: the culprit's own failure" [ "$(jqf .culprit_signature)" = 'exit 1; output ends "check_total: got 6, want 10"' ]
+check "renamed failure: the loop bound alone is failure-inducing" \
+	[ "$(jqf '[.failure_inducing[].added[]] | join("|")')" = '	for (int i = 0; i < n - 1; i++)' ]
+(cd "$d" && "$CULPRIT" report) > "$T/report.txt" 2>&1
+check "renamed failure: the report says it fails otherwise" grep -q '^  It fails otherwise than the bad revision, with exit 1; output ends "check_total' "$T/report.txt"
+culprit_json "$d" --good good --bad bad --no-semantic -- ./run-test.sh
+check "renamed failure: a second run builds nothing" [ "$(jqf .configurations_built_this_run)" = 0 ]
+check "renamed failure: and gives the same answer" [ "$(jqf .culprit_commit)" = "$want" ]
+culprit_json "$d" --good good --bad bad --no-semantic --first-parent --fresh -- ./run-test.sh
+check "renamed failure: --first-parent names it too" [ "$(jqf .culprit_commit)" = "$want" ]
+
 finish

@@ -89,6 +89,57 @@ static void test_one_way_needs(void)
 	change_set_free(s);
 }
 
+/* Brackets pair across hunks: the hunk opening a block and the hunk
+ * closing it are one group, a hunk between them that changes a statement
+ * inside stays apart (it builds either way), and so does a hunk replacing a
+ * closing and opening brace by the same. */
+static void test_bracket_pairs(void)
+{
+	const char *old = "int f(int x)\n{\n\tx++;\n\tx *= 2;\n\tx--;\n\tif (x) {\n\t\tx = 1;\n\t} else {\n"
+			  "\t\tx = 2;\n\t}\n\treturn x;\n}\n";
+	const char *new = "int f(int x)\n{\n\tif (x > 0) {\n\tx++;\n\tx *= 3;\n\tx--;\n\t}\n\tif (x) {\n\t\tx = 1;\n"
+			  "\t} else if (x < 0) {\n\t\tx = 2;\n\t}\n\treturn x;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	change_set_add_file(s, "f.c", "f.c", 0100644, 0100644, old, strlen(old), new, strlen(new), CHANGE_MODIFIED, 0);
+	change_set_add_hunk(s, 2, 0, 3, 1, "", 0);    /* + if (x > 0) { */
+	change_set_add_hunk(s, 4, 1, 5, 1, "", 0);    /* x *= 2 -> x *= 3 */
+	change_set_add_hunk(s, 5, 0, 7, 1, "", 0);    /* + } */
+	change_set_add_hunk(s, 8, 1, 10, 1, "", 0);   /* } else { -> } else if (x < 0) { */
+	struct cerr e;
+	CHECK(change_set_finish(s, &e) == 0);
+	struct deps d;
+	deps_compute(s, &d);
+	CHECK(d.group[0] >= 0 && d.group[0] == d.group[2]);
+	CHECK(d.group[1] < 0);
+	CHECK(d.group[3] < 0);
+	deps_release(&d);
+	change_set_free(s);
+}
+
+/* A function rewritten around an unchanged definition line: the hunk
+ * removing `int g(int x)` and the hunk adding it again further down only
+ * build together (apart, g is gone or defined twice); its caller, which
+ * works with either, stays alone. */
+static void test_moved_definition(void)
+{
+	const char *old = "int g(int x)\n{\n\treturn x;\n}\n\nint h(void)\n{\n\treturn g(1);\n}\n";
+	const char *new = "static int core(int x, int k)\n{\n\treturn x * k;\n}\n\nint g(int x)\n{\n"
+			  "\treturn core(x, 1);\n}\n\nint h(void)\n{\n\treturn g(2);\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	change_set_add_file(s, "f.c", "f.c", 0100644, 0100644, old, strlen(old), new, strlen(new), CHANGE_MODIFIED, 0);
+	change_set_add_hunk(s, 1, 1, 1, 1, "", 0);    /* - int g(int x)  + static int core(int x, int k) */
+	change_set_add_hunk(s, 3, 1, 3, 6, "", 0);    /* - return x;  + return x * k; } int g(int x) { return core(x, 1); */
+	change_set_add_hunk(s, 8, 1, 13, 1, "", 0);   /* return g(1) -> g(2) */
+	struct cerr e;
+	CHECK(change_set_finish(s, &e) == 0);
+	struct deps d;
+	deps_compute(s, &d);
+	CHECK(d.group[0] >= 0 && d.group[0] == d.group[1]);
+	CHECK(d.group[2] < 0);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* Net depth of one kind of bracket over d[a, b), or -1 when it closes one
  * it did not open (comments are not in these texts). */
 static int depth_of(const char *d, size_t a, size_t b, char open, char close)
@@ -156,6 +207,8 @@ int main(void)
 {
 	RUN(test_one_way_needs);
 	RUN(test_unbalanced_hunks);
+	RUN(test_moved_definition);
+	RUN(test_bracket_pairs);
 	RUN(test_pieces_balanced);
 	RUN(test_pieces_if_else);
 	RUN(test_gcc_messages);
