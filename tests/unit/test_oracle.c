@@ -153,7 +153,15 @@ static void test_identity(void)
 	CHECK(oracle_judge(o, id, &as1, &why, NULL) == VERDICT_FAIL);
 	CHECK(oracle_judge(o, id, &as2, &why, NULL) == VERDICT_FAIL);
 	CHECK(oracle_judge(o, id, &other, &why, NULL) == VERDICT_UNRESOLVED);
+	/* A third run that fails in yet another manner with the same status
+	 * widens the mask; one with another status disagrees. */
+	struct run_result seg = result(RUN_EXITED, 1, "Segmentation fault\n");
+	CHECK(oracle_identity_add(o, &id, &seg) == 0);
+	CHECK(oracle_judge(o, id, &seg, &why, NULL) == VERDICT_FAIL);
+	CHECK(oracle_judge(o, id, &as1, &why, NULL) == VERDICT_FAIL);
+	CHECK(oracle_identity_add(o, &id, &status) == 1);
 	free(id);
+	run_result_release(&seg);
 	run_result_release(&as1);
 	run_result_release(&as2);
 	run_result_release(&a);
