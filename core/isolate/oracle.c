@@ -250,18 +250,12 @@ static void add_masked(struct buf *out, int *masked)
 	*masked = 1;
 }
 
-int oracle_identity(const struct oracle *o, const struct run_result *a, const struct run_result *b, char **out)
+/* sa with the tokens where it differs from sb masked: what varies by
+ * itself. Sets *agree when the status (the exit status or signal) is the
+ * same; a failed assert's condition may differ (a failure whose manner
+ * varies, as memory corruption's does) and is masked like the output. */
+static char *mask_pair(const char *sa, const char *sb, int *agree)
 {
-	*out = NULL;
-	char *sa = oracle_signature(o, a), *sb = oracle_signature(o, b);
-	if (!sa || !sb || o->pattern) {
-		/* Passing runs, or a fail pattern: the signature itself (agreeing or not). */
-		int same = (!sa && !sb) || (sa && sb && !strcmp(sa, sb));
-		*out = sa;
-		free(sb);
-		return same ? 0 : 1;
-	}
-	/* Mask the tokens where the two runs differ: what varies by itself. */
 	struct tokens ta, tb;
 	tokenize(sa, &ta);
 	tokenize(sb, &tb);
@@ -289,18 +283,47 @@ int oracle_identity(const struct oracle *o, const struct run_result *a, const st
 	}
 	for (size_t i = ta.n - suf; i < ta.n; i++)
 		buf_add(&r, ta.p[i], ta.len[i]);
-	/* The status (up to the output) must agree: else the runs disagree. */
-	const char *ea = strstr(sa, "; output ends \""), *eb = strstr(sb, "; output ends \"");
-	size_t la = ea ? (size_t)(ea - sa) : strlen(sa), lb = eb ? (size_t)(eb - sb) : strlen(sb);
-	int rc = la == lb && !memcmp(sa, sb, la) ? 0 : 1;
+	size_t la = strcspn(sa, ";"), lb = strcspn(sb, ";");
+	*agree = la == lb && !memcmp(sa, sb, la);
 	free(ta.p);
 	free(ta.len);
 	free(tb.p);
 	free(tb.len);
+	return buf_detach(&r);
+}
+
+int oracle_identity(const struct oracle *o, const struct run_result *a, const struct run_result *b, char **out)
+{
+	*out = NULL;
+	char *sa = oracle_signature(o, a), *sb = oracle_signature(o, b);
+	if (!sa || !sb || o->pattern) {
+		/* Passing runs, or a fail pattern: the signature itself (agreeing or not). */
+		int same = (!sa && !sb) || (sa && sb && !strcmp(sa, sb));
+		*out = sa;
+		free(sb);
+		return same ? 0 : 1;
+	}
+	int agree;
+	*out = mask_pair(sa, sb, &agree);
 	free(sa);
 	free(sb);
-	*out = buf_detach(&r);
-	return rc;
+	return agree ? 0 : 1;
+}
+
+int oracle_identity_add(const struct oracle *o, char **identity, const struct run_result *r)
+{
+	char *sig = oracle_signature(o, r);
+	if (!*identity || !sig || o->pattern) {
+		int same = (!*identity && !sig) || (*identity && sig && !strcmp(*identity, sig));
+		free(sig);
+		return same ? 0 : 1;
+	}
+	int agree;
+	char *m = mask_pair(*identity, sig, &agree);
+	free(sig);
+	free(*identity);
+	*identity = m;
+	return agree ? 0 : 1;
 }
 
 /* Does sig match identity, where each mask stands for any text? */

@@ -50,6 +50,9 @@ char *oracle_signature(const struct oracle *o, const struct run_result *r);
  * 1 when the runs disagree (one passes, or another status: flaky). *out is
  * NULL when the first run passed. Caller frees. */
 int oracle_identity(const struct oracle *o, const struct run_result *a, const struct run_result *b, char **out);
+/* Another run of the same test: mask in *identity what differs in r's
+ * signature. 0, or 1 when r disagrees (passes, or another status). */
+int oracle_identity_add(const struct oracle *o, char **identity, const struct run_result *r);
 
 /* Does a run's signature match an identity (each "…" standing for any text)? */
 int oracle_same(const char *identity, const char *sig);

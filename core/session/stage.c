@@ -176,6 +176,8 @@ char *ex_build_error(const struct explain *x, const struct run_result *r)
 					: oracle_build_error(r->out.s ? r->out.s : "");
 }
 
+#define IDENTITY_RUNS 5
+
 static int build_and_test(struct explain *x, const char *expected, struct outcome *o, struct cerr *e)
 {
 	const char *dir = workspace_path(x->p->ws);
@@ -203,9 +205,11 @@ static int build_and_test(struct explain *x, const char *expected, struct outcom
 	ro.cmd = x->opts.test;
 	ro.timeout = x->opts.test_timeout;
 	ex_activity(x, xasprintf("testing: %s", x->opts.test));
-	/* The bad revision runs twice at least: what differs between its two
-	 * failing runs is masked in the failure's identity. */
-	int runs = !expected && x->opts.repeat < 2 ? 2 : x->opts.repeat;
+	/* The bad revision runs IDENTITY_RUNS times at least: what differs
+	 * between its failing runs is masked in the failure's identity (a
+	 * failure whose manner varies, as memory corruption's does, shows
+	 * itself in a few runs more often than in two). */
+	int runs = !expected && x->opts.repeat < IDENTITY_RUNS ? IDENTITY_RUNS : x->opts.repeat;
 	struct run_result first;
 	memset(&first, 0, sizeof(first));
 	for (int i = 0; i < runs; i++) {
@@ -242,6 +246,9 @@ static int build_and_test(struct explain *x, const char *expected, struct outcom
 					o->flaky = 1;
 				free(o->signature);
 				o->signature = id;
+			} else if (!expected && i > 1 && v == VERDICT_FAIL && o->verdict == VERDICT_FAIL &&
+				   oracle_identity_add(x->p->oracle, &o->signature, &r) != 0) {
+				o->flaky = 1;
 			}
 			free(sig);
 		}

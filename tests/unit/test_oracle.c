@@ -145,6 +145,25 @@ static void test_identity(void)
 	/* Runs that disagree on the status: flaky. */
 	CHECK(oracle_identity(o, &a, &status, &id) == 1);
 	free(id);
+	/* The same status with another failed assert (a corruption that shows
+	 * otherwise each run): the condition is masked, not flaky. */
+	struct run_result as1 = result(RUN_EXITED, 1, "prog: ldo.c:497: move: Assertion `0' failed.\nAborted\n");
+	struct run_result as2 = result(RUN_EXITED, 1, "prog: ldo.c:497: move: Assertion `n >= 0' failed.\nAborted\n");
+	CHECK(oracle_identity(o, &as1, &as2, &id) == 0);
+	CHECK(oracle_judge(o, id, &as1, &why, NULL) == VERDICT_FAIL);
+	CHECK(oracle_judge(o, id, &as2, &why, NULL) == VERDICT_FAIL);
+	CHECK(oracle_judge(o, id, &other, &why, NULL) == VERDICT_UNRESOLVED);
+	/* A third run that fails in yet another manner with the same status
+	 * widens the mask; one with another status disagrees. */
+	struct run_result seg = result(RUN_EXITED, 1, "Segmentation fault\n");
+	CHECK(oracle_identity_add(o, &id, &seg) == 0);
+	CHECK(oracle_judge(o, id, &seg, &why, NULL) == VERDICT_FAIL);
+	CHECK(oracle_judge(o, id, &as1, &why, NULL) == VERDICT_FAIL);
+	CHECK(oracle_identity_add(o, &id, &status) == 1);
+	free(id);
+	run_result_release(&seg);
+	run_result_release(&as1);
+	run_result_release(&as2);
 	run_result_release(&a);
 	run_result_release(&b);
 	run_result_release(&same);
