@@ -1465,16 +1465,18 @@ int why_run(struct why *w, struct ctree *t, struct cerr *e)
 	}
 	bits_free(u);
 	lock(w, 1);
-	/* Honest: when no cause forces the failure, say why in one line. */
+	/* Honest: when no cause forces the failure, say why in one line, also
+	 * when the revert search found the root (reverting proves the root, not
+	 * the chain: the tree's causes then explain nothing). */
 	size_t forcing = 0;
 	for (size_t i = 0; i < t->n; i++)
 		forcing += t->nodes[i].forcing;
-	if (!forcing && !t->root_found && !t->no_explanation) {
+	if (!forcing && !t->no_explanation) {
 		const char *why = t->n && t->nodes[0].note ? t->nodes[0].note : "no cause was found";
 		t->no_explanation = t->trace_cut ? xasprintf("the trace was cut, its values before the cut are not "
 							    "followed: %s", why)
 						 : xstrdup(why);
-		if (!t->note && rc == 0)   /* (the note is what the tree pane shows) */
+		if (!t->note && rc == 0 && !t->root_found)   /* (the note is what the tree pane shows) */
 			t->note = xasprintf("no semantic explanation: %s", t->no_explanation);
 	}
 	if (!t->root_found && !t->note && rc == 0)
@@ -1675,7 +1677,7 @@ int ctree_from_json(struct ctree *t, const char *text, size_t len, const unsigne
 		n->edge_ev = (uint32_t)json_get_num(o, "edge_event");
 		n->note = json_get_str(o, "note");
 		const struct json *fo = json_get(o, "forcing");
-		n->forcing = fo ? fo->type == JSON_TRUE : 1;
+		n->forcing = fo && fo->type == JSON_TRUE;   /* unknown: not boosted */
 		n->changes = jids(json_get(o, "changes"), ids, nids, &n->nchanges);
 		const struct json *st = json_get(o, "statements");
 		for (size_t k = 0; st && st->type == JSON_ARRAY && k < st->n; k++) {
