@@ -26,6 +26,8 @@ struct seed {
 	uint32_t stmt_ev;     /* the event the seed is about (branch, failure) */
 	char *edge, *edge_file;
 	int edge_line;
+	int repeat;           /* its branch site already has a seed: it waits for the new ones */
+	int done;
 };
 
 struct side {             /* one traced revision */
@@ -45,6 +47,7 @@ struct why {
 	struct seed *q;
 	size_t nq, qhead;
 	struct bits *visited;     /* branch events used as seeds */
+	struct bits *sites;       /* branch sites that have a seed (any instance) */
 	struct ctree *t;
 	struct expect fail_x[MAX_EXPECT];   /* the failure's expected outcome */
 	size_t fail_nx;
@@ -113,6 +116,7 @@ void why_free(struct why *w)
 	}
 	free(w->q);
 	bits_free(w->visited);
+	bits_free(w->sites);
 	free(w);
 }
 
@@ -1263,25 +1267,45 @@ static int failure_point(struct why *w, struct seed *s, struct cerr *e)
 
 /* ------------------------------------------------ critical predicates */
 
-static void push_pred(struct why *w, uint32_t b, int parent, size_t *added)
+/* Each cause gives at most 8 critical predicates at branch sites that have
+ * no seed yet, and at most 8 more that are other instances (loop
+ * iterations) of a site that has one: those are repeats, run only when no
+ * new site is left, so a loop's iterations neither crowd out the other
+ * predicates of a cause nor spend the rounds before the tree goes deeper. */
+struct pushed {
+	size_t fresh, repeats;
+};
+
+static void push_pred(struct why *w, uint32_t b, int parent, struct pushed *p)
 {
-	if (b == TRACE_NONE || bits_test(w->visited, b) || *added >= 8)
+	if (b == TRACE_NONE || bits_test(w->visited, b))
+		return;
+	const struct trace *t = &w->bad.tr;
+	size_t site = t->ev[b].id;
+	int repeat = site < t->m->nids && bits_test(w->sites, site);
+	if (repeat ? p->repeats >= 8 : p->fresh >= 8)
 		return;
 	bits_set(w->visited, b);
+	if (site < t->m->nids)
+		bits_set(w->sites, site);
 	w->q = xrealloc(w->q, (w->nq + 1) * sizeof(*w->q));
 	struct seed *s = &w->q[w->nq++];
 	memset(s, 0, sizeof(*s));
 	s->parent = parent;
 	s->stmt_ev = b;
+	s->repeat = repeat;
 	s->x[s->nx++] = (struct expect){.kind = EXPECT_FLIP, .ev = b};
 	branch_desc(w, b, s);
-	(*added)++;
+	if (repeat)
+		p->repeats++;
+	else
+		p->fresh++;
 }
 
 static void critical_predicates(struct why *w, const struct ct_node *n, int node)
 {
 	const struct trace *t = &w->bad.tr;
-	size_t added = 0;
+	struct pushed added = {0, 0};
 	/* Direct influence: the branch each statement ran under. */
 	for (size_t i = 0; i < n->nstmts; i++)
 		if (n->stmts[i].ev < t->n) {
@@ -1310,6 +1334,24 @@ static void critical_predicates(struct why *w, const struct ct_node *n, int node
 					push_pred(w, (uint32_t)b, node, &added);
 		}
 	}
+}
+
+/* The next seed: the first waiting one at a new branch site (breadth
+ * first), else the first waiting repeat; NULL when none is left. */
+static struct seed *next_seed(struct why *w)
+{
+	while (w->qhead < w->nq && w->q[w->qhead].done)
+		w->qhead++;
+	struct seed *first = NULL;
+	for (size_t i = w->qhead; i < w->nq; i++) {
+		if (w->q[i].done)
+			continue;
+		if (!w->q[i].repeat)
+			return &w->q[i];
+		if (!first)
+			first = &w->q[i];
+	}
+	return first;
 }
 
 /* ----------------------------------------------------------- the rounds */
@@ -1415,6 +1457,7 @@ int why_run(struct why *w, struct ctree *t, struct cerr *e)
 	}
 	emit(w, "FAILURE", "failure: %s", t->failure);
 	w->visited = bits_new(w->bad.tr.n + 1);
+	w->sites = bits_new(w->bad.tr.m->nids + 1);
 	if (first.stmt_ev < w->bad.tr.n)
 		bits_set(w->visited, first.stmt_ev);
 	memcpy(w->fail_x, first.x, first.nx * sizeof(*first.x));
@@ -1425,14 +1468,15 @@ int why_run(struct why *w, struct ctree *t, struct cerr *e)
 	w->f = formula_new(&w->bad.tr);
 	struct bits *u = bits_new(w->set->nchanges + 1);
 	int rc = 0;
-	while (w->qhead < w->nq && !t->root_found) {
+	while (next_seed(w) && !t->root_found) {
 		if (t->semantic_rounds >= max) {
 			lock(w, 1);
 			t->note = xasprintf("stopped after %d semantic rounds", max);
 			lock(w, 0);
 			break;
 		}
-		struct seed *s = &w->q[w->qhead++];
+		struct seed *s = next_seed(w);
+		s->done = 1;
 		int g = gate(w, "semantic round %d: %s", t->semantic_rounds + 1, s->edge ? s->edge : t->failure);
 		if (g) {
 			rc = g < 0 ? -1 : 1;
@@ -1488,16 +1532,18 @@ int why_run(struct why *w, struct ctree *t, struct cerr *e)
 	}
 	bits_free(u);
 	lock(w, 1);
-	/* Honest: when no cause forces the failure, say why in one line. */
+	/* Honest: when no cause forces the failure, say why in one line, also
+	 * when the revert search found the root (reverting proves the root, not
+	 * the chain: the tree's causes then explain nothing). */
 	size_t forcing = 0;
 	for (size_t i = 0; i < t->n; i++)
 		forcing += t->nodes[i].forcing;
-	if (!forcing && !t->root_found && !t->no_explanation) {
+	if (!forcing && !t->no_explanation) {
 		const char *why = t->n && t->nodes[0].note ? t->nodes[0].note : "no cause was found";
 		t->no_explanation = t->trace_cut ? xasprintf("the trace was cut, its values before the cut are not "
 							    "followed: %s", why)
 						 : xstrdup(why);
-		if (!t->note && rc == 0)   /* (the note is what the tree pane shows) */
+		if (!t->note && rc == 0 && !t->root_found)   /* (the note is what the tree pane shows) */
 			t->note = xasprintf("no semantic explanation: %s", t->no_explanation);
 	}
 	if (!t->root_found && !t->note && rc == 0)
@@ -1698,7 +1744,7 @@ int ctree_from_json(struct ctree *t, const char *text, size_t len, const unsigne
 		n->edge_ev = (uint32_t)json_get_num(o, "edge_event");
 		n->note = json_get_str(o, "note");
 		const struct json *fo = json_get(o, "forcing");
-		n->forcing = fo ? fo->type == JSON_TRUE : 1;
+		n->forcing = fo && fo->type == JSON_TRUE;   /* unknown: not boosted */
 		n->changes = jids(json_get(o, "changes"), ids, nids, &n->nchanges);
 		const struct json *st = json_get(o, "statements");
 		for (size_t k = 0; st && st->type == JSON_ARRAY && k < st->n; k++) {
