@@ -3,25 +3,8 @@
 # the failure: the root and the one-line reason there is no semantic
 # explanation, both.
 . "$TOP/tests/lib.sh"
-command -v tmux >/dev/null || { fail "tmux" "tmux is not installed"; finish; }
 SOCK=culprit-honest-$$
-conf=$T/tmux.conf
-echo 'set -g status off' > "$conf"
-tm() { tmux -L "$SOCK" -f "$conf" "$@"; }
-trap 'tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
-tm new-session -d -s keep 'sleep 100000'
-screen() { tm capture-pane -p -t w; }
-wait_for() {
-	_i=0
-	while [ $_i -lt $((${2:-15} * 40)) ]; do
-		screen | grep -qF -- "$1" && return 0
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	screen | sed 's/^/  | /'
-	return 1
-}
-keys() { tm send-keys -t w "$@"; }
+. "$TOP/tests/tmux.sh"
 mkdir -p "$T/config/culprit"
 : > "$T/config/culprit/keymap"
 
