@@ -340,6 +340,12 @@ static int walk_cb(const char *root, const git_tree_entry *entry, void *payload)
 {
 	struct walk_ctx *w = payload;
 	git_filemode_t mode = git_tree_entry_filemode(entry);
+	if (mode == GIT_FILEMODE_COMMIT) {
+		char *path = xasprintf("%s%s", root, git_tree_entry_name(entry));
+		w->rc = w->cb(w->priv, path, (unsigned)mode, NULL, 0);
+		free(path);
+		return w->rc ? -1 : 0;
+	}
 	if (mode != GIT_FILEMODE_BLOB && mode != GIT_FILEMODE_BLOB_EXECUTABLE && mode != GIT_FILEMODE_LINK)
 		return 0;
 	git_blob *blob = NULL;

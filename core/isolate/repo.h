@@ -54,7 +54,8 @@ char *repo_commit_subject(struct repo *r, const char *hex);
 /* The commit's author ("Name <email>", caller frees; NULL when unreadable) and time (seconds since the epoch). */
 char *repo_commit_author(struct repo *r, const char *hex, long long *when);
 
-/* Call cb for every blob and symlink of the commit's tree (submodules skipped). */
+/* Call cb for every blob and symlink of the commit's tree, and for every
+ * submodule with mode 0160000 and no data (a plain clone has its directory, empty). */
 typedef int (*repo_blob_cb)(void *priv, const char *path, unsigned mode, const char *data, size_t len);
 int repo_tree_walk(struct repo *r, const char *commit_hex, repo_blob_cb cb, void *priv, struct cerr *e);
 /* Read one path of a commit's tree: 1 found (data in out, mode set), 0 absent, <0 error. */

@@ -207,6 +207,15 @@ static int restore(struct workspace *w, const char *path)
 static int populate_cb(void *priv, const char *path, unsigned mode, const char *data, size_t len)
 {
 	struct workspace *w = priv;
+	if (mode == 0160000) {
+		/* A submodule: its directory, empty, as a clone without --recurse-submodules has it. */
+		if (!safe_path(path))
+			return cerr_set(w->e, "refusing to write outside the worktree: '%s'", path);
+		char *full = xasprintf("%s/%s", w->dir, path);
+		int rc = mkdir_p(full, 0755, w->e);
+		free(full);
+		return rc;
+	}
 	return put(w, path, 1, mode, data, len, 0);
 }
 

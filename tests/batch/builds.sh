@@ -26,4 +26,9 @@ check "budget: an answer so far" [ "$(jqf '.failure_inducing | length')" -ge 1 ]
 check "unfinished report: not refused" [ "$RC" != 2 ]
 check "unfinished report: says it is not finished" sh -c "jq -r .note '$T/out.json' | grep -q 'not finished'"
 check "unfinished report: the partial answer" [ "$(jqf '.failure_inducing | length')" -ge 1 ]
+# A submodule's directory exists in the worktrees, empty, as in a plain clone.
+d=$(fixture submodule)
+culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh
+check "submodule: the build finds the submodule's directory (exit $RC)" [ "$RC" = 0 ]
+check "submodule: the constant is the fix" [ "$(jqf '.fix[0].added[0]')" = "	int n = 3;" ]
 finish
