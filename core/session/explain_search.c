@@ -1,6 +1,7 @@
 /* The explain module: bisection and the search of the changes (delta debugging). */
 #include "core/session/stage.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -498,18 +499,15 @@ static int change_touched(const struct change *ch, const struct bits *b, int val
 	return 0;
 }
 
-/* Close a configuration under the dependences (hunk level only): applied
- * to good (revert 0), each applied change brings its group and what it
- * needs; reverted from bad (revert 1), each reverted change takes the
- * changes that need it (the new users of a declaration it takes away).
- * Returns how many changes it added. */
-static size_t close_config(const struct search *sr, struct bits *b, int revert)
+/* The dependences' closure (hunk level): applied to good (revert 0), each
+ * applied change brings its group and what it needs; reverted from bad
+ * (revert 1), each reverted change takes the changes that need it (the new
+ * users of a declaration it takes away). Returns how many changes it added. */
+static size_t close_deps(const struct search *sr, struct bits *b, int revert)
 {
 	const struct deps *d = sr->deps;
 	const struct change_set *s = sr->s;
 	size_t added = 0;
-	if (!d || (sr->u && sr->u->tokens))
-		return 0;
 	int value = revert ? 0 : 1;   /* the bit value of a change that is in */
 	for (int again = 1; again;) {
 		again = 0;
@@ -542,6 +540,155 @@ static size_t close_config(const struct search *sr, struct bits *b, int revert)
 	return added;
 }
 
+/* Set every atom of change c to value; 1 when one changed. */
+static int change_set_to(const struct change *ch, struct bits *b, int value)
+{
+	int changed = 0;
+	for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++)
+		if (bits_test(b, a) != value) {
+			value ? bits_set(b, a) : bits_clear(b, a);
+			changed = 1;
+		}
+	return changed;
+}
+
+/* What failed builds taught (learn_whole): a file or hunk that is in at all
+ * (revert 0: applied; revert 1: reverted) is in whole. Returns how many
+ * changes it completed. */
+static size_t close_blocks(const struct search *sr, struct bits *b, int revert)
+{
+	const struct change_set *s = sr->s;
+	int value = revert ? 0 : 1;
+	size_t added = 0;
+	for (size_t f = 0; sr->whole_file && f < s->nfiles; f++) {
+		const struct change_file *cf = &s->files[f];
+		if (!bits_test(sr->whole_file, f))
+			continue;
+		int in = 0;
+		for (size_t c = cf->change0; c < cf->change0 + cf->nchanges && !in; c++)
+			in = change_touched(&s->changes[c], b, value);
+		for (size_t c = cf->change0; in && c < cf->change0 + cf->nchanges; c++)
+			added += (size_t)change_set_to(&s->changes[c], b, value);
+	}
+	for (size_t c = 0; sr->whole_hunk && c < s->nchanges; c++)
+		if (bits_test(sr->whole_hunk, c) && change_touched(&s->changes[c], b, value))
+			added += (size_t)change_set_to(&s->changes[c], b, value);
+	/* Applied, a group is always whole (close_deps); reverted, once learnt. */
+	for (size_t c = 0; revert && sr->whole_group && sr->deps && c < s->nchanges; c++) {
+		long g = sr->deps->group[c];
+		if (g < 0 || !bits_test(sr->whole_group, (size_t)g) || !change_touched(&s->changes[c], b, value))
+			continue;
+		for (size_t k = (size_t)g; k < s->nchanges; k++)
+			if (sr->deps->group[k] == g)
+				added += (size_t)change_set_to(&s->changes[k], b, value);
+	}
+	return added;
+}
+
+/* Close a configuration under the dependences (hunk level) and what failed
+ * builds taught (both levels). Returns how many changes it added. */
+static size_t close_config(const struct search *sr, struct bits *b, int revert)
+{
+	size_t added = 0, n;
+	do {
+		n = sr->deps && !(sr->u && sr->u->tokens) ? close_deps(sr, b, revert) : 0;
+		n += close_blocks(sr, b, revert);
+		added += n;
+	} while (n);
+	return added;
+}
+
+/* The changed file a compiler's error line points into (PATH:LINE[:COL]:
+ * [fatal ]error: ...), as an index into s->files, or -1. The path may be
+ * relative to the top (./src/a.c), to a build directory (../src/a.c) or
+ * absolute: it matches a file whose path it ends with. */
+static long error_file(const struct change_set *s, const char *line, size_t len)
+{
+	const char *colon = memchr(line, ':', len);
+	const char *err = NULL;
+	for (const char *p = line; p + 7 <= line + len && !err; p++)
+		if (!strncmp(p, ": error", 7) || !strncmp(p, ": fatal error", 13))
+			err = p;
+	if (!colon || !err || colon == line || !isdigit((unsigned char)colon[1]))
+		return -1;
+	size_t plen = (size_t)(colon - line);
+	for (size_t f = 0; f < s->nfiles; f++) {
+		const char *paths[2] = {s->files[f].new_path, s->files[f].old_path};
+		for (int k = 0; k < 2; k++) {
+			size_t n = paths[k] ? strlen(paths[k]) : 0;
+			if (n && n <= plen && !memcmp(line + plen - n, paths[k], n) &&
+			    (n == plen || line[plen - n - 1] == '/'))
+				return (long)f;
+		}
+	}
+	return -1;
+}
+
+/* A configuration that did not build, with errors in a file it took in
+ * part (some of its changes in, some out; at token level, a hunk taken in
+ * part): that file (hunk) only builds whole — a rewrite whose hunks cut
+ * through functions, a label, an include — and from now on every
+ * configuration takes it whole, so the search learns from each failed
+ * build instead of paying for it again. Reverting, a dependence group
+ * reverted in part with a change in such a file (a prototype reverted, its
+ * definition not) is learnt whole too. b is the configuration as tested
+ * (revert: as reverted from bad). Returns how many it learnt. */
+static size_t learn_whole(struct search *sr, const char *excerpt, const struct bits *b, int revert)
+{
+	const struct change_set *s = sr->s;
+	int value = revert ? 0 : 1, tokens = sr->u && sr->u->tokens;
+	size_t learnt = 0;
+	if (!sr->whole_file || !sr->whole_hunk || !excerpt)
+		return 0;
+	for (const char *line = excerpt; *line;) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		long f = error_file(s, line, len);
+		line += len + (nl != NULL);
+		if (f < 0 || bits_test(sr->whole_file, (size_t)f))
+			continue;
+		const struct change_file *cf = &s->files[f];
+		int in = 0, out = 0;
+		for (size_t c = cf->change0; c < cf->change0 + cf->nchanges; c++) {
+			const struct change *ch = &s->changes[c];
+			int ci = change_touched(ch, b, value), co = change_touched(ch, b, !value);
+			if (tokens && ci && co && !bits_test(sr->whole_hunk, c)) {
+				bits_set(sr->whole_hunk, c);
+				ex_event(sr->x, "WHOLE", "#%u does not build in pieces: its pieces are taken together",
+					 ch->id);
+				learnt++;
+			}
+			in |= ci;
+			out |= co;
+		}
+		for (size_t c = cf->change0; revert && !tokens && sr->whole_group && sr->deps &&
+					     c < cf->change0 + cf->nchanges; c++) {
+			long g = sr->deps->group[c];
+			if (g < 0 || bits_test(sr->whole_group, (size_t)g))
+				continue;
+			int gin = 0, gout = 0;
+			for (size_t k = (size_t)g; k < s->nchanges; k++)
+				if (sr->deps->group[k] == g) {
+					gin |= change_touched(&s->changes[k], b, value);
+					gout |= change_touched(&s->changes[k], b, !value);
+				}
+			if (gin && gout) {
+				bits_set(sr->whole_group, (size_t)g);
+				ex_event(sr->x, "WHOLE", "the group of #%u does not build reverted in part: it is "
+					 "reverted whole", s->changes[g].id);
+				learnt++;
+			}
+		}
+		if (!tokens && in && out) {
+			bits_set(sr->whole_file, (size_t)f);
+			ex_event(sr->x, "WHOLE", "%s does not build with part of its %zu changes: they are taken "
+				 "together", cf->new_path, cf->nchanges);
+			learnt++;
+		}
+	}
+	return learnt;
+}
+
 /* The changes that declare (involving: declare or use) the names a failed
  * build's first errors complain about, in *out (to free; a change may be
  * listed once per name); their count. */
@@ -568,8 +715,8 @@ static int test_repaired(struct search *sr, struct bits *applied)
 		enum unresolved_why why = WHY_NONE;
 		char *excerpt = NULL;
 		int v = test_atoms_ex(sr, applied, 0, &why, &excerpt);
-		if (v != VERDICT_UNRESOLVED || why != WHY_BUILD || !sr->deps || !sr->pool || (sr->u && sr->u->tokens) ||
-		    round == REPAIR_ROUNDS || !excerpt) {
+		int names = sr->deps && sr->pool && !(sr->u && sr->u->tokens);
+		if (v != VERDICT_UNRESOLVED || why != WHY_BUILD || round == REPAIR_ROUNDS || !excerpt) {
 			free(excerpt);
 			/* Sound only when what repair added does not fail by itself:
 			 * else the cause may be in it, and this subset tells nothing. */
@@ -583,8 +730,7 @@ static int test_repaired(struct search *sr, struct bits *applied)
 			bits_free(added_all);
 			return v;
 		}
-		size_t *decl, nd = complained_of(sr, excerpt, 0, &decl), added = 0;
-		free(excerpt);
+		size_t *decl = NULL, nd = names ? complained_of(sr, excerpt, 0, &decl) : 0, added = 0;
 		for (size_t k = 0; k < nd; k++) {
 			const struct change *ch = &sr->s->changes[decl[k]];
 			for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++)
@@ -595,6 +741,10 @@ static int test_repaired(struct search *sr, struct bits *applied)
 				}
 		}
 		free(decl);
+		/* What no declaration shows: the file was taken in part. */
+		if (learn_whole(sr, excerpt, applied, 0))
+			added += close_config(sr, applied, 0);
+		free(excerpt);
 		if (!added) {
 			bits_free(added_all);
 			return v;
@@ -615,9 +765,8 @@ static int test_revert_repaired(struct search *sr, struct bits *applied, enum un
 		enum unresolved_why why = WHY_NONE;
 		char *excerpt = NULL;
 		int v = test_atoms_ex(sr, applied, 1, &why, &excerpt);
-		if (v != VERDICT_UNRESOLVED || why != WHY_BUILD || !sr->deps || (sr->u && sr->u->tokens) ||
-		    round == REPAIR_ROUNDS ||
-		    !excerpt) {
+		int names = sr->deps && !(sr->u && sr->u->tokens);
+		if (v != VERDICT_UNRESOLVED || why != WHY_BUILD || round == REPAIR_ROUNDS || !excerpt) {
 			free(excerpt);
 			/* Sound only when reverting what repair added still
 			 * fails by itself: else the fix may be in it. */
@@ -640,8 +789,7 @@ static int test_revert_repaired(struct search *sr, struct bits *applied, enum un
 				*why_out = why;
 			return v;
 		}
-		size_t *inv, ni = complained_of(sr, excerpt, 1, &inv), added = 0;
-		free(excerpt);
+		size_t *inv = NULL, ni = names ? complained_of(sr, excerpt, 1, &inv) : 0, added = 0;
 		for (size_t k = 0; k < ni; k++) {
 			const struct change *ch = &sr->s->changes[inv[k]];
 			if (!change_touched(ch, applied, 1))
@@ -654,6 +802,10 @@ static int test_revert_repaired(struct search *sr, struct bits *applied, enum un
 			added++;
 		}
 		free(inv);
+		/* What no declaration shows: the file (group) was taken in part. */
+		if (learn_whole(sr, excerpt, applied, 1))
+			added += close_config(sr, applied, 1);
+		free(excerpt);
 		if (!added) {
 			bits_free(added_all);
 			if (why_out)
@@ -681,6 +833,8 @@ static int pred_inducing(void *priv, const size_t *units, size_t n)
 	struct search *sr = priv;
 	struct bits *b = bits_new(sr->s->natoms);
 	units_add_atoms(sr->u, units, n, b, 1);
+	if (sr->base_apply)
+		bits_or(b, sr->base_apply);
 	int v = test_repaired(sr, b);
 	bits_free(b);
 	return v < 0 ? v : v == VERDICT_FAIL ? 1 : v == VERDICT_UNRESOLVED ? unresolved_code(sr) : 0;
@@ -703,6 +857,9 @@ static int pred_revert(void *priv, const size_t *units, size_t n)
 	struct bits *b = bits_new(sr->s->natoms);
 	bits_fill(b);
 	units_add_atoms(sr->u, units, n, b, 0);
+	for (size_t a = 0; sr->base_revert && a < sr->s->natoms; a++)
+		if (bits_test(sr->base_revert, a))
+			bits_clear(b, a);
 	int v = test_revert_repaired(sr, b, NULL);
 	bits_free(b);
 	return v < 0 ? v : v == VERDICT_PASS ? 1 : v == VERDICT_UNRESOLVED ? unresolved_code(sr) : 0;
@@ -757,7 +914,8 @@ static int split_fix(struct search *sr, const size_t *R, size_t nr, struct bits 
 	}
 	size_t *a = xmalloc((nrest + 1) * sizeof(*a)), na = 0;
 	rc = nrest ? pred_builds(&(struct search){.x = sr->x, .s = sr->s, .u = sr->u, .reverted = c, .nreverted = nc,
-						     .deps = sr->deps},
+						     .deps = sr->deps, .whole_file = sr->whole_file,
+						     .whole_hunk = sr->whole_hunk, .whole_group = sr->whole_group},
 				 NULL, 0)
 		   : 1;
 	if (rc == 0) {
@@ -773,7 +931,11 @@ static int split_fix(struct search *sr, const size_t *R, size_t nr, struct bits 
 		goto out;
 	}
 	units_add_atoms(sr->u, c, nc, causes, 1);
+	close_blocks(sr, causes, 0);   /* a cause in a file learnt whole: the file, whole */
 	units_add_atoms(sr->u, a, na, aux, 1);
+	for (size_t k = 0; k < sr->s->natoms; k++)
+		if (bits_test(causes, k))
+			bits_clear(aux, k);
 	free(a);
 	rc = 1;
 out:
@@ -837,8 +999,10 @@ static int minimize(struct search *sr, const struct units *u, const size_t *cand
 {
 	sr->u = u;
 	int rc = dd_minimize_left(cand, n, p, border, publish_left, sr, out, nout);
-	if (rc == 0 || rc == DD_STOP)
+	if (rc == 0 || rc == DD_STOP) {
 		units_add_atoms(u, out, *nout, result, 1);
+		close_blocks(sr, result, 0);   /* a file or hunk learnt whole is in the answer whole */
+	}
 	return rc;
 }
 
@@ -905,6 +1069,8 @@ static int search_level(struct explain *x, struct search *sr, const struct units
 	if (rc == 0) {
 		/* The configuration that proves it: with what repair added (tested, stored). */
 		struct bits *proof = bits_dup(l->inducing);
+		if (sr->base_apply)
+			bits_or(proof, sr->base_apply);
 		if (test_repaired(sr, proof) >= 0)
 			for (size_t a = 0; a < sr->s->natoms; a++)
 				if (bits_test(proof, a) && !bits_test(l->inducing, a))
@@ -1264,7 +1430,8 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 	free(placed);
 	free(first);
 
-	struct search sr = {.x = x, .s = s, .deps = &dp};
+	struct search sr = {.x = x, .s = s, .deps = &dp, .whole_file = bits_new(s->nfiles),
+			    .whole_hunk = bits_new(s->nchanges), .whole_group = bits_new(s->nchanges)};
 	struct level hl, tl;
 	struct answer ans;
 	struct bits *ind = NULL, *fix = NULL;
@@ -1320,14 +1487,41 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 	if (splittable && entangled && !stopped) {
 		size_t ni, nr;
 		size_t *ic = bits_list(hl.inducing, &ni), *rc_ = bits_list(hl.revert, &nr);
+		/* Pieces are searched with what their hunks needed to build:
+		 * the dependences' closure, repair's additions, the auxiliary. */
+		struct bits *bapply = bits_dup(hl.inducing), *brevert = bits_new(s->natoms);
+		bits_or(bapply, hl.repair);
+		sr.u = &cu;
+		close_config(&sr, bapply, 0);
+		bits_fill(brevert);
+		for (size_t a = 0; a < s->natoms; a++)
+			if (bits_test(hl.revert, a) || bits_test(hl.aux, a))
+				bits_clear(brevert, a);
+		close_config(&sr, brevert, 1);
+		for (size_t a = 0; a < s->natoms; a++) {
+			if (bits_test(hl.inducing, a))
+				bits_clear(bapply, a);
+			if (bits_test(hl.revert, a))
+				bits_set(brevert, a);
+		}
+		for (size_t a = 0; a < s->natoms; a++)   /* brevert: the atoms reverted with the pieces */
+			bits_test(brevert, a) ? bits_clear(brevert, a) : bits_set(brevert, a);
+		sr.base_apply = bapply;
+		sr.base_revert = brevert;
 		rc = search_level(x, &sr, &au, ic, ni, rc_, nr, &tl, &stopped);
+		sr.base_apply = sr.base_revert = NULL;
 		free(ic);
 		free(rc_);
-		if (rc < 0)
+		bits_free(brevert);
+		if (rc < 0) {
+			bits_free(bapply);
 			goto out;
+		}
 		bits_zero(ans.ind);
 		bits_zero(ans.ind_aux);
-		bits_or(ans.ind, tl.inducing);   /* tested as is: no repair at token level */
+		bits_or(ans.ind, tl.inducing);
+		bits_or(ans.ind_aux, bapply);
+		bits_free(bapply);
 		if (tl.split) {
 			/* When the hunk-level fix only built as a whole, what it
 			 * carried beyond the token-level causes is what the build
@@ -1446,6 +1640,9 @@ out:
 		cerr_set(e, "%s", x->p->err.msg);
 	level_release(&hl);
 	level_release(&tl);
+	bits_free(sr.whole_file);
+	bits_free(sr.whole_hunk);
+	bits_free(sr.whole_group);
 	bits_free(ind);
 	bits_free(fix);
 	answer_release(&ans);

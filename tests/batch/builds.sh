@@ -26,6 +26,19 @@ check "budget: an answer so far" [ "$(jqf '.failure_inducing | length')" -ge 1 ]
 check "unfinished report: not refused" [ "$RC" != 2 ]
 check "unfinished report: says it is not finished" sh -c "jq -r .note '$T/out.json' | grep -q 'not finished'"
 check "unfinished report: the partial answer" [ "$(jqf '.failure_inducing | length')" -ge 1 ]
+# A rewrite whose hunks only build together in ways no declaration shows
+# (an include, a label): the first configuration that takes the file in
+# part and does not build teaches the search to take it whole.
+d=$(fixture rewrite)
+(cd "$d" && "$CULPRIT" --batch --format json --good good --bad bad --no-semantic -- ./run-test.sh) > "$T/out.json" 2> "$T/err"
+RC=$?
+check "rewrite: exit 0" [ "$RC" = 0 ]
+check "rewrite: one configuration failed to build, not more ($(jqf .configurations_failed_to_build))" \
+	[ "$(jqf .configurations_failed_to_build)" = 1 ]
+check "rewrite: the file is taken whole after it" grep -q "sum.c does not build with part of its 5 changes" "$T/err"
+check "rewrite: the fix holds the wrong value" sh -c "jq -r '.fix[].added[]' '$T/out.json' | grep -qF '(n > 0)'"
+check "rewrite: nothing of other.c in the fix" [ "$(jqf '[.fix[] | select(.file == "other.c")] | length')" = 0 ]
+check "rewrite: nothing of sum.c called auxiliary" [ "$(jqf '[.auxiliary[] | select(.file == "sum.c")] | length')" = 0 ]
 # A submodule's directory exists in the worktrees, empty, as in a plain clone.
 d=$(fixture submodule)
 culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh
