@@ -250,10 +250,18 @@ static void add_masked(struct buf *out, int *masked)
 	*masked = 1;
 }
 
+/* Is this signature's status a death by a signal (a crash)? */
+static int crashed(const char *sig, size_t status_len)
+{
+	return status_len > 7 && !strncmp(sig, "signal ", 7);
+}
+
 /* sa with the tokens where it differs from sb masked: what varies by
  * itself. Sets *agree when the status (the exit status or signal) is the
- * same; a failed assert's condition may differ (a failure whose manner
- * varies, as memory corruption's does) and is masked like the output. */
+ * same, or when both runs died by a signal: a failure whose manner varies,
+ * as memory corruption's does, crashes one run (SIGSEGV) and fails an
+ * assert the next (SIGABRT); the signal, the assert's condition and the
+ * output are then masked alike, and the identity is "a crash". */
 static char *mask_pair(const char *sa, const char *sb, int *agree)
 {
 	struct tokens ta, tb;
@@ -284,7 +292,7 @@ static char *mask_pair(const char *sa, const char *sb, int *agree)
 	for (size_t i = ta.n - suf; i < ta.n; i++)
 		buf_add(&r, ta.p[i], ta.len[i]);
 	size_t la = strcspn(sa, ";"), lb = strcspn(sb, ";");
-	*agree = la == lb && !memcmp(sa, sb, la);
+	*agree = (la == lb && !memcmp(sa, sb, la)) || (crashed(sa, la) && crashed(sb, lb));
 	free(ta.p);
 	free(ta.len);
 	free(tb.p);

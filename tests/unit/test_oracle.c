@@ -161,6 +161,19 @@ static void test_identity(void)
 	CHECK(oracle_judge(o, id, &as1, &why, NULL) == VERDICT_FAIL);
 	CHECK(oracle_identity_add(o, &id, &status) == 1);
 	free(id);
+	/* Runs that die by different signals (a corruption: SIGSEGV one run,
+	 * a failed assert's SIGABRT the next, the shell's 128+N alike): one
+	 * failure, a crash, not flaky; a run that exits with a status is
+	 * another failure. */
+	struct run_result segv = result(RUN_EXITED, 139, "");
+	struct run_result abrt = result(RUN_SIGNALED, 6, "lua: ldo.c:497: genmoveresults: Assertion `0' failed.\n");
+	CHECK(oracle_identity(o, &segv, &abrt, &id) == 0);
+	CHECK(oracle_judge(o, id, &segv, &why, NULL) == VERDICT_FAIL);
+	CHECK(oracle_judge(o, id, &abrt, &why, NULL) == VERDICT_FAIL);
+	CHECK(oracle_judge(o, id, &status, &why, NULL) == VERDICT_UNRESOLVED && why == WHY_DIFFERENT);
+	free(id);
+	run_result_release(&segv);
+	run_result_release(&abrt);
 	run_result_release(&seg);
 	run_result_release(&as1);
 	run_result_release(&as2);
