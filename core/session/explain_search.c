@@ -2,6 +2,7 @@
 #include "core/session/stage.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,8 @@
 
 #define REFINE_MAX_ATOMS 32     /* token-level search budget, in pieces */
 #define REPAIR_ROUNDS 3         /* compiler-error repairs of one configuration at most */
+#define TOKEN_UNBUILT_MAX 8     /* token pieces that failed to build this often do not build apart */
+#define TOKENS_DROPPED (-1001)  /* the token level gave up: the hunk-level answer stands */
 
 struct bisect_ctx {
 	struct explain *x;
@@ -552,14 +555,16 @@ static int change_set_to(const struct change *ch, struct bits *b, int value)
 	return changed;
 }
 
-/* What failed builds taught (learn_whole): a file or hunk that is in at all
- * (revert 0: applied; revert 1: reverted) is in whole. Returns how many
- * changes it completed. */
+/* What failed builds taught (learn_whole): a file that is in at all
+ * (revert 0: applied; revert 1: reverted) is in whole, and so is a group
+ * reverted. Returns how many changes it completed. */
 static size_t close_blocks(const struct search *sr, struct bits *b, int revert)
 {
 	const struct change_set *s = sr->s;
 	int value = revert ? 0 : 1;
 	size_t added = 0;
+	if (sr->u && sr->u->tokens)
+		return 0;   /* the token level is where a whole file is taken apart again */
 	for (size_t f = 0; sr->whole_file && f < s->nfiles; f++) {
 		const struct change_file *cf = &s->files[f];
 		if (!bits_test(sr->whole_file, f))
@@ -570,9 +575,6 @@ static size_t close_blocks(const struct search *sr, struct bits *b, int revert)
 		for (size_t c = cf->change0; in && c < cf->change0 + cf->nchanges; c++)
 			added += (size_t)change_set_to(&s->changes[c], b, value);
 	}
-	for (size_t c = 0; sr->whole_hunk && c < s->nchanges; c++)
-		if (bits_test(sr->whole_hunk, c) && change_touched(&s->changes[c], b, value))
-			added += (size_t)change_set_to(&s->changes[c], b, value);
 	/* Applied, a group is always whole (close_deps); reverted, once learnt. */
 	for (size_t c = 0; revert && sr->whole_group && sr->deps && c < s->nchanges; c++) {
 		long g = sr->deps->group[c];
@@ -586,7 +588,7 @@ static size_t close_blocks(const struct search *sr, struct bits *b, int revert)
 }
 
 /* Close a configuration under the dependences (hunk level) and what failed
- * builds taught (both levels). Returns how many changes it added. */
+ * builds taught. Returns how many changes it added. */
 static size_t close_config(const struct search *sr, struct bits *b, int revert)
 {
 	size_t added = 0, n;
@@ -624,44 +626,60 @@ static long error_file(const struct change_set *s, const char *line, size_t len)
 	return -1;
 }
 
+/* Does the error line name something the dependences know a change
+ * declares or uses (a helper undeclared, a changed prototype's conflicting
+ * types)? Then it is repair's to mend. An error that names nothing (a
+ * function nested by a brace another hunk holds, a label, a syntax error),
+ * or only names no change is known to declare or use, says the file was
+ * cut. */
+static int error_named(const struct search *sr, const char *line, size_t len)
+{
+	char *copy = xstrndup(line, len), **names;
+	size_t nn = repair_names(copy, &names), *tmp = xmalloc((sr->s->nchanges + 1) * sizeof(*tmp));
+	int known = 0;
+	for (size_t i = 0; i < nn && !known && sr->deps; i++)
+		known = deps_involving(sr->deps, names[i], tmp) > 0;
+	free(tmp);
+	repair_names_free(names);
+	free(copy);
+	return known;
+}
+
 /* A configuration that did not build, with errors in a file it took in
- * part (some of its changes in, some out; at token level, a hunk taken in
- * part): that file (hunk) only builds whole — a rewrite whose hunks cut
- * through functions, a label, an include — and from now on every
+ * part (some of its changes in, some out) that name nothing repair
+ * knows (error_named), or any errors once repair has tried and the build
+ * still fails: that file only builds whole — a rewrite whose hunks cut through
+ * functions, a label, an include — and from now on every
  * configuration takes it whole, so the search learns from each failed
  * build instead of paying for it again. Reverting, a dependence group
  * reverted in part with a change in such a file (a prototype reverted, its
  * definition not) is learnt whole too. b is the configuration as tested
  * (revert: as reverted from bad). Returns how many it learnt. */
-static size_t learn_whole(struct search *sr, const char *excerpt, const struct bits *b, int revert)
+static size_t learn_whole(struct search *sr, const char *excerpt, const struct bits *b, int revert, int beyond)
 {
 	const struct change_set *s = sr->s;
-	int value = revert ? 0 : 1, tokens = sr->u && sr->u->tokens;
+	int value = revert ? 0 : 1;
 	size_t learnt = 0;
-	if (!sr->whole_file || !sr->whole_hunk || !excerpt)
+	/* At token level failed builds are how the fix's pieces are told from
+	 * their build needs (split_fix): nothing is learnt there. */
+	if (!sr->whole_file || !excerpt || (sr->u && sr->u->tokens))
 		return 0;
 	for (const char *line = excerpt; *line;) {
 		const char *nl = strchr(line, '\n');
 		size_t len = nl ? (size_t)(nl - line) : strlen(line);
 		long f = error_file(s, line, len);
+		int named = f >= 0 && !beyond && error_named(sr, line, len);
 		line += len + (nl != NULL);
-		if (f < 0 || bits_test(sr->whole_file, (size_t)f))
+		if (f < 0 || named || bits_test(sr->whole_file, (size_t)f))
 			continue;
 		const struct change_file *cf = &s->files[f];
 		int in = 0, out = 0;
 		for (size_t c = cf->change0; c < cf->change0 + cf->nchanges; c++) {
 			const struct change *ch = &s->changes[c];
-			int ci = change_touched(ch, b, value), co = change_touched(ch, b, !value);
-			if (tokens && ci && co && !bits_test(sr->whole_hunk, c)) {
-				bits_set(sr->whole_hunk, c);
-				ex_event(sr->x, "WHOLE", "#%u does not build in pieces: its pieces are taken together",
-					 ch->id);
-				learnt++;
-			}
-			in |= ci;
-			out |= co;
+			in |= change_touched(ch, b, value);
+			out |= change_touched(ch, b, !value);
 		}
-		for (size_t c = cf->change0; revert && !tokens && sr->whole_group && sr->deps &&
+		for (size_t c = cf->change0; revert && sr->whole_group && sr->deps &&
 					     c < cf->change0 + cf->nchanges; c++) {
 			long g = sr->deps->group[c];
 			if (g < 0 || bits_test(sr->whole_group, (size_t)g))
@@ -679,7 +697,7 @@ static size_t learn_whole(struct search *sr, const char *excerpt, const struct b
 				learnt++;
 			}
 		}
-		if (!tokens && in && out) {
+		if (in && out) {
 			bits_set(sr->whole_file, (size_t)f);
 			ex_event(sr->x, "WHOLE", "%s does not build with part of its %zu changes: they are taken "
 				 "together", cf->new_path, cf->nchanges);
@@ -741,8 +759,8 @@ static int test_repaired(struct search *sr, struct bits *applied)
 				}
 		}
 		free(decl);
-		/* What no declaration shows: the file was taken in part. */
-		if (learn_whole(sr, excerpt, applied, 0))
+		/* Errors no name explains: the file was taken in part. */
+		if (learn_whole(sr, excerpt, applied, 0, round > 0))
 			added += close_config(sr, applied, 0);
 		free(excerpt);
 		if (!added) {
@@ -802,8 +820,8 @@ static int test_revert_repaired(struct search *sr, struct bits *applied, enum un
 			added++;
 		}
 		free(inv);
-		/* What no declaration shows: the file (group) was taken in part. */
-		if (learn_whole(sr, excerpt, applied, 1))
+		/* Errors no name explains: the file (group) was taken in part. */
+		if (learn_whole(sr, excerpt, applied, 1, round > 0))
 			added += close_config(sr, applied, 1);
 		free(excerpt);
 		if (!added) {
@@ -822,9 +840,19 @@ static int test_revert_repaired(struct search *sr, struct bits *applied, enum un
 }
 
 /* An unresolved configuration for the search: 2 when it did not build
- * (a split nearby may), 3 when the program ran and failed otherwise. */
-static int unresolved_code(const struct search *sr)
+ * (a split nearby may), 3 when the program ran and failed otherwise; at
+ * token level, pieces that failed to build TOKEN_UNBUILT_MAX times end
+ * the token level (TOKENS_DROPPED): they do not build apart, and each
+ * further try would cost a build for nothing. */
+static int unresolved_code(struct search *sr)
 {
+	if (sr->u && sr->u->tokens && (sr->why == WHY_BUILD || sr->why == WHY_BUILD_TIMEOUT)) {
+		size_t unbuilt = 0;   /* distinct configurations since the token level began */
+		for (size_t i = sr->token_start; i < sr->x->nconfigs; i++)
+			unbuilt += sr->x->configs[i].why == WHY_BUILD || sr->x->configs[i].why == WHY_BUILD_TIMEOUT;
+		if (unbuilt >= TOKEN_UNBUILT_MAX)
+			return TOKENS_DROPPED;
+	}
 	return sr->why == WHY_DIFFERENT ? 3 : 2;
 }
 
@@ -833,8 +861,6 @@ static int pred_inducing(void *priv, const size_t *units, size_t n)
 	struct search *sr = priv;
 	struct bits *b = bits_new(sr->s->natoms);
 	units_add_atoms(sr->u, units, n, b, 1);
-	if (sr->base_apply)
-		bits_or(b, sr->base_apply);
 	int v = test_repaired(sr, b);
 	bits_free(b);
 	return v < 0 ? v : v == VERDICT_FAIL ? 1 : v == VERDICT_UNRESOLVED ? unresolved_code(sr) : 0;
@@ -857,9 +883,6 @@ static int pred_revert(void *priv, const size_t *units, size_t n)
 	struct bits *b = bits_new(sr->s->natoms);
 	bits_fill(b);
 	units_add_atoms(sr->u, units, n, b, 0);
-	for (size_t a = 0; sr->base_revert && a < sr->s->natoms; a++)
-		if (bits_test(sr->base_revert, a))
-			bits_clear(b, a);
 	int v = test_revert_repaired(sr, b, NULL);
 	bits_free(b);
 	return v < 0 ? v : v == VERDICT_PASS ? 1 : v == VERDICT_UNRESOLVED ? unresolved_code(sr) : 0;
@@ -915,7 +938,7 @@ static int split_fix(struct search *sr, const size_t *R, size_t nr, struct bits 
 	size_t *a = xmalloc((nrest + 1) * sizeof(*a)), na = 0;
 	rc = nrest ? pred_builds(&(struct search){.x = sr->x, .s = sr->s, .u = sr->u, .reverted = c, .nreverted = nc,
 						     .deps = sr->deps, .whole_file = sr->whole_file,
-						     .whole_hunk = sr->whole_hunk, .whole_group = sr->whole_group},
+						     .whole_group = sr->whole_group},
 				 NULL, 0)
 		   : 1;
 	if (rc == 0) {
@@ -1069,8 +1092,6 @@ static int search_level(struct explain *x, struct search *sr, const struct units
 	if (rc == 0) {
 		/* The configuration that proves it: with what repair added (tested, stored). */
 		struct bits *proof = bits_dup(l->inducing);
-		if (sr->base_apply)
-			bits_or(proof, sr->base_apply);
 		if (test_repaired(sr, proof) >= 0)
 			for (size_t a = 0; a < sr->s->natoms; a++)
 				if (bits_test(proof, a) && !bits_test(l->inducing, a))
@@ -1431,7 +1452,7 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 	free(first);
 
 	struct search sr = {.x = x, .s = s, .deps = &dp, .whole_file = bits_new(s->nfiles),
-			    .whole_hunk = bits_new(s->nchanges), .whole_group = bits_new(s->nchanges)};
+			    .whole_group = bits_new(s->nchanges)};
 	struct level hl, tl;
 	struct answer ans;
 	struct bits *ind = NULL, *fix = NULL;
@@ -1473,6 +1494,16 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 	 * failure-inducing changes is a reason too: a piece may do without it. */
 	int entangled = !hl.split || bits_count(hl.aux) > 0 || bits_count(hl.repair) > 0 ||
 			(!bits_equal(hl.inducing, hl.causes) && (cause_pieces || !bits_equal(hl.inducing, cause_units)));
+	/* So is a file or group the search learnt to take whole: its hunks
+	 * were never told apart (and a fix split over it is no split). */
+	int learnt = 0;
+	for (size_t c = 0; c < s->nchanges; c++) {
+		const struct change *ch = &s->changes[c];
+		int whole = bits_test(sr.whole_file, ch->file) ||
+			    (dp.group[c] >= 0 && bits_test(sr.whole_group, (size_t)dp.group[c]));
+		learnt |= whole && bits_test(hl.revert, ch->atom0);
+		entangled |= whole && (bits_test(hl.inducing, ch->atom0) || bits_test(hl.revert, ch->atom0));
+	}
 	bits_free(cause_units);
 	/* Token pieces of large rewrites mostly give configurations that do not
 	 * build: past a budget, the hunk-level answer is the answer. */
@@ -1487,41 +1518,21 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 	if (splittable && entangled && !stopped) {
 		size_t ni, nr;
 		size_t *ic = bits_list(hl.inducing, &ni), *rc_ = bits_list(hl.revert, &nr);
-		/* Pieces are searched with what their hunks needed to build:
-		 * the dependences' closure, repair's additions, the auxiliary. */
-		struct bits *bapply = bits_dup(hl.inducing), *brevert = bits_new(s->natoms);
-		bits_or(bapply, hl.repair);
-		sr.u = &cu;
-		close_config(&sr, bapply, 0);
-		bits_fill(brevert);
-		for (size_t a = 0; a < s->natoms; a++)
-			if (bits_test(hl.revert, a) || bits_test(hl.aux, a))
-				bits_clear(brevert, a);
-		close_config(&sr, brevert, 1);
-		for (size_t a = 0; a < s->natoms; a++) {
-			if (bits_test(hl.inducing, a))
-				bits_clear(bapply, a);
-			if (bits_test(hl.revert, a))
-				bits_set(brevert, a);
-		}
-		for (size_t a = 0; a < s->natoms; a++)   /* brevert: the atoms reverted with the pieces */
-			bits_test(brevert, a) ? bits_clear(brevert, a) : bits_set(brevert, a);
-		sr.base_apply = bapply;
-		sr.base_revert = brevert;
+		sr.token_start = x->nconfigs;
 		rc = search_level(x, &sr, &au, ic, ni, rc_, nr, &tl, &stopped);
-		sr.base_apply = sr.base_revert = NULL;
 		free(ic);
 		free(rc_);
-		bits_free(brevert);
-		if (rc < 0) {
-			bits_free(bapply);
-			goto out;
+		if (rc == TOKENS_DROPPED) {
+			ex_event(x, "REFINE_DROPPED", "token pieces failed to build %d times: they do not build "
+				 "apart, the hunk-level answer stands", TOKEN_UNBUILT_MAX);
+			rc = 0;
+			goto proofs;
 		}
+		if (rc < 0)
+			goto out;
 		bits_zero(ans.ind);
 		bits_zero(ans.ind_aux);
-		bits_or(ans.ind, tl.inducing);
-		bits_or(ans.ind_aux, bapply);
-		bits_free(bapply);
+		bits_or(ans.ind, tl.inducing);   /* tested as is: no repair at token level */
 		if (tl.split) {
 			/* When the hunk-level fix only built as a whole, what it
 			 * carried beyond the token-level causes is what the build
@@ -1529,7 +1540,7 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 			bits_zero(ans.fix);
 			bits_or(ans.fix, tl.causes);
 			bits_zero(ans.fix_aux);
-			if (!hl.split)
+			if (!hl.split || learnt)
 				bits_or(ans.fix_aux, hl.revert);
 			bits_or(ans.fix_aux, hl.aux);
 			bits_or(ans.fix_aux, tl.aux);
@@ -1540,6 +1551,7 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 		x->refined = 1;
 	}
 
+proofs:;
 	/* Every set is reported with the tested configuration that proves it;
 	 * a token-level answer that no configuration proves (its pieces fail
 	 * only otherwise) gives way to the hunk-level one. */
@@ -1641,7 +1653,6 @@ out:
 	level_release(&hl);
 	level_release(&tl);
 	bits_free(sr.whole_file);
-	bits_free(sr.whole_hunk);
 	bits_free(sr.whole_group);
 	bits_free(ind);
 	bits_free(fix);

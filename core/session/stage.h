@@ -69,15 +69,12 @@ struct search {
 	const struct deps *deps;     /* which changes declare what, for repairing builds (or NULL) */
 	const struct bits *pool;     /* the atoms a repair may add (the search's candidates) */
 	enum unresolved_why why;     /* why the last configuration tested was unresolved */
-	/* Learnt from failed builds (or NULL): files (over s->files), hunks
-	 * and dependence groups (over s->changes; a group by its first change)
+	/* Learnt from failed builds (or NULL): files (over s->files) and
+	 * dependence groups (over s->changes, a group by its first change)
 	 * that only build whole; every configuration takes them whole
 	 * (explain_search.c, learn_whole). */
-	struct bits *whole_file, *whole_hunk, *whole_group;
-	/* At token level: what the hunk-level answer needed to build, applied
-	 * with every configuration (repair's additions) or reverted with every
-	 * reversion (the fix's auxiliary changes); else NULL. */
-	const struct bits *base_apply, *base_revert;
+	struct bits *whole_file, *whole_group;
+	size_t token_start;          /* x->nconfigs when the token level began */
 };
 
 /* stage.c: the helpers every stage uses */
