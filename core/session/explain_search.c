@@ -1086,7 +1086,15 @@ static int search_level(struct explain *x, struct search *sr, const struct units
 	struct bits *pool = bits_new(sr->s->natoms);
 	units_add_atoms(u, ind_cand, nind, pool, 1);
 	sr->pool = pool;
-	rc = minimize(sr, u, ind_cand, nind, pred_inducing, out, &nout, l->inducing);
+	/* The search assumes all the candidates have the property. Pieces
+	 * taken without what their hunks needed to build may not: then the
+	 * token level can tell nothing. */
+	sr->u = u;
+	rc = u->tokens ? pred_inducing(sr, ind_cand, nind) : 1;
+	if (rc >= 0 && rc != 1)
+		rc = TOKENS_DROPPED;
+	if (rc == 1)
+		rc = minimize(sr, u, ind_cand, nind, pred_inducing, out, &nout, l->inducing);
 	if (rc == DD_STOP)
 		*stopped = 1;
 	if (rc == 0) {
@@ -1143,6 +1151,17 @@ static int search_level(struct explain *x, struct search *sr, const struct units
 	/* Most often reverting the failure-inducing changes fixes the test:
 	 * then the fix lies among them, and the search stays that small. */
 	sr->u = ru;
+	rc = 0;
+	if (u->tokens) {   /* as above: all the pieces reverted must pass */
+		rc = pred_revert(sr, rev_cand, nrc);
+		if (rc >= 0 && rc != 1)
+			rc = TOKENS_DROPPED;
+		if (rc < 0) {
+			free(finducing);
+			sr->u = u;
+			goto out;
+		}
+	}
 	rc = nfi < nrc ? pred_revert(sr, finducing, nfi) : 0;
 	if (rc == 1)
 		rc = minimize(sr, ru, finducing, nfi, pred_revert, out, &nout, l->revert);
@@ -1523,8 +1542,8 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 		free(ic);
 		free(rc_);
 		if (rc == TOKENS_DROPPED) {
-			ex_event(x, "REFINE_DROPPED", "token pieces failed to build %d times: they do not build "
-				 "apart, the hunk-level answer stands", TOKEN_UNBUILT_MAX);
+			ex_event(x, "REFINE_DROPPED", "the token pieces do not build or fail apart as their hunks "
+				 "do: the hunk-level answer stands");
 			rc = 0;
 			goto proofs;
 		}
