@@ -33,9 +33,15 @@ static int bench_run(void *priv, const char *dir, const char *cmd, int is_build,
 	struct bench *b = priv;
 	struct run_opts ro = {.cmd = cmd, .cwd = dir, .timeout = 3600, .env = env, .output_cap = 4u << 20};
 	int rc = run_command(&ro, r, e);
-	/* The compiler's errors on the instrumented text, over every build. */
-	for (const char *p = r->out.s; rc == 0 && is_build && p && (p = strstr(p, ": error")); p++)
+	/* The compiler's errors on the instrumented text, over every build
+	 * (each on standard error, to diagnose a restored file). */
+	for (const char *p = r->out.s; rc == 0 && is_build && p && (p = strstr(p, ": error")); p++) {
+		const char *bol = p, *eol = strchr(p, '\n');
+		while (bol > r->out.s && bol[-1] != '\n')
+			bol--;
+		fprintf(stderr, "  build error: %.*s\n", (int)((eol ? eol : p + strlen(p)) - bol), bol);
 		b->errors++;
+	}
 	return rc;
 }
 

@@ -203,6 +203,17 @@ static unsigned offset_of(CXSourceLocation l, int *line)
 	return off;
 }
 
+/* Whether a declaration's name is a macro's expansion (`#define unused
+ * unused __attribute__((unused))`, a parameter named unused): its name
+ * written again would expand. */
+static int named_by_macro(struct ctx *x, const struct node *n, const char *name)
+{
+	for (size_t i = 0; i < x->nmr; i++)
+		if (x->mr[i].s >= n->s && x->mr[i].e <= n->e && x->mr[i].name && !strcmp(x->mr[i].name, name))
+			return 1;
+	return 0;
+}
+
 /* The innermost macro expansion holding [s, e), or NULL. */
 static struct mrange *macro_at(struct ctx *x, unsigned s, unsigned e)
 {
@@ -1620,11 +1631,12 @@ static void function(struct ctx *x, struct node *f)
 			continue;
 		CXString pn = clang_getCursorSpelling(p->c);
 		const char *name = clang_getCString(pn);
-		if (idx < 2 && name[0] && strlen(name) < sizeof(pnames[0])) {
+		if (idx < 2 && name[0] && strlen(name) < sizeof(pnames[0]) && !named_by_macro(x, p, name)) {
 			snprintf(pnames[idx], sizeof(pnames[0]), "%s", name);
 			nparams += idx == nparams;
 		}
-		if (name[0] && ty_val(&p->t) && clang_Cursor_getStorageClass(p->c) != CX_SC_Register) {
+		if (name[0] && ty_val(&p->t) && clang_Cursor_getStorageClass(p->c) != CX_SC_Register &&
+		    !named_by_macro(x, p, name)) {
 			unsigned pid = new_id(x);
 			buf_addf(&entry, " __cu_p(%u, &%s, sizeof %s);", pid, name, name);
 			struct buf ts = BUF_INIT;

@@ -301,6 +301,15 @@ static void test_names(void)
 		"static int pop(void)\n{\n\treturn(stack[index--]);\n}\n"
 		"int main(void)\n{\n\tpush(4);\n\tpush(9);\n\tprintf(\"%d %d\\n\", pop(), pop());\n\treturn(0);\n}\n";
 	CHECK(agrees("names", src, "") == 0);
+	/* A parameter whose name is a macro (gawk's support/minrx.c: `#define
+	 * unused unused __attribute__((__unused__))`): its name written again
+	 * would expand to an attribute in an expression. */
+	static const char attr[] =
+		"#include <stdio.h>\n"
+		"#define unused unused __attribute__((__unused__))\n"
+		"static int twice(int v, const char *unused)\n{\n\treturn 2 * v;\n}\n"
+		"int main(void)\n{\n\tprintf(\"%d\\n\", twice(21, \"x\"));\n\treturn 0;\n}\n";
+	CHECK(agrees("param_macro", attr, "") == 0);
 }
 
 int main(void)
