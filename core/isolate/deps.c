@@ -45,6 +45,23 @@ struct scan {
 static int is_ident0(int c) { return isalpha(c) || c == '_'; }
 static int is_ident(int c) { return isalnum(c) || c == '_'; }
 
+static int tok_is(const struct tok *t, const char *s);
+
+/* The length of the operator at p: C's two- and three-character operators
+ * are one token (so that `!=` or `<=` is no '=', `->` no '>'). */
+static size_t operator_len(const char *p, size_t n)
+{
+	static const char *const ops[] = {"<<=", ">>=", "...", "->", "++", "--", "<<", ">>", "<=", ">=", "==",
+					  "!=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "##",
+					  NULL};
+	for (const char *const *o = ops; *o; o++) {
+		size_t k = strlen(*o);
+		if (k <= n && !memcmp(p, *o, k))
+			return k;
+	}
+	return 1;
+}
+
 static void lex(const char *p, size_t len, struct scan *sc)
 {
 	size_t cap = 0, i = 0;
@@ -103,15 +120,14 @@ static void lex(const char *p, size_t len, struct scan *sc)
 			t.len = j - i;
 		} else {
 			t.kind = T_PUNCT;
-			if (c == '-' && i + 1 < len && p[i + 1] == '>')
-				t.len = 2;
+			t.len = operator_len(p + i, len - i);
 		}
 		if (sc->nt == cap) {
 			cap = cap ? 2 * cap : 256;
 			sc->t = xrealloc(sc->t, cap * sizeof(*sc->t));
 		}
 		if (t.kind == T_IDENT && sc->nt > 0 && sc->t[sc->nt - 1].kind == T_PUNCT &&
-		    ((sc->t[sc->nt - 1].len == 1 && sc->t[sc->nt - 1].s[0] == '.') || sc->t[sc->nt - 1].len == 2))
+		    (tok_is(&sc->t[sc->nt - 1], ".") || tok_is(&sc->t[sc->nt - 1], "->")))
 			t.member = 1;
 		sc->t[sc->nt++] = t;
 		i += t.len;
@@ -312,14 +328,16 @@ static void scan_file(const char *data, size_t len, struct scan *sc)
 			continue;
 		}
 		if (punct(t, '{')) {
-			int has_eq = 0, has_tag = -1;
+			int has_eq = 0, has_tag = -1, depth = 0;
 			for (size_t k = stmt; k < i; k++) {
-				has_eq |= punct(&sc->t[k], '=');
+				depth += punct(&sc->t[k], '(') - punct(&sc->t[k], ')');
+				has_eq |= depth == 0 && punct(&sc->t[k], '=');
 				if (has_tag < 0 && (tok_is(&sc->t[k], "struct") || tok_is(&sc->t[k], "union")))
 					has_tag = 'S';
 				if (has_tag < 0 && tok_is(&sc->t[k], "enum"))
 					has_tag = 'E';
 			}
+			has_eq &= depth >= 0;   /* `for (;; i = j) {`: the header's end, a block */
 			if (has_eq || ctx == 'I') {
 				st[sp++] = (struct frame){'I', stmt};
 			} else if (has_tag > 0 && !(i > 0 && punct(&sc->t[i - 1], ')'))) {

@@ -203,8 +203,36 @@ static void test_pieces_if_else(void)
 	change_set_free(s);
 }
 
+/* A local variable declared in a block whose condition compares (!=, ==,
+ * <=) is a declaration of that function: the hunk using the new local
+ * needs the hunk declaring it, and a comparison's operand is no member. */
+static void test_local_in_compared_block(void)
+{
+	const char *old = "int f(int n, int *p)\n{\n\tint t = 0;\n\tfor (; n != 0 && t <= 99; p = p) {\n\t\tint k;\n"
+			  "\t\tk = n--;\n\t\tt += k;\n\t}\n\treturn t + *p;\n}\n";
+	const char *new = "int f(int n, int *p)\n{\n\tint t = 0;\n\tfor (; n != 0 && t <= 99; p = p) {\n\t\tint k;\n"
+			  "\t\tint step;\n\t\tk = n--;\n\t\tstep = k;\n\t\tt += step;\n\t}\n\treturn t == *p;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	change_set_add_file(s, "f.c", "f.c", 0100644, 0100644, old, strlen(old), new, strlen(new), CHANGE_MODIFIED, 0);
+	change_set_add_hunk(s, 5, 0, 6, 1, "", 0);   /* + int step; */
+	change_set_add_hunk(s, 7, 1, 8, 2, "", 0);   /* step = k; t += step; */
+	change_set_add_hunk(s, 9, 1, 11, 1, "", 0);  /* return t == *p; */
+	struct cerr e;
+	CHECK(change_set_finish(s, &e) == 0);
+	struct deps d;
+	deps_compute(s, &d);
+	CHECK(d.nneed[1] == 1 && d.need[1][0] == 0);
+	CHECK(d.nneed[0] == 0 && d.nneed[2] == 0);
+	CHECK(d.group[2] < 0);
+	size_t out[3];
+	CHECK(deps_declaring(&d, "step", out) == 1 && out[0] == 0);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 int main(void)
 {
+	RUN(test_local_in_compared_block);
 	RUN(test_one_way_needs);
 	RUN(test_unbalanced_hunks);
 	RUN(test_moved_definition);
