@@ -1073,6 +1073,37 @@ static void level_release(struct level *l)
 	bits_free(l->repair);
 }
 
+/* The token level's pieces: those of the hunk-level answer's changes with
+ * what those changes need to build — applied, the dependences' closure, the
+ * files learnt whole and what repair added; reverted, the same backwards and
+ * the fix's auxiliary changes. Without them no piece would build, and the
+ * test of all the pieces, which must fail (pass, reverted), would cost a
+ * build for nothing. */
+static void token_pools(struct search *sr, const struct units *hunks, const struct level *hl, struct bits **ind,
+			struct bits **rev)
+{
+	const struct units *u = sr->u;
+	const struct bits *pool = sr->pool;
+	sr->u = hunks;
+	sr->pool = NULL;
+	*ind = bits_dup(hl->inducing);
+	bits_or(*ind, hl->repair);
+	close_config(sr, *ind, 0);
+	struct bits *kept = bits_new(sr->s->natoms);   /* reverted: the atoms left as in bad */
+	bits_fill(kept);
+	for (size_t a = 0; a < sr->s->natoms; a++)
+		if (bits_test(hl->revert, a) || bits_test(hl->aux, a))
+			bits_clear(kept, a);
+	close_config(sr, kept, 1);
+	*rev = bits_new(sr->s->natoms);
+	for (size_t a = 0; a < sr->s->natoms; a++)
+		if (!bits_test(kept, a))
+			bits_set(*rev, a);
+	bits_free(kept);
+	sr->u = u;
+	sr->pool = pool;
+}
+
 static int search_level(struct explain *x, struct search *sr, const struct units *u, const size_t *ind_cand,
 			size_t nind, const size_t *rev_cand, size_t nrev, struct level *l, int *stopped)
 {
@@ -1474,7 +1505,7 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 			    .whole_group = bits_new(s->nchanges)};
 	struct level hl, tl;
 	struct answer ans;
-	struct bits *ind = NULL, *fix = NULL;
+	struct bits *ind = NULL, *fix = NULL, *ind_pool = NULL, *rev_pool = NULL;
 	int stopped = 0, rc;
 	level_init(&hl, s->natoms);
 	level_init(&tl, s->natoms);
@@ -1526,8 +1557,9 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 	bits_free(cause_units);
 	/* Token pieces of large rewrites mostly give configurations that do not
 	 * build: past a budget, the hunk-level answer is the answer. */
-	struct bits *both = bits_dup(hl.inducing);
-	bits_or(both, hl.revert);
+	token_pools(&sr, &cu, &hl, &ind_pool, &rev_pool);
+	struct bits *both = bits_dup(ind_pool);
+	bits_or(both, rev_pool);
 	size_t pieces = bits_count(both);
 	bits_free(both);
 	if (splittable && entangled && !stopped && pieces > REFINE_MAX_ATOMS) {
@@ -1536,7 +1568,7 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 	}
 	if (splittable && entangled && !stopped) {
 		size_t ni, nr;
-		size_t *ic = bits_list(hl.inducing, &ni), *rc_ = bits_list(hl.revert, &nr);
+		size_t *ic = bits_list(ind_pool, &ni), *rc_ = bits_list(rev_pool, &nr);
 		sr.token_start = x->nconfigs;
 		rc = search_level(x, &sr, &au, ic, ni, rc_, nr, &tl, &stopped);
 		free(ic);
@@ -1675,6 +1707,8 @@ out:
 	bits_free(sr.whole_group);
 	bits_free(ind);
 	bits_free(fix);
+	bits_free(ind_pool);
+	bits_free(rev_pool);
 	answer_release(&ans);
 	free(all);
 	units_release(&cu);
