@@ -281,7 +281,7 @@ static int approved_stdin(struct explain *x, const struct trace *t, const char *
 	}
 	struct shape sh;
 	struct buf none = BUF_INIT;
-	int known = shape_find(&sh, cmd, workspace_path(x->p->ws), argv, t->nargs, 1, &none, NULL) == 0 &&
+	int known = shape_find(&sh, cmd, workspace_path(x->p->ws), argv, t->nargs, NULL, 0, 1, &none, NULL) == 0 &&
 		    shape_stdin(&sh, workspace_path(x->p->ws), in) == 0;
 	if (known || sh.cmd)
 		shape_release(&sh);
@@ -396,8 +396,8 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 		struct cerr se = {0};
 		own_cmd = gen_command(&own);
 		if (stdout_of(x, workspace_path(x->p->ws), own_cmd, &gout, &se) == 0) {
-			if (shape_find(&shp, x->opts.test, workspace_path(x->p->ws), own.argv, own.argc, reads_stdin(t), &gout,
-				       &se) == 0)
+			if (shape_find(&shp, x->opts.test, workspace_path(x->p->ws), own.argv, own.argc, own.env, own.nenv,
+				       reads_stdin(t), &gout, &se) == 0)
 				shape = &shp;
 			else
 				ex_event(x, "GENERATED", "tests are written in culprit's own form: %s", se.msg);
