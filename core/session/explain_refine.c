@@ -171,18 +171,33 @@ static int run_input(struct explain *x, const char *dir, const char *cmd, struct
 	return rc;
 }
 
+/* Argument id k as a person reads it: "argument 2", or "variable LIMIT"
+ * for an environment variable's value. */
+static char *arg_text(const struct trace *t, unsigned k)
+{
+	const char *p = t->env.s;
+	for (size_t j = 0; p && k >= TRACE_ENV && j < t->nenv; j++, p += strlen(p) + 1)
+		if (j == k - TRACE_ENV)
+			return xasprintf("variable %.*s", (int)strcspn(p, "="), p);
+	return xasprintf("argument %u", k);
+}
+
 /* The branch a candidate negates, described. */
 static char *branch_text(const struct trace *t, uint32_t b, uint32_t varied)
 {
 	if (b == TRACE_NONE && varied < t->n) {   /* no branch flipped: the same path, one input changed */
 		const struct tev *v = &t->ev[varied];
-		if (v->aux == TIN_ARGINT)
-			return xasprintf("none: the same path with another value of argument %u", v->id);
 		if (v->aux == TIN_STDINT)
 			return xasprintf("none: the same path with another value of standard input's number %u", v->id + 1);
-		if (v->aux == TIN_ARGBYTE)
-			return xasprintf("none: the same path with another byte %u of argument %u", v->id & 0xffff, v->id >> 16);
-		return xasprintf("none: the same path with another byte of input");
+		if (v->aux != TIN_ARGINT && v->aux != TIN_ARGBYTE)
+			return xasprintf("none: the same path with another byte of input");
+		char *a = arg_text(t, v->aux == TIN_ARGINT ? v->id : v->id >> 16), *r;
+		if (v->aux == TIN_ARGINT)
+			r = xasprintf("none: the same path with another value of %s", a);
+		else
+			r = xasprintf("none: the same path with another byte %u of %s", v->id & 0xffff, a);
+		free(a);
+		return r;
 	}
 	const struct msite *st = b < t->n ? trace_stmt_of(t, b) : NULL;
 	if (!st)
