@@ -431,30 +431,34 @@ static const char environ_src[] =
 	"\t\tputs(\"over\");\n"
 	"\tif (mode && mode[1] == 'x')\n"
 	"\t\tputs(\"x\");\n"
+	"\tint a = 0, b = 0;\n"
+	"\tif (getenv(\"PAIR\") && sscanf(getenv(\"PAIR\"), \"%d,%d\", &a, &b) == 2 && a + b == 10)\n"
+	"\t\tputs(\"ten\");\n"
 	"\treturn 0;\n"
 	"}\n";
 
 /* Environment variables read with getenv: their values are inputs like
- * arguments (the number parsed from one, the bytes of another), written
+ * arguments (the number atoi or sscanf parses from one, the bytes of
+ * another), written
  * back as NAME=value before the program; one unset in the run is not. */
 static void test_environment(void)
 {
 	struct tmeta m;
 	struct trace t;
-	if (traced("env", environ_src, "./p 3 > /dev/null", "LIMIT=5 MODE=ab", &m, &t) < 0) {
+	if (traced("env", environ_src, "./p 3 > /dev/null", "LIMIT=5 MODE=ab PAIR=3,4", &m, &t) < 0) {
 		CHECK(!"traced");
 		return;
 	}
-	CHECK(t.nenv == 2);
+	CHECK(t.nenv == 3);
 	CHECK_STR(t.env.s, "LIMIT=5");
-	CHECK(t.env.len == 16 && !strcmp(t.env.s + 8, "MODE=ab"));
+	CHECK(t.env.len == 25 && !strcmp(t.env.s + 8, "MODE=ab") && !strcmp(t.env.s + 16, "PAIR=3,4"));
 	struct cerr e;
 	struct gen_input g;
 	char *root = xasprintf("%s", dir);
 	CHECK(gen_original(&t, root, NULL, NULL, &g, &e) == 0);
 	char *own = gen_command(&g), *d = gen_describe(&g);
-	CHECK_STR(own, "cd env && LIMIT=5 MODE=ab ./p 3 < /dev/null");
-	CHECK_STR(d, "LIMIT=5 MODE=ab ./p 3");
+	CHECK_STR(own, "cd env && LIMIT=5 MODE=ab PAIR=3,4 ./p 3 < /dev/null");
+	CHECK_STR(d, "LIMIT=5 MODE=ab PAIR=3,4 ./p 3");
 	free(own);
 	free(d);
 	gen_input_release(&g);
@@ -463,7 +467,7 @@ static void test_environment(void)
 	struct gen_stats st;
 	CHECK(gen_candidates(&t, root, NULL, NULL, NULL, 0, 16, NULL, 0, &v, &n, &st, &e) == 0);
 	/* Each branch on a variable taken the other way, run as written. */
-	int over = 0, x = 0;
+	int over = 0, x = 0, ten = 0;
 	for (size_t i = 0; i < n; i++) {
 		char *c = gen_command(&v[i]);
 		char *cmd = xasprintf("cd %s && %s > out.txt", dir, c);
@@ -473,6 +477,7 @@ static void test_environment(void)
 		if (file_read(op, &out, 1024, NULL) == 0 && out.len) {
 			over |= strstr(out.s, "over") != NULL;
 			x |= strstr(out.s, "x\n") != NULL;
+			ten |= strstr(out.s, "ten") != NULL;
 		}
 		if (getenv("VERBOSE"))
 			printf("  %s\n", c);
@@ -481,7 +486,7 @@ static void test_environment(void)
 		free(cmd);
 		free(c);
 	}
-	CHECK(over && x);
+	CHECK(over && x && ten);
 	CHECK(has_candidate(v, n, "MODE=axb ") || has_candidate(v, n, "MODE=ax "));
 	for (size_t i = 0; i < n; i++)
 		gen_input_release(&v[i]);
