@@ -26,17 +26,11 @@ static int printable(const char *s, size_t n)
 	return 1;
 }
 
-/* Whether "NAME=value" can be written NAME=value before a command: the
- * name is a shell identifier. */
+/* Whether "NAME=value" can be written so before a command. */
 static int env_settable(const char *nv)
 {
 	const char *eq = strchr(nv, '=');
-	if (!eq || eq == nv || (nv[0] >= '0' && nv[0] <= '9'))
-		return 0;
-	for (const char *p = nv; p < eq; p++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_", *p))
-			return 0;
-	return 1;
+	return eq && shell_name(nv, (size_t)(eq - nv));
 }
 
 char *gen_command(const struct gen_input *g)

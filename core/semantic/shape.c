@@ -377,8 +377,7 @@ static void find_env(struct shape *s, const struct toks *t, size_t tok)
 	for (size_t j = 0; j < s->nenv; j++) {
 		const char *eq = strchr(s->env[j], '=');
 		size_t nl = eq ? (size_t)(eq - s->env[j]) + 1 : 0;
-		if (nl < 2 || strspn(s->env[j], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != nl - 1 ||
-		    (s->env[j][0] >= '0' && s->env[j][0] <= '9'))
+		if (!eq || !shell_name(s->env[j], nl - 1))
 			continue;   /* no shell word sets it */
 		size_t i = tok;
 		while (i-- > 0)

@@ -864,7 +864,7 @@ __attribute__((weak)) char *__cu_getenv(const char *name)
 	char rec[4096];
 	size_t nl, n, i;
 	unsigned k;
-	if (!v || !name || __cu_argof(v) > 0 || __cu_nenv >= __CU_NENV)
+	if (!v || __cu_argof(v) > 0 || __cu_nenv >= __CU_NENV)
 		return v;
 	if (__cu_fd == -2)
 		__cu_open();
