@@ -407,6 +407,16 @@ void shell_quote_b(struct buf *b, const char *s, size_t n)
 	buf_addc(b, '\'');
 }
 
+int shell_name(const char *s, size_t n)
+{
+	if (!n || (s[0] >= '0' && s[0] <= '9'))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!s[i] || !strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_", s[i]))
+			return 0;
+	return 1;
+}
+
 double now_seconds(void)
 {
 	struct timespec ts;

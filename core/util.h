@@ -76,6 +76,8 @@ void shell_quote(struct buf *b, const char *word);
 /* Bytes s[0..n) as the single-quoted argument of printf %b: one line,
  * whatever they hold (controls and non-ASCII bytes as \0ooo). */
 void shell_quote_b(struct buf *b, const char *s, size_t n);
+/* Whether s[0..n) is a shell variable's name (NAME=value before a command sets it). */
+int shell_name(const char *s, size_t n);
 
 /* Monotonic seconds. */
 double now_seconds(void);

@@ -10,6 +10,9 @@ void gen_input_release(struct gen_input *g)
 	for (size_t i = 0; i < g->argc; i++)
 		free(g->argv[i]);
 	free(g->argv);
+	for (size_t i = 0; i < g->nenv; i++)
+		free(g->env[i]);
+	free(g->env);
 	buf_release(&g->in);
 	free(g->dir);
 	memset(g, 0, sizeof(*g));
@@ -21,6 +24,13 @@ static int printable(const char *s, size_t n)
 		if ((unsigned char)s[i] < ' ' || (unsigned char)s[i] > '~')
 			return 0;
 	return 1;
+}
+
+/* Whether "NAME=value" can be written so before a command. */
+static int env_settable(const char *nv)
+{
+	const char *eq = strchr(nv, '=');
+	return eq && shell_name(nv, (size_t)(eq - nv));
 }
 
 char *gen_command(const struct gen_input *g)
@@ -40,6 +50,14 @@ char *gen_command(const struct gen_input *g)
 			shell_quote_b(&b, g->argv[i], strlen(g->argv[i]));
 			buf_addf(&b, ") && a%zu=${a%zu%%_} && ", i, i);
 		}
+	for (size_t i = 0; i < g->nenv; i++) {
+		const char *v = strchr(g->env[i], '=');
+		if (env_settable(g->env[i]) && !printable(v + 1, strlen(v + 1))) {
+			buf_addf(&b, "e%zu=$(printf '%%b_' ", i);
+			shell_quote_b(&b, v + 1, strlen(v + 1));
+			buf_addf(&b, ") && e%zu=${e%zu%%_} && ", i, i);
+		}
+	}
 	if (g->in.len && printable(g->in.s, g->in.len)) {
 		buf_adds(&b, "printf '%s' ");
 		shell_quote(&b, g->in.s);
@@ -48,6 +66,17 @@ char *gen_command(const struct gen_input *g)
 		buf_adds(&b, "printf '%b' ");
 		shell_quote_b(&b, g->in.s, g->in.len);
 		buf_adds(&b, " | ");
+	}
+	for (size_t i = 0; i < g->nenv; i++) {
+		const char *v = strchr(g->env[i], '=');
+		if (!env_settable(g->env[i]))
+			continue;   /* the environment's own, as the run had it */
+		buf_add(&b, g->env[i], (size_t)(v + 1 - g->env[i]));
+		if (printable(v + 1, strlen(v + 1)))
+			shell_quote(&b, v + 1);
+		else
+			buf_addf(&b, "\"$e%zu\"", i);
+		buf_addc(&b, ' ');
 	}
 	for (size_t i = 0; i < g->argc; i++) {
 		if (i)
@@ -80,18 +109,22 @@ static void describe_byte(struct buf *b, unsigned char c, char quote)
 char *gen_describe(const struct gen_input *g)
 {
 	struct buf b = BUF_INIT;
-	for (size_t i = 0; i < g->argc; i++) {
-		const char *a = g->argv[i];
-		if (i)
+	for (size_t i = 0; i < g->nenv + g->argc; i++) {
+		const char *a = i < g->nenv ? strchr(g->env[i], '=') + 1 : g->argv[i - g->nenv];
+		if (i < g->nenv)
+			buf_add(&b, g->env[i], (size_t)(a - g->env[i]));
+		else if (i > g->nenv)
 			buf_addc(&b, ' ');
 		if (printable(a, strlen(a))) {
 			shell_quote(&b, a);
-			continue;
+		} else {
+			buf_adds(&b, "$'");   /* as bash writes it */
+			for (const char *p = a; *p; p++)
+				describe_byte(&b, (unsigned char)*p, '\'');
+			buf_addc(&b, '\'');
 		}
-		buf_adds(&b, "$'");   /* as bash writes it */
-		for (const char *p = a; *p; p++)
-			describe_byte(&b, (unsigned char)*p, '\'');
-		buf_addc(&b, '\'');
+		if (i < g->nenv)
+			buf_addc(&b, ' ');
 	}
 	if (g->in.len) {
 		buf_adds(&b, " < \"");
@@ -280,6 +313,39 @@ static char *file_for(const char *dir, const struct buf *b, struct cerr *e)
 	return p;
 }
 
+/* The edit target of argument id k: argument k's, or past the streams an
+ * environment variable's (k >= TRACE_ENV); SIZE_MAX none. */
+static size_t arg_target(const struct gen_input *g, size_t k)
+{
+	if (k < g->argc)
+		return k;
+	if (k >= TRACE_ENV && k - TRACE_ENV < g->nenv)
+		return 2 * g->argc + 1 + (k - TRACE_ENV);
+	return SIZE_MAX;
+}
+
+/* A word (an argument or a variable's value) with its edits: a NUL
+ * written into it ends it there; one read as a number is written whole. */
+static char *word_edited(const char *orig, struct edit *ed, size_t ned, int whole)
+{
+	struct buf w = BUF_INIT;
+	buf_adds(&w, orig);
+	if (whole)
+		for (size_t i = 0; i < ned; i++)
+			if (!ed[i].item) {
+				free(ed[i].text);
+				ed[i--] = ed[--ned];
+			}
+	for (size_t i = 0; i < ned; i++)   /* a byte past the end grows it */
+		while (ed[i].start < (size_t)-1 && ed[i].end != (size_t)-1 && w.len < ed[i].start)
+			buf_addc(&w, '\0');
+	edits_apply(&w, ed, ned);
+	buf_addc(&w, '\0');
+	char *s = xstrdup(w.s);   /* up to the first NUL */
+	buf_release(&w);
+	return s;
+}
+
 /* The input with the values vals of the input events ev (the run's own for the rest). */
 static void rebuild(const struct trace *t, const struct gen_input *orig, const uint32_t *ev, const long long *vals,
 		    size_t n, const char *root, const char *filedir, struct gen_input *g)
@@ -288,31 +354,34 @@ static void rebuild(const struct trace *t, const struct gen_input *orig, const u
 	g->dir = xstrdup(orig->dir);
 	g->argc = orig->argc;
 	g->argv = xcalloc(g->argc + 1, sizeof(*g->argv));
-	/* Edits per target: arguments 0..argc-1, then streams (stdin, argument k's file). */
-	size_t ntarget = 2 * g->argc + 1;
+	g->nenv = orig->nenv;
+	g->env = xcalloc(g->nenv + 1, sizeof(*g->env));
+	/* Edits per target: arguments 0..argc-1, then streams (stdin, argument
+	 * k's file), then the environment variables' values. */
+	size_t ntarget = 2 * g->argc + 1 + g->nenv;
 	struct edit **ed = xcalloc(ntarget, sizeof(*ed));
 	size_t *ned = xcalloc(ntarget, sizeof(*ned));
-	unsigned char *whole = xcalloc(g->argc + 1, 1);
+	unsigned char *whole = xcalloc(ntarget, 1);
 	for (size_t k = 0; k < n; k++) {
 		const struct tev *v = &t->ev[ev[k]];
-		size_t a, z;
+		size_t a, z, tg;
 		char conv;
 		struct buf b = BUF_INIT;
-		if (v->aux == TIN_ARGINT && v->id < g->argc) {
+		if (v->aux == TIN_ARGINT && (tg = arg_target(g, v->id)) != SIZE_MAX) {
 			item_text(&b, vals[k], 'd', v->size);
 			if (item_range(t, ev[k], &a, &z, &conv)) {
 				b.len = 0;
 				item_text(&b, vals[k], conv, v->size);
-				edit_add(&ed[v->id], &ned[v->id], a, z, b.s, b.len, 1, 0);
+				edit_add(&ed[tg], &ned[tg], a, z, b.s, b.len, 1, 0);
 			} else {
-				edit_add(&ed[v->id], &ned[v->id], 0, (size_t)-1, b.s, b.len, 1, 0);
-				whole[v->id] = 1;
+				edit_add(&ed[tg], &ned[tg], 0, (size_t)-1, b.s, b.len, 1, 0);
+				whole[tg] = 1;
 			}
-		} else if (v->aux == TIN_ARGBYTE && (v->id >> 16) < g->argc) {
+		} else if (v->aux == TIN_ARGBYTE && (tg = arg_target(g, v->id >> 16)) != SIZE_MAX) {
 			char c = (char)vals[k];
-			edit_add(&ed[v->id >> 16], &ned[v->id >> 16], v->id & 0xffff, (v->id & 0xffff) + 1, &c, 1, 0, 0);
+			edit_add(&ed[tg], &ned[tg], v->id & 0xffff, (v->id & 0xffff) + 1, &c, 1, 0, 0);
 		} else if (stream_of(v) >= 0 && (size_t)stream_of(v) < g->argc) {
-			size_t tg = g->argc + (size_t)stream_of(v);
+			tg = g->argc + (size_t)stream_of(v);
 			if (v->aux == TIN_STDBYTE) {
 				char c = (char)vals[k];
 				edit_add(&ed[tg], &ned[tg], stream_off(v), stream_off(v) + 1, &c, 1, 0, vals[k] < 0);
@@ -323,23 +392,14 @@ static void rebuild(const struct trace *t, const struct gen_input *orig, const u
 		}
 		buf_release(&b);
 	}
-	/* Arguments: a NUL written into one ends it there. */
-	for (size_t k = 0; k < g->argc; k++) {
-		struct buf w = BUF_INIT;
-		buf_adds(&w, orig->argv[k]);
-		if (whole[k])   /* an argument read as a number is written whole */
-			for (size_t i = 0; i < ned[k]; i++)
-				if (!ed[k][i].item) {
-					free(ed[k][i].text);
-					ed[k][i--] = ed[k][--ned[k]];
-				}
-		for (size_t i = 0; i < ned[k]; i++)   /* a byte past the end grows it */
-			while (ed[k][i].start < (size_t)-1 && ed[k][i].end != (size_t)-1 && w.len < ed[k][i].start)
-				buf_addc(&w, '\0');
-		edits_apply(&w, ed[k], ned[k]);
-		buf_addc(&w, '\0');
-		g->argv[k] = xstrdup(w.s);   /* up to the first NUL */
-		buf_release(&w);
+	for (size_t k = 0; k < g->argc; k++)
+		g->argv[k] = word_edited(orig->argv[k], ed[k], ned[k], whole[k]);
+	for (size_t j = 0; j < g->nenv; j++) {
+		const char *eq = strchr(orig->env[j], '=');
+		size_t tg = 2 * g->argc + 1 + j;
+		char *val = word_edited(eq + 1, ed[tg], ned[tg], whole[tg]);
+		g->env[j] = xasprintf("%.*s=%s", (int)(eq - orig->env[j]), orig->env[j], val);
+		free(val);
 	}
 	/* Standard input. */
 	buf_init(&g->in);
@@ -405,6 +465,13 @@ int gen_original(const struct trace *t, const char *root, const struct buf *in0,
 		base.argv[k] = xstrdup(p);
 		p += strlen(p) + 1;
 	}
+	base.nenv = t->nenv;
+	base.env = xcalloc(base.nenv + 1, sizeof(*base.env));
+	p = t->env.s;
+	for (size_t k = 0; k < base.nenv; k++) {
+		base.env[k] = xstrdup(p);
+		p += strlen(p) + 1;
+	}
 	if (in0)
 		buf_add(&base.in, in0->s ? in0->s : "", in0->len);
 	else if (reads_stdin(t))
@@ -418,15 +485,15 @@ int gen_original(const struct trace *t, const char *root, const struct buf *in0,
  * blanks (a trailing space, a doubled newline) — it says nothing new. */
 int gen_near_copy(const struct gen_input *a, const struct gen_input *b)
 {
-	if (a->argc != b->argc)
+	if (a->argc != b->argc || a->nenv != b->nenv)
 		return 0;
 	struct buf x = BUF_INIT, y = BUF_INIT;
 	for (int side = 0; side < 2; side++) {
 		const struct gen_input *g = side ? b : a;
 		struct buf *o = side ? &y : &x;
-		for (size_t k = 0; k <= g->argc; k++) {
-			const char *s = k < g->argc ? g->argv[k] : g->in.s;
-			size_t n = k < g->argc ? strlen(s) : g->in.len;
+		for (size_t k = 0; k <= g->argc + g->nenv; k++) {
+			const char *s = k < g->argc ? g->argv[k] : k > g->argc ? g->env[k - g->argc - 1] : g->in.s;
+			size_t n = k == g->argc ? g->in.len : strlen(s);
 			for (size_t i = 0; i < n; i++)
 				if (!strchr(" \t\r\n\v\f", s[i]))
 					buf_addc(o, s[i]);

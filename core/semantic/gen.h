@@ -1,10 +1,11 @@
 /* gen — new test inputs from the failing run's trace (SAT-TAR; DART-style):
- * the program's inputs (its arguments, the numbers parsed from them, and
- * the bytes and scanf numbers of standard input and of the files named by
- * its arguments) are the variables of the path
- * condition; each solution of the path condition with one branch negated
- * is turned back into a command line and standard input; when no branch
- * gives one, the same path with another value of an input. */
+ * the program's inputs (its arguments and the values of the environment
+ * variables it read with getenv, the numbers parsed from them, and the
+ * bytes and scanf numbers of standard input and of the files named by its
+ * arguments) are the variables of the path condition; each solution of the
+ * path condition with one branch negated is turned back into a command
+ * line (variables set before the program) and standard input; when no
+ * branch gives one, the same path with another value of an input. */
 #ifndef CULPRIT_GEN_H
 #define CULPRIT_GEN_H
 
@@ -16,6 +17,8 @@
 struct gen_input {
 	char **argv;            /* argv[0] as the test ran it, then the arguments */
 	size_t argc;
+	char **env;             /* the environment variables the run read: "NAME=value" */
+	size_t nenv;
 	struct buf in;          /* standard input */
 	char *dir;              /* the working directory, relative to the tree ("." at its top) */
 	uint32_t branch;        /* the negated branch event (TRACE_NONE: the run's own input) */
@@ -45,9 +48,9 @@ int gen_candidates(const struct trace *t, const char *root, const struct buf *in
 int gen_near_copy(const struct gen_input *a, const struct gen_input *b);
 void gen_input_release(struct gen_input *g);
 /* The shell command that runs the input from the tree's top:
- * cd 'dir' && printf '%s' '...' | './prog' 'arg' (caller frees). */
+ * cd 'dir' && printf '%s' '...' | NAME='v' './prog' 'arg' (caller frees). */
 char *gen_command(const struct gen_input *g);
-/* The arguments and input for display: "'./calc' '5' < \"1 2\"" (caller frees). */
+/* The variables, arguments and input for display: "N=3 './calc' '5' < \"1 2\"" (caller frees). */
 char *gen_describe(const struct gen_input *g);
 
 #endif

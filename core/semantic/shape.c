@@ -370,6 +370,26 @@ static void find_expect(struct shape *s, const struct toks *t, const char *root,
 	free(want);
 }
 
+/* The word setting each variable the run read (NAME=..., the nearest
+ * before the program's word at tok), or the place to set it. */
+static void find_env(struct shape *s, const struct toks *t, size_t tok)
+{
+	for (size_t j = 0; j < s->nenv; j++) {
+		const char *eq = strchr(s->env[j], '=');
+		size_t nl = eq ? (size_t)(eq - s->env[j]) + 1 : 0;
+		if (!eq || !shell_name(s->env[j], nl - 1))
+			continue;   /* no shell word sets it */
+		size_t i = tok;
+		while (i-- > 0)
+			if (!t->v[i].op && t->v[i].val && !strncmp(t->v[i].val, s->env[j], nl))
+				break;
+		if (i < tok)
+			add_sub(s, t->v[i].off, t->v[i].len, SHAPE_ENV, j);
+		else
+			add_sub(s, t->v[tok].off, 0, SHAPE_ENV_ADD, j);
+	}
+}
+
 static int find_in(struct shape *s, const char *root, char *const *argv, size_t argc, int reads_stdin,
 		   const struct buf *good_out)
 {
@@ -383,18 +403,22 @@ static int find_in(struct shape *s, const char *root, char *const *argv, size_t 
 	for (size_t k = 1; k < argc; k++)
 		add_sub(s, t.v[first + k - 1].off, t.v[first + k - 1].len, SHAPE_ARG, k);
 	size_t from = prog >= 0 ? (size_t)prog : (size_t)first, to = (size_t)first + argc - 1;
+	find_env(s, &t, prog >= 0 ? (size_t)prog : seg_start(&t, (size_t)first));
 	find_stdin(s, &t, from, to > from ? to - 1 : from, reads_stdin);
 	find_expect(s, &t, root, good_out, from, to);
 	toks_release(&t);
 	return 0;
 }
 
-int shape_find(struct shape *s, const char *cmd, const char *root, char *const *argv, size_t argc, int reads_stdin,
-	       const struct buf *good_out, struct cerr *e)
+int shape_find(struct shape *s, const char *cmd, const char *root, char *const *argv, size_t argc, char *const *env,
+	       size_t nenv, int reads_stdin, const struct buf *good_out, struct cerr *e)
 {
 	memset(s, 0, sizeof(*s));
 	s->cmd = xstrdup(cmd);
 	s->text = xstrdup(cmd);
+	s->env = xcalloc(nenv + 1, sizeof(*s->env));
+	for (size_t j = 0; j < nenv; j++)
+		s->env[s->nenv++] = xstrdup(env[j]);
 	if (find_in(s, root, argv, argc, reads_stdin, good_out) == 0)
 		return 0;
 	/* In a script the command runs. */
@@ -501,6 +525,18 @@ char *shape_render(const struct shape *s, const struct gen_input *g, const struc
 		case SHAPE_ARG:
 			shell_quote(&w, v[i].arg < g->argc ? g->argv[v[i].arg] : "");
 			break;
+		case SHAPE_ENV:
+		case SHAPE_ENV_ADD: {
+			const char *nv = v[i].arg < g->nenv ? g->env[v[i].arg] : s->env[v[i].arg];
+			const char *eq = strchr(nv, '=');
+			if (v[i].what == SHAPE_ENV_ADD && !strcmp(nv, s->env[v[i].arg]))
+				break;   /* as the environment gives it */
+			buf_add(&w, nv, (size_t)(eq + 1 - nv));
+			shell_quote(&w, eq + 1);
+			if (v[i].what == SHAPE_ENV_ADD)
+				buf_addc(&w, ' ');
+			break;
+		}
 		case SHAPE_STDIN_FILE:
 		case SHAPE_STDIN_PIPE:
 		case SHAPE_STDIN_ADD:
@@ -565,6 +601,9 @@ char *shape_render(const struct shape *s, const struct gen_input *g, const struc
 
 void shape_release(struct shape *s)
 {
+	for (size_t j = 0; j < s->nenv; j++)
+		free(s->env[j]);
+	free(s->env);
 	free(s->cmd);
 	free(s->text);
 	free(s->subs);

@@ -444,10 +444,15 @@ static int index_events(struct trace *t, struct cerr *e)
 			if (v->kind == TE_CWD) {
 				free(t->cwd);
 				t->cwd = xstrndup(b.s ? b.s : "", b.len);
-			} else if (v->id == t->nargs) {
+			} else if (v->id == t->nargs && v->id < TRACE_ENV) {
 				buf_add(&t->args, b.s ? b.s : "", b.len);
 				buf_addc(&t->args, '\0');
 				t->nargs++;
+			} else if (v->id == TRACE_ENV + t->nenv && b.len && memchr(b.s, '=', b.len) &&
+				   !memchr(b.s, '\0', b.len)) {
+				buf_add(&t->env, b.s, b.len);
+				buf_addc(&t->env, '\0');
+				t->nenv++;
 			}
 			buf_release(&b);
 			i = skip_raw(t, i, keep);
@@ -541,6 +546,7 @@ void trace_release(struct trace *t)
 	free(t->out_ev);
 	buf_release(&t->out);
 	buf_release(&t->args);
+	buf_release(&t->env);
 	free(t->cwd);
 	memset(t, 0, sizeof(*t));
 }

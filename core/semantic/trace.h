@@ -24,10 +24,13 @@ enum tev_kind {
 	TE_IN, TE_ARG, TE_CWD
 };
 
-/* Input events (TE_IN): aux says what was read, id where. */
+/* Input events (TE_IN): aux says what was read, id where. An argument id
+ * from TRACE_ENV on is the value of the (id - TRACE_ENV)-th environment
+ * variable the program read with getenv (its "NAME=value" in an ARG record
+ * of that id). */
 enum tin_kind {
 	TIN_ARGBYTE = 1,    /* a byte of argument id >> 16 at offset id & 0xffff (addr: where) */
-	TIN_ARGINT,         /* atoi/atol/strtol/sscanf("%d") of argument id: the result (addr: where sscanf put it) */
+	TIN_ARGINT,         /* atoi/atol/strtol/strtod/sscanf("%d") of argument id: the result (addr: where sscanf put it) */
 	TIN_STDBYTE,        /* standard input byte at offset id (addr 0: getchar's result, -1 at EOF) */
 	TIN_STDINT,         /* scanf's %d item id (addr: where it went; id ~0: an item not modelled) */
 };
@@ -40,6 +43,7 @@ struct tev {
 };
 
 #define TRACE_NONE UINT32_MAX
+#define TRACE_ENV 0x100     /* the runtime's __CU_ENV */
 
 struct trace {
 	struct tev *ev;
@@ -63,6 +67,9 @@ struct trace {
 	struct buf args;
 	size_t nargs;
 	char *cwd;
+	/* The environment variables read, set in the run: "NAME=value", NUL-separated. */
+	struct buf env;
+	size_t nenv;
 };
 
 /* Load and index the trace at path against m (kept by pointer). A trace

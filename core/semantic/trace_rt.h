@@ -82,7 +82,8 @@ enum {
 	__CU_IN, __CU_ARG, __CU_CWD
 };
 /* What an input event (__CU_IN, aux) holds: id is the argument's index
- * (bytes: index << 16 | offset), the stdin offset, or the scanf item. */
+ * (bytes: index << 16 | offset; an environment variable's value is an
+ * argument from __CU_ENV on), the stdin offset, or the scanf item. */
 enum { __CU_IN_ARGBYTE = 1, __CU_IN_ARGINT, __CU_IN_STDBYTE, __CU_IN_STDINT };
 
 #define __CU_CAP 2730
@@ -833,19 +834,61 @@ __attribute__((weak)) void __cu_main(int argc, char **argv)
 	}
 }
 
+/* Environment variables the program reads (getenv) are arguments too:
+ * the value of the j-th one read has the argument id __CU_ENV + j (argv's
+ * ids stay below 256), its "NAME=value" an ARG record of that id, its
+ * bytes and the numbers parsed from it input events like an argument's. A
+ * variable unset in the run is not an input. */
+#define __CU_ENV 0x100
+#define __CU_NENV 16
+#define __CU_INARG 0x8000   /* a scanf item's place: inside argument where & ~__CU_INARG */
+__attribute__((weak)) const char *__cu_env_at[__CU_NENV];
+__attribute__((weak)) unsigned __cu_nenv;
+
 static __inline__ int __cu_argof(const char *s)
 {
 	int k;
+	unsigned j;
 	for (k = 1; k < __cu_argc && k < 256; k++)
 		if (__cu_argv[k] == s)
 			return k;
+	for (j = 0; j < __cu_nenv; j++)
+		if (__cu_env_at[j] == s)
+			return (int)(__CU_ENV + j);
 	return -1;
+}
+
+__attribute__((weak)) char *__cu_getenv(const char *name)
+{
+	char *v = getenv(name);
+	char rec[4096];
+	size_t nl, n, i;
+	unsigned k;
+	if (!v || __cu_argof(v) > 0 || __cu_nenv >= __CU_NENV)
+		return v;
+	if (__cu_fd == -2)
+		__cu_open();
+	if (__cu_fd < 0)
+		return v;
+	nl = strlen(name);
+	n = strlen(v);
+	if (nl + 1 + n >= sizeof(rec))
+		return v;
+	k = __CU_ENV + __cu_nenv;
+	__cu_env_at[__cu_nenv++] = v;
+	memcpy(rec, name, nl);
+	rec[nl] = '=';
+	memcpy(rec + nl + 1, v, n);
+	__cu_raw(__CU_ARG, k, rec, nl + 1 + n);
+	for (i = 0; i <= n; i++)
+		__cu_in(__CU_IN_ARGBYTE, k << 16 | (unsigned)i, v + i, 1, (unsigned char)v[i]);
+	return v;
 }
 /* Input streams: 0 standard input, k a file named by argument k (opened
  * with fopen). Bytes read are TIN_STDBYTE events with id stream << 24 |
  * offset; scanf's numbers TIN_STDINT events with id stream << 24 | item,
  * each after a range record (an ARG event with id __CU_RANGE, aux the
- * stream (0x100 | k: inside argument k), size the conversion, val the
+ * stream (__CU_INARG | k: inside argument k), size the conversion, val the
  * item's text as start | end << 32) so that a new value replaces only
  * its text. */
 #define __CU_RANGE 0xffffff01u
@@ -974,7 +1017,7 @@ static __inline__ void __cu_argdbl(const char *s, const char *end, double v)
 		return;
 	memcpy(&bits, &v, sizeof(bits));
 	r = __cu_ev(__CU_ARG, __CU_RANGE);
-	r->aux = (unsigned short)(0x100 | k);
+	r->aux = (unsigned short)(__CU_INARG | k);
 	r->size = (unsigned char)'g';
 	r->val = (unsigned long long)(end && end >= s ? (unsigned long)(end - s) : strlen(s)) << 32;
 	__cu_in(__CU_IN_ARGINT, (unsigned)k, 0, sizeof(v), bits);
@@ -997,7 +1040,7 @@ __attribute__((weak)) double __cu_atof(const char *s)
 }
 
 /* One item scanf converted, as input events: where its text was (stream,
- * or 0x100 | k inside argument k) and its value. */
+ * or __CU_INARG | k inside argument k) and its value. */
 static __inline__ void __cu_item(int where, unsigned long start, unsigned long end, char conv, const char *len, int width,
 				 void *ptr)
 {
@@ -1009,7 +1052,7 @@ static __inline__ void __cu_item(int where, unsigned long start, unsigned long e
 		return;
 	if (conv == 'c' || conv == 's' || conv == '[') {
 		unsigned long n = conv == 'c' ? (unsigned long)(width > 0 ? width : 1) : strlen((const char *)ptr);
-		if (where >= 0x100)
+		if (where >= __CU_INARG)
 			return;   /* an argument's bytes are inputs already */
 		for (i = 0; i < n && i < 4096; i++)
 			__cu_inbyte(where, start + (conv == 'c' ? i : end - n - start + i), (const char *)ptr + i,
@@ -1023,15 +1066,15 @@ static __inline__ void __cu_item(int where, unsigned long start, unsigned long e
 		r->aux = (unsigned short)where;
 		r->size = (unsigned char)(size == 8 ? 'g' : 'f');
 		r->val = (unsigned long long)start | (unsigned long long)end << 32;
-		if (where >= 0x100)
-			__cu_in(__CU_IN_ARGINT, (unsigned)(where & 0xff), ptr, size, v);
+		if (where >= __CU_INARG)
+			__cu_in(__CU_IN_ARGINT, (unsigned)(where & ~__CU_INARG), ptr, size, v);
 		else
 			__cu_in(__CU_IN_STDINT, (unsigned)where << 24 | (unsigned)(__cu_scanf_items++ & 0xffffff), ptr,
 				size, v);
 		return;
 	}
 	if (!strchr("diuoxX", conv)) {   /* long double and pointers: kept as written, the read noted */
-		if (where < 0x100) {
+		if (where < __CU_INARG) {
 			r = __cu_ev(__CU_ARG, __CU_RANGE);
 			r->aux = (unsigned short)where;
 			r->size = (unsigned char)conv;
@@ -1057,8 +1100,8 @@ static __inline__ void __cu_item(int where, unsigned long start, unsigned long e
 	r->aux = (unsigned short)where;
 	r->size = (unsigned char)conv;
 	r->val = (unsigned long long)start | (unsigned long long)end << 32;
-	if (where >= 0x100)
-		__cu_in(__CU_IN_ARGINT, (unsigned)(where & 0xff), ptr, size, v);
+	if (where >= __CU_INARG)
+		__cu_in(__CU_IN_ARGINT, (unsigned)(where & ~__CU_INARG), ptr, size, v);
 	else
 		__cu_in(__CU_IN_STDINT, (unsigned)where << 24 | (unsigned)(__cu_scanf_items++ & 0xffffff), ptr, size, v);
 }
@@ -1081,7 +1124,7 @@ __attribute__((weak)) int __cu_vscan(FILE *f, const char *str, const char *fmt, 
 	} else if (str) {
 		int k = __cu_argof(str);
 		if (k > 0)
-			where = 0x100 | k;
+			where = __CU_INARG | k;
 		for (i = 0; i < __CU_NLINES && i < __cu_nline && where < 0; i++) {   /* the newest first */
 			unsigned j = (__cu_nline - 1 - i) % __CU_NLINES;
 			if (__cu_line_at[j] && str >= __cu_line_at[j] && str <= __cu_line_at[j] + __cu_line_len[j]) {

@@ -171,18 +171,33 @@ static int run_input(struct explain *x, const char *dir, const char *cmd, struct
 	return rc;
 }
 
+/* Argument id k as a person reads it: "argument 2", or "variable LIMIT"
+ * for an environment variable's value. */
+static char *arg_text(const struct trace *t, unsigned k)
+{
+	const char *p = t->env.s;
+	for (size_t j = 0; p && k >= TRACE_ENV && j < t->nenv; j++, p += strlen(p) + 1)
+		if (j == k - TRACE_ENV)
+			return xasprintf("variable %.*s", (int)strcspn(p, "="), p);
+	return xasprintf("argument %u", k);
+}
+
 /* The branch a candidate negates, described. */
 static char *branch_text(const struct trace *t, uint32_t b, uint32_t varied)
 {
 	if (b == TRACE_NONE && varied < t->n) {   /* no branch flipped: the same path, one input changed */
 		const struct tev *v = &t->ev[varied];
-		if (v->aux == TIN_ARGINT)
-			return xasprintf("none: the same path with another value of argument %u", v->id);
 		if (v->aux == TIN_STDINT)
 			return xasprintf("none: the same path with another value of standard input's number %u", v->id + 1);
-		if (v->aux == TIN_ARGBYTE)
-			return xasprintf("none: the same path with another byte %u of argument %u", v->id & 0xffff, v->id >> 16);
-		return xasprintf("none: the same path with another byte of input");
+		if (v->aux != TIN_ARGINT && v->aux != TIN_ARGBYTE)
+			return xasprintf("none: the same path with another byte of input");
+		char *a = arg_text(t, v->aux == TIN_ARGINT ? v->id : v->id >> 16), *r;
+		if (v->aux == TIN_ARGINT)
+			r = xasprintf("none: the same path with another value of %s", a);
+		else
+			r = xasprintf("none: the same path with another byte %u of %s", v->id & 0xffff, a);
+		free(a);
+		return r;
 	}
 	const struct msite *st = b < t->n ? trace_stmt_of(t, b) : NULL;
 	if (!st)
@@ -281,7 +296,7 @@ static int approved_stdin(struct explain *x, const struct trace *t, const char *
 	}
 	struct shape sh;
 	struct buf none = BUF_INIT;
-	int known = shape_find(&sh, cmd, workspace_path(x->p->ws), argv, t->nargs, 1, &none, NULL) == 0 &&
+	int known = shape_find(&sh, cmd, workspace_path(x->p->ws), argv, t->nargs, NULL, 0, 1, &none, NULL) == 0 &&
 		    shape_stdin(&sh, workspace_path(x->p->ws), in) == 0;
 	if (known || sh.cmd)
 		shape_release(&sh);
@@ -396,8 +411,8 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 		struct cerr se = {0};
 		own_cmd = gen_command(&own);
 		if (stdout_of(x, workspace_path(x->p->ws), own_cmd, &gout, &se) == 0) {
-			if (shape_find(&shp, x->opts.test, workspace_path(x->p->ws), own.argv, own.argc, reads_stdin(t), &gout,
-				       &se) == 0)
+			if (shape_find(&shp, x->opts.test, workspace_path(x->p->ws), own.argv, own.argc, own.env, own.nenv,
+				       reads_stdin(t), &gout, &se) == 0)
 				shape = &shp;
 			else
 				ex_event(x, "GENERATED", "tests are written in culprit's own form: %s", se.msg);

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Refinement on the inputs real programs read, with tests in the suite's own
-# shape: argv numbers through strtol, standard input through scanf, a
-# check.sh EXPECTED ARGS wrapper, output compared with cmp against an
-# expected file. Each approves at least two tests, each exported test passes
+# shape: argv numbers through strtol, a number from the environment through
+# atoi(getenv(...)) set in the test's command, standard input through
+# scanf, a check.sh EXPECTED ARGS wrapper, output compared with cmp against
+# an expected file. Each approves at least two tests, each exported test passes
 # at the good revision as `culprit tests` writes it, and the faulty line
 # ends in the top three.
 . "$TOP/tests/lib.sh"
@@ -34,6 +35,12 @@ one() {
 }
 
 one refine_strtol temp.c 22 '\[ "\$(\./prog [-0-9]* [-0-9]* [-0-9]*)" = .* \]' '[ "$(./prog 25 10 20)" = "hot 5" ]'
+one refine_getenv quota.c 19 '\[ "\$(LIMIT=[-0-9]* \./prog [-0-9]*)" = .* \]' '[ "$(LIMIT=10 ./prog 13)" = "over 3" ]'
+# The variable set by the suite's environment, not by the test: a new value
+# is set before the program.
+export LIMIT=10
+one refine_getenv quota.c 19 '\[ "\$(\(LIMIT=[-0-9]* \)\{0,1\}\./prog [-0-9]*)" = .* \]' '[ "$(./prog 13)" = "over 3" ]'
+unset LIMIT
 one refine_scanf pass.c 16 '\[ "\$(\./prog < /.*/gen[0-9]*\.in)" = .* \]' '[ "$(./prog < tests/2.in)" = "1 1" ]'
 one refine_wrapper year.c 10 "sh check.sh [-0-9]* [-0-9']*" sh check.sh 1 2024
 one refine_cmp fizz.c 17 "\./prog [-0-9']* | cmp -s - '*/.*/gen[0-9]*\.out'*" './prog 6 | cmp -s - tests/6.out'

@@ -242,7 +242,8 @@ static void test_tame(void)
 static void test_commands(void)
 {
 	char *argv[] = {"printf", "%s|", "2+3\b4", "a'b\\c\n", "\xcd" "x", "plain"};
-	struct gen_input g = {argv, 6, BUF_INIT, ".", TRACE_NONE, TRACE_NONE};
+	struct gen_input g = {.argv = argv, .argc = 6, .in = BUF_INIT, .dir = ".", .branch = TRACE_NONE,
+			      .varied = TRACE_NONE};
 	char *cmd = gen_command(&g);
 	CHECK(!strchr(cmd, '\n'));
 	FILE *p = popen(cmd, "r");
@@ -257,7 +258,8 @@ static void test_commands(void)
 	free(cmd);
 
 	char *cat[] = {"cat"};
-	struct gen_input s = {cat, 1, BUF_INIT, ".", TRACE_NONE, TRACE_NONE};
+	struct gen_input s = {.argv = cat, .argc = 1, .in = BUF_INIT, .dir = ".", .branch = TRACE_NONE,
+			      .varied = TRACE_NONE};
 	static const char in[] = "1 2\n\0\x01'\\\xff\n";
 	buf_add(&s.in, in, sizeof(in) - 1);
 	cmd = gen_command(&s);
@@ -416,12 +418,92 @@ static void test_file_argument(void)
 	tmeta_release(&m);
 }
 
+static const char environ_src[] =
+	"#include <stdio.h>\n"
+	"#include <stdlib.h>\n"
+	"int main(int argc, char **argv)\n"
+	"{\n"
+	"\tconst char *lim = getenv(\"LIMIT\"), *mode = getenv(\"MODE\");\n"
+	"\tint n = argc > 1 ? atoi(argv[1]) : 0;\n"
+	"\tif (getenv(\"CULPRIT_TEST_UNSET\"))\n"
+	"\t\tputs(\"unset\");\n"
+	"\tif (lim && n > atoi(lim))\n"
+	"\t\tputs(\"over\");\n"
+	"\tif (mode && mode[1] == 'x')\n"
+	"\t\tputs(\"x\");\n"
+	"\tint a = 0, b = 0;\n"
+	"\tif (getenv(\"PAIR\") && sscanf(getenv(\"PAIR\"), \"%d,%d\", &a, &b) == 2 && a + b == 10)\n"
+	"\t\tputs(\"ten\");\n"
+	"\treturn 0;\n"
+	"}\n";
+
+/* Environment variables read with getenv: their values are inputs like
+ * arguments (the number atoi or sscanf parses from one, the bytes of
+ * another), written
+ * back as NAME=value before the program; one unset in the run is not. */
+static void test_environment(void)
+{
+	struct tmeta m;
+	struct trace t;
+	if (traced("env", environ_src, "./p 3 > /dev/null", "LIMIT=5 MODE=ab PAIR=3,4", &m, &t) < 0) {
+		CHECK(!"traced");
+		return;
+	}
+	CHECK(t.nenv == 3);
+	CHECK_STR(t.env.s, "LIMIT=5");
+	CHECK(t.env.len == 25 && !strcmp(t.env.s + 8, "MODE=ab") && !strcmp(t.env.s + 16, "PAIR=3,4"));
+	struct cerr e;
+	struct gen_input g;
+	char *root = xasprintf("%s", dir);
+	CHECK(gen_original(&t, root, NULL, NULL, &g, &e) == 0);
+	char *own = gen_command(&g), *d = gen_describe(&g);
+	CHECK_STR(own, "cd env && LIMIT=5 MODE=ab PAIR=3,4 ./p 3 < /dev/null");
+	CHECK_STR(d, "LIMIT=5 MODE=ab PAIR=3,4 ./p 3");
+	free(own);
+	free(d);
+	gen_input_release(&g);
+	struct gen_input *v = NULL;
+	size_t n = 0;
+	struct gen_stats st;
+	CHECK(gen_candidates(&t, root, NULL, NULL, NULL, 0, 16, NULL, 0, &v, &n, &st, &e) == 0);
+	/* Each branch on a variable taken the other way, run as written. */
+	int over = 0, x = 0, ten = 0;
+	for (size_t i = 0; i < n; i++) {
+		char *c = gen_command(&v[i]);
+		char *cmd = xasprintf("cd %s && %s > out.txt", dir, c);
+		CHECK(sh(cmd) == 0);
+		struct buf out = BUF_INIT;
+		char *op = xasprintf("%s/env/out.txt", dir);
+		if (file_read(op, &out, 1024, NULL) == 0 && out.len) {
+			over |= strstr(out.s, "over") != NULL;
+			x |= strstr(out.s, "x\n") != NULL;
+			ten |= strstr(out.s, "ten") != NULL;
+		}
+		if (getenv("VERBOSE"))
+			printf("  %s\n", c);
+		buf_release(&out);
+		free(op);
+		free(cmd);
+		free(c);
+	}
+	CHECK(over && x && ten);
+	CHECK(has_candidate(v, n, "MODE=axb ") || has_candidate(v, n, "MODE=ax "));
+	for (size_t i = 0; i < n; i++)
+		gen_input_release(&v[i]);
+	free(v);
+	free(root);
+	trace_release(&t);
+	tmeta_release(&m);
+}
+
 /* A near-copy: the same but for blanks. */
 static void test_near_copy(void)
 {
 	char *a1[] = {"./p", "3", "5"}, *a2[] = {"./p", "3 ", "5"}, *a3[] = {"./p", "3", "6"};
-	struct gen_input a = {a1, 3, BUF_INIT, ".", TRACE_NONE, TRACE_NONE}, b = {a2, 3, BUF_INIT, ".", TRACE_NONE, TRACE_NONE},
-			 c = {a3, 3, BUF_INIT, ".", TRACE_NONE, TRACE_NONE};
+	struct gen_input a = {.argv = a1, .argc = 3, .in = BUF_INIT, .dir = ".", .branch = TRACE_NONE, .varied = TRACE_NONE};
+	struct gen_input b = a, c = a;
+	b.argv = a2;
+	c.argv = a3;
 	buf_adds(&a.in, "1 2\n");
 	buf_adds(&b.in, "1 2\n ");
 	buf_adds(&c.in, "1 2\n");
@@ -445,6 +527,7 @@ int main(void)
 	RUN(test_mixed);
 	RUN(test_file_argument);
 	RUN(test_near_copy);
+	RUN(test_environment);
 	if (!getenv("KEEP"))
 		remove_tree(dir, NULL);
 	TEST_EXIT();

@@ -53,8 +53,8 @@ static void test_shapes(void)
 		struct buf o = BUF_INIT, o2 = BUF_INIT;
 		buf_adds(&o, "3\n");
 		buf_adds(&o2, "9\n");
-		CHECK(shape_find(&s, "sh -c '[ \"$(./prog 1 2 < /dev/null)\" = 3 ]'", dir, a12, 3, 0, &o, NULL) == 0);
-		struct gen_input g = {a45, 3, BUF_INIT, ".", 0, TRACE_NONE};
+		CHECK(shape_find(&s, "sh -c '[ \"$(./prog 1 2 < /dev/null)\" = 3 ]'", dir, a12, 3, NULL, 0, 0, &o, NULL) == 0);
+		struct gen_input g = {.argv = a45, .argc = 3, .in = BUF_INIT, .dir = ".", .branch = 0, .varied = TRACE_NONE};
 		char *files = xasprintf("%s/", dir);
 		t = shape_render(&s, &g, &o2, files, "t1", NULL);
 		CHECK_STR(t, "sh -c '[ \"$(./prog 4 5 < /dev/null)\" = 9 ]'");
@@ -62,14 +62,14 @@ static void test_shapes(void)
 		free(t);
 		shape_release(&s);
 		/* A wrapper: check.sh EXPECTED ARGS. */
-		CHECK(shape_find(&s, "sh check.sh 3 1 2", dir, a12, 3, 0, &o, NULL) == 0);
+		CHECK(shape_find(&s, "sh check.sh 3 1 2", dir, a12, 3, NULL, 0, 0, &o, NULL) == 0);
 		t = shape_render(&s, &g, &o2, files, "t2", NULL);
 		CHECK_STR(t, "sh check.sh 9 4 5");
 		CHECK(t && passes(t));
 		free(t);
 		shape_release(&s);
 		/* A pipe into cmp against an expected file: a new expected file. */
-		CHECK(shape_find(&s, "./prog 1 2 < /dev/null | cmp -s - exp3.txt", dir, a12, 3, 0, &o, NULL) == 0);
+		CHECK(shape_find(&s, "./prog 1 2 < /dev/null | cmp -s - exp3.txt", dir, a12, 3, NULL, 0, 0, &o, NULL) == 0);
 		t = shape_render(&s, &g, &o2, files, "t3", NULL);
 		CHECK(t && strstr(t, "/t3.out") && passes(t));
 		free(t);
@@ -77,7 +77,7 @@ static void test_shapes(void)
 		/* Standard input from a pipe: the feeding command becomes cat of a file. */
 		buf_reset(&o);
 		buf_adds(&o, "3\nab\n");
-		CHECK(shape_find(&s, "printf 'ab\\n' | ./prog 1 2 | cmp -s - exp3ab.txt", dir, a12, 3, 1, &o, NULL) == 0);
+		CHECK(shape_find(&s, "printf 'ab\\n' | ./prog 1 2 | cmp -s - exp3ab.txt", dir, a12, 3, NULL, 0, 1, &o, NULL) == 0);
 		struct buf in;
 		CHECK(shape_stdin(&s, dir, &in) == 0 && in.len == 3 && !memcmp(in.s, "ab\n", 3));
 		buf_release(&in);
@@ -93,7 +93,7 @@ static void test_shapes(void)
 		shape_release(&s);
 		/* Standard input from a file. */
 		put("in.txt", "ab\n");
-		CHECK(shape_find(&s, "[ \"$(./prog 1 2 < in.txt)\" = \"$(printf '3\\nab')\" ]", dir, a12, 3, 1, &o, NULL) ==
+		CHECK(shape_find(&s, "[ \"$(./prog 1 2 < in.txt)\" = \"$(printf '3\\nab')\" ]", dir, a12, 3, NULL, 0, 1, &o, NULL) ==
 		      0);
 		CHECK(shape_stdin(&s, dir, &in) == 0 && in.len == 3);
 		buf_release(&in);
@@ -104,7 +104,7 @@ static void test_shapes(void)
 		buf_reset(&o2);
 		buf_adds(&o2, "9\n");
 		buf_reset(&g.in);
-		CHECK(shape_find(&s, "./run-test.sh", dir, a12, 3, 0, &o, NULL) == 0);
+		CHECK(shape_find(&s, "./run-test.sh", dir, a12, 3, NULL, 0, 0, &o, NULL) == 0);
 		t = shape_render(&s, &g, &o2, files, "t5", NULL);
 		if (getenv("VERBOSE"))
 			printf("  %s\n", t);
@@ -113,12 +113,56 @@ static void test_shapes(void)
 		shape_release(&s);
 		/* Not there: a reason. */
 		struct cerr e = {0};
-		CHECK(shape_find(&s, "./other 7", dir, a12, 3, 0, &o, &e) < 0 && strstr(e.msg, "do not appear"));
+		CHECK(shape_find(&s, "./other 7", dir, a12, 3, NULL, 0, 0, &o, &e) < 0 && strstr(e.msg, "do not appear"));
 		buf_release(&g.in);
 		buf_release(&o);
 		buf_release(&o2);
 		free(files);
 	}
+}
+
+/* The environment variables the program read: the word that sets one is
+ * replaced; one the command does not set is set before the program when
+ * its value changes, and left to the environment when it does not. */
+static void test_environment(void)
+{
+	put("penv", "#!/bin/sh\necho $((${LIMIT:-0} + $1))\n");
+	char *a1[] = {"./penv", "1"}, *a2[] = {"./penv", "2"}, *env5[] = {"LIMIT=5"}, *env7[] = {"LIMIT=7"};
+	struct gen_input g = {.argv = a2, .argc = 2, .env = env7, .nenv = 1, .in = BUF_INIT, .dir = ".",
+			      .branch = 0, .varied = TRACE_NONE};
+	struct buf o = BUF_INIT, o2 = BUF_INIT;
+	buf_adds(&o, "6\n");
+	buf_adds(&o2, "9\n");
+	char *files = xasprintf("%s/", dir), *t;
+	struct shape s;
+	CHECK(shape_find(&s, "[ \"$(LIMIT=5 ./penv 1)\" = 6 ]", dir, a1, 2, env5, 1, 0, &o, NULL) == 0);
+	t = shape_render(&s, &g, &o2, files, "e1", NULL);
+	CHECK_STR(t, "[ \"$(LIMIT=7 ./penv 2)\" = 9 ]");
+	CHECK(t && passes(t));
+	free(t);
+	shape_release(&s);
+	CHECK(shape_find(&s, "export LIMIT='5'; [ \"$(./penv 1)\" = 6 ]", dir, a1, 2, env5, 1, 0, &o, NULL) == 0);
+	t = shape_render(&s, &g, &o2, files, "e2", NULL);
+	CHECK_STR(t, "export LIMIT=7; [ \"$(./penv 2)\" = 9 ]");
+	CHECK(t && passes(t));
+	free(t);
+	shape_release(&s);
+	/* Set outside the command (the suite's environment). */
+	CHECK(shape_find(&s, "[ \"$(./penv 1)\" = 6 ]", dir, a1, 2, env5, 1, 0, &o, NULL) == 0);
+	t = shape_render(&s, &g, &o2, files, "e3", NULL);
+	CHECK_STR(t, "[ \"$(LIMIT=7 ./penv 2)\" = 9 ]");
+	CHECK(t && passes(t));
+	free(t);
+	g.env = env5;
+	buf_reset(&o2);
+	buf_adds(&o2, "7\n");
+	t = shape_render(&s, &g, &o2, files, "e4", NULL);
+	CHECK_STR(t, "[ \"$(./penv 2)\" = 7 ]");
+	free(t);
+	shape_release(&s);
+	buf_release(&o);
+	buf_release(&o2);
+	free(files);
 }
 
 int main(void)
@@ -127,6 +171,7 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	RUN(test_shapes);
+	RUN(test_environment);
 	if (!getenv("KEEP"))
 		remove_tree(dir, NULL);
 	TEST_EXIT();

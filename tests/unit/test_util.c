@@ -33,6 +33,16 @@ static void test_sanitize(void)
 	CHECK_STR(e.msg, "bad '?]0;x?'");
 }
 
+/* The names NAME=value before a command sets: a letter or '_' first. */
+static void test_shell_name(void)
+{
+	CHECK(shell_name("LIMIT=5", 5));
+	CHECK(shell_name("_x1", 3));
+	CHECK(!shell_name("1X", 2));
+	CHECK(!shell_name("A-B", 3));
+	CHECK(!shell_name("AB", 0));
+}
+
 static void test_read_regular_only(void)
 {
 	char dir[] = "/tmp/culprit-util.XXXXXX";
@@ -58,6 +68,7 @@ int main(void)
 	alarm(60);   /* a read that blocks fails the test instead of hanging the suite */
 	RUN(test_parse_seconds);
 	RUN(test_sanitize);
+	RUN(test_shell_name);
 	RUN(test_read_regular_only);
 	TEST_EXIT();
 }
