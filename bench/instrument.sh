@@ -42,9 +42,9 @@ guess() {
 	fi
 }
 
-# Per-test counts from what the suite printed (automake, ctest, TAP, ok/FAIL lines).
+# Per-test counts from what the suite printed (automake, ctest, TAP, ok/FAIL lines, gawk's summary).
 counts() {
-	grep -E '^# (PASS|FAIL|XFAIL|XPASS|SKIP|ERROR): |tests passed|^(ok|not ok) [0-9]|^(PASS|FAIL): ' "$1" |
+	grep -E '^# (PASS|FAIL|XFAIL|XPASS|SKIP|ERROR): |tests passed|^(ok|not ok) [0-9]|^(PASS|FAIL): |^[0-9]+ TESTS? FAILED|^ALL TESTS PASSED' "$1" |
 		sed -E 's/[0-9.]+ sec//; s/Total Test time.*//' | sort | uniq -c | tr -s ' ' | tr '\n' ';'
 }
 

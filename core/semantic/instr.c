@@ -1435,20 +1435,27 @@ static void stmt(struct ctx *x, struct node *n)
 	 * keyword is not the text's, the expansion is not ours to rewrite. */
 	const char *kw = keyword_of(n->k);
 	int made = kw && !tok_is(x, tok_at(x, n->s), kw);
-	struct node *up = n->up;
-	int braces = up && up->k != CXCursor_CompoundStmt && up->k != CXCursor_CaseStmt &&
-		     up->k != CXCursor_DefaultStmt && up->k != CXCursor_LabelStmt;
+	/* The statement a label (or case) belongs to is one: when it is the
+	 * body of an if, a loop or a switch (`if (bad) error: return -1;`),
+	 * braces go around the labels too, the record after them. */
+	struct node *top = n;
+	while (top->up && (top->up->k == CXCursor_CaseStmt || top->up->k == CXCursor_DefaultStmt ||
+			   top->up->k == CXCursor_LabelStmt))
+		top = top->up;
+	int braces = top->up && top->up->k != CXCursor_CompoundStmt;
 	unsigned sid = new_id(x), saved = x->sid;
 	x->sid = sid;
 	x->st->stmts++;
 	struct mrange *m = macro_at(x, n->s, n->e > n->s ? n->e : n->s + 1);
 	int from_macro = m && m->s == n->s;
-	if (braces)
+	if (braces && top != n)
+		open_(x, top->s, 2 * top->depth - 1, xstrdup("{ "));
+	if (braces && top == n)
 		open_(x, n->s, 2 * n->depth - 1, xasprintf("{ __cu_s(%u); ", sid));
 	else
 		open_(x, n->s, 2 * n->depth - 1, xasprintf("__cu_s(%u); ", sid));
 	if (braces)
-		close_(x, stmt_end(x, n), 2 * n->depth - 1, xstrdup(" }"));
+		close_(x, stmt_end(x, n), 2 * top->depth - 1, xstrdup(" }"));
 	struct buf text = BUF_INIT;
 	line_text(x, n->s, &text);
 	buf_addf(x->meta, "S\t%u\t%d\t%d\t%u\t%u\t%u\t%s\t%s\n", sid, x->fidx, n->line, x->fid, n->s,

@@ -312,8 +312,27 @@ static void test_names(void)
 	CHECK(agrees("param_macro", attr, "") == 0);
 }
 
+/* A labelled statement as the body of an if, a loop or a switch
+ * (gawk's `if (bad) error: return -1;`, entered by goto too): the
+ * statement's record goes inside braces around the label, never between
+ * the label and an if's body. */
+static void test_label_bodies(void)
+{
+	static const char src[] =
+		"#include <stdio.h>\n"
+		"static int next(const char *s, int *n)\n{\n\tint u = s[0];\n\tif (u < 'a')\n\terror:\n"
+		"\t\treturn -1;\n\tif (u > 'y')\n\t\tgoto error;\n\t*n += 1;\n\treturn u;\n}\n"
+		"static int count(int k)\n{\n\tint c = 0;\n\twhile (k-- > 0)\n\tagain:\n\t\tc++;\n"
+		"\tif (c < 5)\n\t\tgoto again;\n\tswitch (k)\n\tcase -1:\n\t\tc += 10;\n\treturn c;\n}\n"
+		"int main(int argc, char **argv)\n{\n\tint n = 0;\n"
+		"\tprintf(\"%d %d %d %d %d\\n\", next(\"b\", &n), next(\"A\", &n), next(\"z\", &n), n, count(argc + 1));\n"
+		"\treturn 0;\n}\n";
+	CHECK(agrees("label_bodies", src, "") == 0);
+}
+
 int main(void)
 {
+	RUN(test_label_bodies);
 	snprintf(dir, sizeof(dir), "%s/culprit-instr.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(dir))
 		return 1;
