@@ -39,6 +39,7 @@
 #pragma GCC diagnostic ignored "-Wstack-protector"
 #pragma GCC diagnostic ignored "-Wunused-but-set-variable"
 #pragma GCC diagnostic ignored "-Wtype-limits"
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"   /* the runtime's own scanf of one conversion */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>

@@ -222,8 +222,10 @@ static void test_warning_clean(void)
 	struct tmeta m;
 	CHECK(instrumented("wclean", src, NULL, &m) == 0);
 	tmeta_release(&m);
-	char *cmd = xasprintf("cd %s/wclean && cc -std=c89 -pedantic -Wall -Wextra -Wconversion -Wsign-conversion "
-			      "-Werror -c -o p.o p.c", dir);
+	char *cmd = xasprintf("cd %s/wclean && cc -std=c89 -pedantic -Wall -Wextra -Wconversion -Wsign-conversion -Wformat=2 "
+			      "-Wstrict-prototypes -Wwrite-strings -Wshadow -Winit-self -Wcast-align -Wmissing-prototypes "
+			      "-Wstrict-overflow=2 -Wcast-qual -Wundef -Wswitch-default -Wswitch-enum -Wc++-compat "
+			      "-Wdouble-promotion -Wparentheses -Wformat-overflow -Wunused-macros -Werror -c -o p.o p.c", dir);
 	CHECK(sh(cmd) == 0);
 	free(cmd);
 }
