@@ -342,12 +342,12 @@ static __inline__ __attribute__((always_inline)) struct __cu_ev *__cu_ev(unsigne
 	return e;
 }
 
-static __inline__ unsigned long long __cu_load(const void *p, unsigned size)
+static __inline__ unsigned long long __cu_load(const volatile void *p, unsigned size)
 {
 	unsigned long long v = 0;
 	if (size > sizeof(v))
 		size = sizeof(v);
-	memcpy(&v, p, size);
+	memcpy(&v, (const void *)p, size);   /* a volatile object read once, as the program reads it */
 	return v;
 }
 
@@ -357,7 +357,7 @@ static __inline__ void __cu_call(unsigned id) { __cu_ev(__CU_CALL, id); }
 static __inline__ void __cu_ret0(unsigned id) { __cu_ev(__CU_RET0, id); }
 static __inline__ void __cu_cret0(unsigned id) { __cu_ev(__CU_CRET, id); }
 
-static __inline__ void __cu_mem(unsigned kind, unsigned id, const void *p, unsigned size)
+static __inline__ void __cu_mem(unsigned kind, unsigned id, const volatile void *p, unsigned size)
 {
 	unsigned long long v;
 	struct __cu_ev *e;
@@ -375,12 +375,13 @@ static __inline__ void __cu_mem(unsigned kind, unsigned id, const void *p, unsig
 	__cu_pending_id = 0;
 }
 
-/* A read of *p, a write already done to *p, a parameter's value. */
-static __inline__ void __cu_rd(unsigned id, const void *p, unsigned size) { __cu_mem(__CU_READ, id, p, size); }
-static __inline__ void __cu_w(unsigned id, const void *p, unsigned size) { __cu_mem(__CU_WRITE, id, p, size); }
-static __inline__ void __cu_p(unsigned id, const void *p, unsigned size) { __cu_mem(__CU_PARAM, id, p, size); }
+/* A read of *p, a write already done to *p, a parameter's value (p may
+ * point to a volatile object). */
+static __inline__ void __cu_rd(unsigned id, const volatile void *p, unsigned size) { __cu_mem(__CU_READ, id, p, size); }
+static __inline__ void __cu_w(unsigned id, const volatile void *p, unsigned size) { __cu_mem(__CU_WRITE, id, p, size); }
+static __inline__ void __cu_p(unsigned id, const volatile void *p, unsigned size) { __cu_mem(__CU_PARAM, id, p, size); }
 /* The value *v about to be stored at p (a declaration's initializer). */
-static __inline__ void __cu_wv(unsigned id, const void *p, unsigned size, const void *v)
+static __inline__ void __cu_wv(unsigned id, const volatile void *p, unsigned size, const volatile void *v)
 {
 	struct __cu_ev *e = __cu_ev(__CU_WRITE, id);
 	e->addr = (unsigned long long)(size_t)p;
@@ -388,18 +389,18 @@ static __inline__ void __cu_wv(unsigned id, const void *p, unsigned size, const 
 	e->val = __cu_load(v, size);
 }
 /* About to write through p (a crash there names the write). */
-static __inline__ void __cu_wpre(unsigned id, const void *p)
+static __inline__ void __cu_wpre(unsigned id, const volatile void *p)
 {
 	__cu_pending_id = id;
 	__cu_pending_addr = (unsigned long long)(size_t)p;
 }
-static __inline__ void __cu_ret(unsigned id, const void *v, unsigned size)
+static __inline__ void __cu_ret(unsigned id, const volatile void *v, unsigned size)
 {
 	struct __cu_ev *e = __cu_ev(__CU_RET, id);
 	e->size = (unsigned char)size;
 	e->val = __cu_load(v, size);
 }
-static __inline__ void __cu_cret(unsigned id, const void *v, unsigned size)
+static __inline__ void __cu_cret(unsigned id, const volatile void *v, unsigned size)
 {
 	struct __cu_ev *e = __cu_ev(__CU_CRET, id);
 	e->size = (unsigned char)size;

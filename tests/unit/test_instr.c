@@ -218,7 +218,8 @@ static void test_warning_clean(void)
 		"static unsigned hex(const unsigned char *p)\n{\n\tif (*p >= 'a')\n\t\treturn 0;\n"
 		"\treturn (unsigned)(*p - '0');\n}\n"
 		"static unsigned char low(unsigned v)\n{\n\tif (v > 255)\n\t\treturn 0;\n\treturn (unsigned char)v;\n}\n"
-		"int main(void)\n{\n\tconst unsigned char s[] = \"7\";\n\treturn (int)(hex(s) + low(3)) - 10;\n}\n";
+		"int main(void)\n{\n\tconst unsigned char s[] = \"7\";\n\tvolatile double zero = 0.0;\n"
+		"\tzero = zero * 2.0;\n\treturn (int)(hex(s) + low(3)) - 10 + (int)zero;\n}\n";
 	struct tmeta m;
 	CHECK(instrumented("wclean", src, NULL, &m) == 0);
 	tmeta_release(&m);
