@@ -161,6 +161,56 @@ static void test_scanf(void)
 	tmeta_release(&m);
 }
 
+/* The run's own path with other values, asked for even where a branch
+ * could be negated: each input keeps the outcome of every branch (here
+ * scanf's count and a * 3 == b + 7 false), one number changed at a time. */
+static void test_same_path(void)
+{
+	struct tmeta m;
+	struct trace t;
+	if (traced("same", items, "sh -c 'echo 1 2 | ./p'", NULL, &m, &t) < 0) {
+		CHECK(!"traced");
+		return;
+	}
+	struct cerr e;
+	struct gen_input *v = NULL;
+	size_t n = 0;
+	struct gen_stats st;
+	CHECK(gen_same_path(&t, dir, NULL, NULL, 4, NULL, 0, &v, &n, &st, &e) == 0);
+	CHECK(n >= 2 && n <= 4);
+	size_t other = 0;
+	for (size_t i = 0; i < n; i++) {
+		long long a, b;
+		CHECK(v[i].in.s && sscanf(v[i].in.s, "%lld %lld", &a, &b) == 2);
+		CHECK(a * 3 != b + 7);           /* the same path */
+		other += a != 1 || b != 2;       /* another input */
+		CHECK(v[i].varied != TRACE_NONE);   /* the input it changed */
+	}
+	CHECK(other == n);
+	/* The inputs found are not given again. */
+	char **seen = xcalloc(n + 1, sizeof(*seen));
+	for (size_t i = 0; i < n; i++) {
+		seen[i] = gen_command(&v[i]);
+		gen_input_release(&v[i]);
+	}
+	free(v);
+	size_t before = n;
+	CHECK(gen_same_path(&t, dir, NULL, NULL, 4, seen, before, &v, &n, &st, &e) == 0);
+	for (size_t i = 0; i < n; i++) {
+		char *c = gen_command(&v[i]);
+		for (size_t k = 0; k < before; k++)
+			CHECK(strcmp(c, seen[k]) != 0);
+		free(c);
+		gen_input_release(&v[i]);
+	}
+	free(v);
+	for (size_t i = 0; i < before; i++)
+		free(seen[i]);
+	free(seen);
+	trace_release(&t);
+	tmeta_release(&m);
+}
+
 /* CULPRIT_FORCE makes the n-th run of a branch site take the other way. */
 static void test_forced(void)
 {
@@ -523,6 +573,7 @@ int main(void)
 	RUN(test_inputs);
 	RUN(test_tame);
 	RUN(test_scanf);
+	RUN(test_same_path);
 	RUN(test_forced);
 	RUN(test_mixed);
 	RUN(test_file_argument);
