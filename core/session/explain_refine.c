@@ -14,6 +14,7 @@
 #define REFINE_CANDIDATES 12    /* new inputs generated and run per round */
 #define REFINE_TRACED 4         /* approved tests traced per round for more */
 #define REFINE_WIDE 8           /* suite tests traced anew per wider search */
+#define REFINE_WIDE_SECONDS 60  /* no more suite tests traced after this long */
 
 int ex_refine_has_tests(struct explain *x)
 {
@@ -377,7 +378,8 @@ static int more_from(struct explain *x, const char *cmd, const char *root, const
 /* The wider search: the failing run's own path with other values of its
  * inputs (a failing input there tells the ranking something once), then
  * branches negated along the runs of the suite's passing tests, traced,
- * in the suite's order (at most REFINE_WIDE traced anew). */
+ * in the suite's order (at most REFINE_WIDE traced anew, none after
+ * REFINE_WIDE_SECONDS). */
 static void wide_candidates(struct explain *x, const struct trace *t, const char *root, const struct buf *in0,
 			    const char *filedir, const char *own_cmd, char ***seen, size_t *nseen, struct gen_input **v,
 			    size_t *nc, struct gen_acc *acc)
@@ -397,7 +399,10 @@ static void wide_candidates(struct explain *x, const struct trace *t, const char
 	if (!x->opts.suite || suite_load(&s, x->opts.suite, &te) < 0)
 		return;
 	size_t fresh = 0;
-	for (size_t i = 0; i < s.n && *nc < REFINE_CANDIDATES && fresh < REFINE_WIDE && !ex_was_stopped(x); i++) {
+	double t0 = now_seconds();
+	for (size_t i = 0; i < s.n && *nc < REFINE_CANDIDATES && fresh < REFINE_WIDE && !ex_was_stopped(x) &&
+			   now_seconds() - t0 < REFINE_WIDE_SECONDS;
+	     i++) {
 		const struct coverage *cov = &x->p->cov;
 		int passing = 0;
 		for (size_t r = 0; r < cov->nruns && !passing; r++)
