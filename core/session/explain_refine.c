@@ -605,11 +605,16 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 		char **seen = store_lines(x, "refine.seen", &nseen);
 		struct gen_input *v = NULL;
 		struct gen_stats st;
-		ex_activity(x, xstrdup("refinement: solving for new inputs"));
-		rc = gen_candidates(t, root, in_known ? &in0 : NULL, filedir, prefer, np, REFINE_CANDIDATES, seen, nseen, &v,
-				    &nc, &st, e);
+		/* (The wider search leaves out the failing run's negations: the
+		 * round's first search had them.) */
+		struct gen_acc acc = {0};
+		if (!x->refine.wide) {
+			ex_activity(x, xstrdup("refinement: solving for new inputs"));
+			rc = gen_candidates(t, root, in_known ? &in0 : NULL, filedir, prefer, np, REFINE_CANDIDATES, seen,
+					    nseen, &v, &nc, &st, e);
+			acc = (struct gen_acc){1, st.branches, st.checks, st.seconds};
+		}
 		free(prefer);
-		struct gen_acc acc = {1, st.branches, st.checks, st.seconds};
 		/* Too few: the approved tests' runs, traced, newest first, give
 		 * more (a second branch negated beyond the failing run's). */
 		size_t napp = 0;
