@@ -1324,6 +1324,11 @@ static void catch_up(struct formula *f, Z3_solver s, struct bits *added, Z3_ast 
 	}
 }
 
+/* The solving of one path condition's negations stops after this long (a
+ * check already started ends at its own 5 s limit): floating-point paths
+ * can take the solver seconds a check, and a round has others to run. */
+#define FLIPS_SECONDS 20.0
+
 static int flips_run(struct formula *f, const uint32_t *br, size_t nbr, const unsigned char *want, size_t max_checks,
 		     size_t per_input, struct flips *out, struct cerr *e)
 {
@@ -1345,7 +1350,7 @@ static int flips_run(struct formula *f, const uint32_t *br, size_t nbr, const un
 	Z3_ast *prefs = NULL;
 	unsigned char *on = NULL;
 	int rc = 0;
-	for (size_t i = 0; i < nbr && out->checks < max_checks; i++) {
+	for (size_t i = 0; i < nbr && out->checks < max_checks && now() - t0 < FLIPS_SECONDS; i++) {
 		struct expect x = {EXPECT_FLIP, br[i], NULL, 0};
 		Z3_ast flip = expected(f, &x);
 		if (!flip) {
@@ -1384,7 +1389,7 @@ static int flips_run(struct formula *f, const uint32_t *br, size_t nbr, const un
 			if (variable_input(&t->ev[i], numbers))
 				(void)input(f, (uint32_t)i, 1, input_width(&t->ev[i]));
 		catch_up(f, s, added, noov, &sided, &domained, &cap_pref, &prefs, &on, out);
-		for (size_t k = 0; k < domained && out->checks < max_checks && rc == 0; k++) {
+		for (size_t k = 0; k < domained && out->checks < max_checks && rc == 0 && now() - t0 < FLIPS_SECONDS; k++) {
 			uint32_t ev = f->inputs[k];
 			if (!variable_input(&t->ev[ev], numbers))
 				continue;
@@ -1394,7 +1399,7 @@ static int flips_run(struct formula *f, const uint32_t *br, size_t nbr, const un
 			Z3_ast x = Z3_mk_const(f->z, Z3_mk_string_symbol(f->z, name), Z3_mk_bv_sort(f->z, (unsigned)w));
 			Z3_solver_push(f->z, s);
 			Z3_solver_assert(f->z, s, Z3_mk_not(f->z, Z3_mk_eq(f->z, x, bv(f, t->ev[ev].val, w))));
-			for (size_t j = 0; j < per_input && out->checks < max_checks; j++) {
+			for (size_t j = 0; j < per_input && out->checks < max_checks && now() - t0 < FLIPS_SECONDS; j++) {
 				Z3_lbool r = solve_relaxed(f, s, prefs, on, domained, noov, &out->checks);
 				if (Z3_get_error_code(f->z) != Z3_OK) {
 					rc = cerr_set(e, "the solver failed: %s", Z3_get_error_msg(f->z, Z3_get_error_code(f->z)));

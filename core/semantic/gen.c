@@ -506,6 +506,53 @@ int gen_near_copy(const struct gen_input *a, const struct gen_input *b)
 	return same;
 }
 
+/* Whether g's command is the run's own (own), one in seen, or one of v[0..n). */
+static int known_input(const struct gen_input *g, const char *own, char *const *seen, size_t nseen,
+		       const struct gen_input *v, size_t n)
+{
+	char *cmd = gen_command(g);
+	int dup = !strcmp(cmd, own);
+	for (size_t k = 0; k < nseen && !dup; k++)
+		dup = !strcmp(cmd, seen[k]);
+	for (size_t k = 0; k < n && !dup; k++) {
+		char *c2 = gen_command(&v[k]);
+		dup = !strcmp(cmd, c2);
+		free(c2);
+	}
+	free(cmd);
+	return dup;
+}
+
+/* The run's own path with other values, a few for each input the run
+ * read (br: its input-dependent branches), appended to *v up to max. */
+static int same_path(const struct trace *t, const struct gen_input *orig, const char *root, const char *filedir,
+		     const uint32_t *br, size_t nbr, size_t max, const char *own, char *const *seen, size_t nseen,
+		     struct gen_input **v, size_t *n, struct gen_stats *st, struct cerr *e)
+{
+	struct flips sp;
+	struct formula *f = formula_new_mode(t, 1);
+	size_t per = max / 4 ? max / 4 : 1;
+	if (per > 3)
+		per = 3;
+	int rc = formula_same_path(f, br, nbr, per, max * 16, &sp, e);
+	formula_free(f);
+	st->checks += sp.checks;
+	st->clauses += sp.clauses;
+	st->seconds += sp.seconds;
+	*v = xrealloc(*v, (*n + sp.n + 1) * sizeof(**v));
+	for (size_t i = 0; rc == 0 && i < sp.n && *n < max; i++) {
+		struct gen_input g;
+		rebuild(t, orig, sp.v[i].in, sp.v[i].val, sp.v[i].n, root, filedir, &g);
+		g.varied = sp.v[i].varied;
+		if (known_input(&g, own, seen, nseen, *v, *n))
+			gen_input_release(&g);
+		else
+			(*v)[(*n)++] = g;
+	}
+	flips_release(&sp);
+	return rc;
+}
+
 int gen_candidates(const struct trace *t, const char *root, const struct buf *in0, const char *filedir,
 		   const uint32_t *prefer, size_t nprefer, size_t max, char *const *seen, size_t nseen,
 		   struct gen_input **out, size_t *nout, struct gen_stats *st, struct cerr *e)
@@ -564,62 +611,58 @@ int gen_candidates(const struct trace *t, const char *root, const struct buf *in
 			struct gen_input g;
 			rebuild(t, &orig, fl.v[i].in, fl.v[i].val, fl.v[i].n, root, filedir, &g);
 			g.branch = fl.v[i].branch;
-			char *cmd = gen_command(&g);
-			int dup = !strcmp(cmd, own);
-			for (size_t k = 0; k < nseen && !dup; k++)
-				dup = !strcmp(cmd, seen[k]);
-			for (size_t k = 0; k < n && !dup; k++) {
-				char *c2 = gen_command(&v[k]);
-				dup = !strcmp(cmd, c2);
-				free(c2);
-			}
-			free(cmd);
-			if (dup)
+			if (known_input(&g, own, seen, nseen, v, n))
 				gen_input_release(&g);
 			else
 				v[n++] = g;
 		}
 	/* No branch can be negated (straight-line code, branches no input
-	 * can turn): the same path with other values, a few for each input
-	 * the run read. (When negations were found before, the approved
-	 * tests' runs give the next ones instead.) */
-	if (rc == 0 && fl.n == 0 && n == 0 && max > 0) {
-		struct flips sp;
-		struct formula *g2 = formula_new_mode(t, 1);
-		size_t per = max / 4 ? max / 4 : 1;
-		if (per > 3)
-			per = 3;
-		rc = formula_same_path(g2, br, nbr, per, budget * 4, &sp, e);
-		formula_free(g2);
-		st->checks += sp.checks;
-		st->clauses += sp.clauses;
-		st->seconds += sp.seconds;
-		v = xrealloc(v, (sp.n + 1) * sizeof(*v));
-		for (size_t i = 0; rc == 0 && i < sp.n && n < max; i++) {
-			struct gen_input g;
-			rebuild(t, &orig, sp.v[i].in, sp.v[i].val, sp.v[i].n, root, filedir, &g);
-			g.varied = sp.v[i].varied;
-			char *cmd = gen_command(&g);
-			int dup = !strcmp(cmd, own);
-			for (size_t k = 0; k < nseen && !dup; k++)
-				dup = !strcmp(cmd, seen[k]);
-			for (size_t k = 0; k < n && !dup; k++) {
-				char *c2 = gen_command(&v[k]);
-				dup = !strcmp(cmd, c2);
-				free(c2);
-			}
-			free(cmd);
-			if (dup)
-				gen_input_release(&g);
-			else
-				v[n++] = g;
-		}
-		flips_release(&sp);
-	}
+	 * can turn): the same path with other values. (When negations were
+	 * found before, the approved tests' runs give the next ones instead.) */
+	if (rc == 0 && fl.n == 0 && n == 0 && max > 0)
+		rc = same_path(t, &orig, root, filedir, br, nbr, max, own, seen, nseen, &v, &n, st, e);
 	st->candidates = n;
 	free(own);
 	flips_release(&fl);
 	free(want);
+	free(br);
+	bits_free(taint);
+	gen_input_release(&orig);
+	if (rc < 0) {
+		for (size_t i = 0; i < n; i++)
+			gen_input_release(&v[i]);
+		free(v);
+		return -1;
+	}
+	*out = v;
+	*nout = n;
+	return 0;
+}
+
+int gen_same_path(const struct trace *t, const char *root, const struct buf *in0, const char *filedir, size_t max,
+		  char *const *seen, size_t nseen, struct gen_input **out, size_t *nout, struct gen_stats *st,
+		  struct cerr *e)
+{
+	memset(st, 0, sizeof(*st));
+	*out = NULL;
+	*nout = 0;
+	struct gen_input orig;
+	if (gen_original(t, root, in0, filedir, &orig, e) < 0)
+		return -1;
+	struct bits *taint = bits_new(t->n + 1);
+	trace_taint(t, taint);
+	uint32_t *br = xmalloc((t->n + 1) * sizeof(*br));
+	size_t nbr = 0;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->ev[i].kind == TE_BRANCH && bits_test(taint, i))
+			br[nbr++] = (uint32_t)i;
+	st->branches = nbr;
+	char *own = gen_command(&orig);
+	struct gen_input *v = NULL;
+	size_t n = 0;
+	int rc = max ? same_path(t, &orig, root, filedir, br, nbr, max, own, seen, nseen, &v, &n, st, e) : 0;
+	st->candidates = n;
+	free(own);
 	free(br);
 	bits_free(taint);
 	gen_input_release(&orig);

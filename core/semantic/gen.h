@@ -44,6 +44,11 @@ int gen_original(const struct trace *t, const char *root, const struct buf *in0,
 int gen_candidates(const struct trace *t, const char *root, const struct buf *in0, const char *filedir,
 		   const uint32_t *prefer, size_t nprefer, size_t max, char *const *seen, size_t nseen,
 		   struct gen_input **out, size_t *n, struct gen_stats *st, struct cerr *e);
+/* Up to max new inputs that take the run's own path with other values (a
+ * few for each input it read); the same exclusions as gen_candidates. */
+int gen_same_path(const struct trace *t, const char *root, const struct buf *in0, const char *filedir, size_t max,
+		  char *const *seen, size_t nseen, struct gen_input **out, size_t *n, struct gen_stats *st,
+		  struct cerr *e);
 /* Equal to b but for blanks: a near-copy that says nothing new. */
 int gen_near_copy(const struct gen_input *a, const struct gen_input *b);
 void gen_input_release(struct gen_input *g);

@@ -773,7 +773,7 @@ static const char *output_call(const char *name)
 static const char *input_call(const char *name)
 {
 	static const char *in[] = {"atoi", "atol", "atoll", "strtol", "strtoul", "strtoll", "strtoull", "sscanf",
-				   "getchar", "fgetc", "getc", "fgets", "scanf", "fscanf", "fread", "read", "fopen",
+				   "getchar", "fgetc", "getc", "fgets", "gets", "scanf", "fscanf", "fread", "read", "fopen",
 				   "fclose", "strtod", "atof", "getenv", NULL};
 	for (int i = 0; in[i]; i++)
 		if (!strcmp(name, in[i]))

@@ -1279,6 +1279,31 @@ __attribute__((weak)) char *__cu_fgets(char *s, int size, FILE *f)
 	}
 	return r;
 }
+/* gets: a line of standard input, its newline read but not stored (no
+ * bound, as gets has none); read here byte by byte, the newline an input
+ * byte as fgetc's are (so that a stream made from the run keeps it). */
+__attribute__((weak)) char *__cu_gets(char *s)
+{
+	unsigned long off = __cu_stdin_off;
+	size_t i, n = 0;
+	int c;
+	while ((c = fgetc(stdin)) != EOF && c != '\n')
+		s[n++] = (char)c;
+	if (c == EOF && n == 0)
+		return NULL;
+	s[n] = '\0';
+	unsigned slot = __cu_nline++ % __CU_NLINES;
+	for (i = 0; i < n; i++)
+		__cu_inbyte(0, off + i, s + i, (unsigned char)s[i]);
+	if (c == '\n')   /* read, not stored: as fgetc's */
+		__cu_inbyte(0, off + n, 0, c);
+	__cu_line_at[slot] = s;
+	__cu_line_len[slot] = n;
+	__cu_line_off[slot] = off;
+	__cu_line_stream[slot] = 0;
+	__cu_stdin_off += n + (c == '\n');
+	return s;
+}
 __attribute__((weak)) size_t __cu_fread(void *p, size_t size, size_t n, FILE *f)
 {
 	int stream = __cu_stream(f);

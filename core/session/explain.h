@@ -108,6 +108,8 @@ struct explain_refine {
 	double gen_seconds, solver_seconds, run_seconds;
 	size_t checks;
 	double timeout;             /* a candidate's run: from the failing test's own time; 0: the test timeout */
+	int wide;                   /* the round's second, wider search is running */
+	char *wide_note;            /* why the round's first search found nothing */
 };
 
 enum explain_phase {

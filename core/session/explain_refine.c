@@ -13,6 +13,8 @@
 
 #define REFINE_CANDIDATES 12    /* new inputs generated and run per round */
 #define REFINE_TRACED 4         /* approved tests traced per round for more */
+#define REFINE_WIDE 8           /* suite tests traced anew per wider search */
+#define REFINE_WIDE_SECONDS 60  /* no more suite tests traced after this long */
 
 int ex_refine_has_tests(struct explain *x)
 {
@@ -55,6 +57,7 @@ void ex_refine_release(struct explain_refine *r)
 	proposal_release(&r->cur);
 	moves_release(r);
 	free(r->note);
+	free(r->wide_note);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -304,6 +307,117 @@ static int approved_stdin(struct explain *x, const struct trace *t, const char *
 	return known;
 }
 
+/* Generation's figures over the runs it used. */
+struct gen_acc {
+	size_t runs, branches, checks;
+	double solver_s;
+};
+
+/* Appends the inputs w[0..nw) to *v, and adds their figures. */
+static void take_inputs(struct gen_input **v, size_t *nc, struct gen_input *w, size_t nw, const struct gen_stats *sa,
+			struct gen_acc *acc)
+{
+	*v = xrealloc(*v, (*nc + nw + 1) * sizeof(**v));
+	memcpy(*v + *nc, w, nw * sizeof(*w));
+	*nc += nw;
+	free(w);
+	acc->runs++;
+	acc->branches += sa->branches;
+	acc->solver_s += sa->seconds;
+	acc->checks += sa->checks;
+}
+
+/* The commands in seen and those of v[0..nc), for the exclusions (free
+ * the copies with seen_drop). */
+static char **seen_with(char **seen, size_t nseen, const struct gen_input *v, size_t nc)
+{
+	char **all = xmalloc((nseen + nc + 1) * sizeof(*all));
+	memcpy(all, seen, nseen * sizeof(*seen));
+	for (size_t i = 0; i < nc; i++)
+		all[nseen + i] = gen_command(&v[i]);
+	return all;
+}
+
+static void seen_drop(char **all, size_t nseen, size_t nc)
+{
+	for (size_t i = nseen; i < nseen + nc; i++)
+		free(all[i]);
+	free(all);
+}
+
+/* Inputs from another run (cmd: an approved test's program command or a
+ * suite test), traced: its branches negated, appended to *v up to
+ * REFINE_CANDIDATES, none in seen or found already. <0 when it could not
+ * be traced. */
+static int more_from(struct explain *x, const char *cmd, const char *root, const char *filedir, char **seen,
+		     size_t nseen, struct gen_input **v, size_t *nc, struct gen_acc *acc)
+{
+	struct cerr te = {0};
+	const struct trace *ta = approved_trace(x, cmd, &te);
+	if (!ta) {
+		if (!ex_was_stopped(x))
+			ex_event(x, "GENERATED", "%s not traced: %s", cmd, te.msg);
+		return -1;
+	}
+	char **all = seen_with(seen, nseen, *v, *nc);
+	struct gen_input *w = NULL;
+	size_t nw = 0, had = *nc;
+	struct gen_stats sa;
+	ex_activity(x, xasprintf("refinement: solving for new inputs from %s", cmd));
+	struct buf ain;
+	int ain_known = approved_stdin(x, ta, cmd, &ain);
+	if (gen_candidates(ta, root, ain_known ? &ain : NULL, filedir, NULL, 0, REFINE_CANDIDATES - *nc, all,
+			   nseen + *nc, &w, &nw, &sa, &te) == 0)
+		take_inputs(v, nc, w, nw, &sa, acc);
+	if (ain_known)
+		buf_release(&ain);
+	seen_drop(all, nseen, had);
+	return 0;
+}
+
+/* The wider search: the failing run's own path with other values of its
+ * inputs (a failing input there tells the ranking something once), then
+ * branches negated along the runs of the suite's passing tests, traced,
+ * in the suite's order (at most REFINE_WIDE traced anew, none after
+ * REFINE_WIDE_SECONDS). */
+static void wide_candidates(struct explain *x, const struct trace *t, const char *root, const struct buf *in0,
+			    const char *filedir, const char *own_cmd, char ***seen, size_t *nseen, struct gen_input **v,
+			    size_t *nc, struct gen_acc *acc)
+{
+	*seen = xrealloc(*seen, (*nseen + 1) * sizeof(**seen));
+	(*seen)[(*nseen)++] = xstrdup(own_cmd);
+	char **all = seen_with(*seen, *nseen, *v, *nc);
+	struct gen_input *w = NULL;
+	size_t nw = 0, had = *nc;
+	struct gen_stats sa;
+	struct cerr te = {0};
+	ex_activity(x, xstrdup("refinement: solving for the failing run's path with other values"));
+	if (gen_same_path(t, root, in0, filedir, REFINE_CANDIDATES / 4, all, *nseen + *nc, &w, &nw, &sa, &te) == 0)
+		take_inputs(v, nc, w, nw, &sa, acc);
+	seen_drop(all, *nseen, had);
+	struct suite s;
+	if (!x->opts.suite || suite_load(&s, x->opts.suite, &te) < 0)
+		return;
+	size_t fresh = 0;
+	double t0 = now_seconds();
+	for (size_t i = 0; i < s.n && *nc < REFINE_CANDIDATES && fresh < REFINE_WIDE && !ex_was_stopped(x) &&
+			   now_seconds() - t0 < REFINE_WIDE_SECONDS;
+	     i++) {
+		const struct coverage *cov = &x->p->cov;
+		int passing = 0;
+		for (size_t r = 0; r < cov->nruns && !passing; r++)
+			passing = cov->runs[r].status == COV_PASS && !strcmp(cov->runs[r].name, s.v[i].name);
+		if (!passing || !strcmp(s.v[i].cmd, x->opts.test))
+			continue;
+		int traced = 0;
+		for (size_t k = 0; k < x->p->ntr && !traced; k++)
+			traced = !strcmp(x->p->tr_cmd[k], s.v[i].cmd);
+		fresh += !traced;
+		more_from(x, s.v[i].cmd, root, filedir, *seen, *nseen, v, nc, acc);
+	}
+	suite_release(&s);
+}
+
 /* The suite test an input becomes: the failing test's own shape when the
  * program's invocation was found in it and the result passes at the good
  * revision; else culprit's own form (output and status compared). */
@@ -316,6 +430,12 @@ static char *suite_test(struct explain *x, const struct shape *sh, const struct 
 		if (stdout_of(x, workspace_path(x->p->ws), c->cmd, &out, &se) == 0) {
 			test = shape_render(sh, &c->in, &out, x->p->sessdir, name, &se);
 			buf_release(&out);
+		}
+		if (test && strchr(test, '\n')) {   /* a suite's test is one line */
+			ex_event(x, "GENERATED", "%s in the suite's shape would span lines (the expected output "
+				 "does): written in culprit's own form", name);
+			free(test);
+			return refine_test_command(c->cmd, &c->good);
 		}
 		struct run_result r;
 		if (test && run_input(x, workspace_path(x->p->ws), test, &r, &se) == 0) {
@@ -371,6 +491,15 @@ static size_t top_split(const struct explain *x, const struct coverage *old, con
 	return in < out ? in : out;
 }
 
+/* The note when the wider search found nothing either: the first search's
+ * reasons, then the wider one's counts (its parenthesis). */
+static char *wide_note(const char *first, const char *note, int suite)
+{
+	const char *counts = note ? strchr(note, '(') : NULL;
+	return xasprintf("%s; nor a wider search, the failing run's path with other values%s %s", first,
+			 suite ? " and branches negated along the suite's passing runs" : "", counts ? counts : "(0 generated)");
+}
+
 /* One proposal; the state machine has ranked the failing test already when
  * there is no suite. */
 int ex_refine_propose(struct explain *x, struct cerr *e)
@@ -395,6 +524,7 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 	if (!note && gen_original(t, root, NULL, filedir, &own, &ge) < 0)
 		note = xasprintf("no tests can be generated: %s", ge.msg);
 	char *cdir = NULL, *sig0 = NULL, *own_cmd = NULL;
+	int exhausted = 0;   /* every input found repeats what is known: a wider search may follow */
 	double t0 = now_seconds(), gen_s = 0, solver_s = 0;
 	size_t checks = 0;
 	if (!note) {
@@ -475,13 +605,16 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 		char **seen = store_lines(x, "refine.seen", &nseen);
 		struct gen_input *v = NULL;
 		struct gen_stats st;
-		ex_activity(x, xstrdup("refinement: solving for new inputs"));
-		rc = gen_candidates(t, root, in_known ? &in0 : NULL, filedir, prefer, np, REFINE_CANDIDATES, seen, nseen, &v,
-				    &nc, &st, e);
+		/* (The wider search leaves out the failing run's negations: the
+		 * round's first search had them.) */
+		struct gen_acc acc = {0};
+		if (!x->refine.wide) {
+			ex_activity(x, xstrdup("refinement: solving for new inputs"));
+			rc = gen_candidates(t, root, in_known ? &in0 : NULL, filedir, prefer, np, REFINE_CANDIDATES, seen,
+					    nseen, &v, &nc, &st, e);
+			acc = (struct gen_acc){1, st.branches, st.checks, st.seconds};
+		}
 		free(prefer);
-		size_t runs = 1, branches = st.branches;
-		solver_s = st.seconds;
-		checks = st.checks;
 		/* Too few: the approved tests' runs, traced, newest first, give
 		 * more (a second branch negated beyond the failing run's). */
 		size_t napp = 0;
@@ -490,49 +623,22 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 			seen = xrealloc(seen, (nseen + 1) * sizeof(*seen));
 			seen[nseen++] = xstrdup(own_cmd);
 		}
-		for (size_t a = napp, tried = 0; a-- > 0 && nc < REFINE_CANDIDATES && tried++ < REFINE_TRACED;) {
-			struct cerr te = {0};
-			const struct trace *ta = approved_trace(x, app[a], &te);
-			if (!ta && ex_was_stopped(x))
+		for (size_t a = napp, tried = 0; a-- > 0 && nc < REFINE_CANDIDATES && tried++ < REFINE_TRACED;)
+			if (more_from(x, app[a], root, filedir, seen, nseen, &v, &nc, &acc) < 0 && ex_was_stopped(x))
 				break;
-			if (!ta) {
-				ex_event(x, "GENERATED", "%s not traced: %s", app[a], te.msg);
-				continue;
-			}
-			/* Nor the inputs found already. */
-			seen = xrealloc(seen, (nseen + nc + 1) * sizeof(*seen));
-			size_t base = nseen;
-			for (size_t i = 0; i < nc; i++)
-				seen[nseen + i] = gen_command(&v[i]);
-			struct gen_input *w = NULL;
-			size_t nw = 0;
-			struct gen_stats sa;
-			ex_activity(x, xasprintf("refinement: solving for new inputs from %s", app[a]));
-			struct buf ain;
-			int ain_known = approved_stdin(x, ta, app[a], &ain);
-			int got = gen_candidates(ta, root, ain_known ? &ain : NULL, filedir, NULL, 0, REFINE_CANDIDATES - nc, seen,
-						 nseen + nc, &w, &nw, &sa, &te);
-			if (ain_known)
-				buf_release(&ain);
-			if (got == 0) {
-				v = xrealloc(v, (nc + nw + 1) * sizeof(*v));
-				memcpy(v + nc, w, nw * sizeof(*w));
-				nc += nw;
-				free(w);
-				runs++;
-				branches += sa.branches;
-				solver_s += sa.seconds;
-				checks += sa.checks;
-			}
-			for (size_t i = base; i < base + (nc - nw); i++)
-				free(seen[i]);
-		}
+		/* A wider search, when the last one's inputs all repeated what
+		 * earlier tests showed: the failing run's own path with other
+		 * values, then branches negated along the suite's passing runs. */
+		if (rc == 0 && x->refine.wide && nc < REFINE_CANDIDATES)
+			wide_candidates(x, t, root, in_known ? &in0 : NULL, filedir, own_cmd, &seen, &nseen, &v, &nc, &acc);
 		for (size_t i = 0; i < napp; i++)
 			free(app[i]);
 		free(app);
 		for (size_t i = 0; i < nseen; i++)
 			free(seen[i]);
 		free(seen);
+		solver_s = acc.solver_s;
+		checks = acc.checks;
 		x->refine.solver_seconds += solver_s;
 		x->refine.checks += checks;
 		if (rc == 0) {
@@ -544,10 +650,13 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 			}
 			free(v);
 			ex_event(x, "GENERATED", "%zu new inputs from %zu input-dependent branches of %zu run%s "
-				 "(%zu solver calls, %.2fs)", nc, branches, runs, runs == 1 ? "" : "s", checks, solver_s);
-			if (!nc)
+				 "(%zu solver calls, %.2fs)%s", nc, acc.branches, acc.runs, acc.runs == 1 ? "" : "s", checks, solver_s,
+				 x->refine.wide ? " in a wider search" : "");
+			if (!nc) {
 				note = xstrdup("no new input: each branch that depends on the inputs, in the failing run and "
 					       "the approved tests, is negated already or cannot be negated");
+				exhausted = 1;
+			}
 		}
 	}
 	gen_s = now_seconds() - t0;
@@ -666,6 +775,8 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 			}
 			c[i].same_lines = same;
 			same = drop || (same && no_repeats);
+			if (same)   /* for good: later rounds only add runs */
+				store_append(x, "refine.seen", c[i].cmd, NULL);
 			if (same || !c[i].covers) {   /* nothing the ranking can learn from */
 				why_same += same;
 				why_none += !same;
@@ -715,6 +826,7 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 					 why_time == 1 ? "s" : "", cand_timeout(x));
 			buf_addc(&w, ')');
 			note = buf_detach(&w);
+			exhausted = 1;
 		}
 	}
 	for (size_t i = 0; i < napproved; i++)
@@ -738,6 +850,12 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 		ex_activity(x, xasprintf("refinement: writing %s as a test", name));
 		test = suite_test(x, shape, &c[best], name);
 		ex_activity(x, NULL);
+	}
+	int widen = rc == 0 && best < 0 && exhausted && !x->refine.wide;
+	if (rc == 0 && best < 0 && exhausted && x->refine.wide_note) {
+		char *both = wide_note(x->refine.wide_note, note, x->opts.suite != NULL);
+		free(note);
+		note = both;
 	}
 	ex_lock(x);
 	x->refine.candidates += nc;
@@ -777,6 +895,9 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 		}
 		x->refine.rounds++;
 		x->refine.state = REFINE_PROPOSED;
+	} else if (widen) {   /* the round goes on */
+		x->refine.wide_note = note;
+		note = NULL;
 	} else if (rc == 0) {
 		x->refine.note = note ? note : xstrdup("nothing to propose");
 		note = NULL;
@@ -788,6 +909,8 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 	if (best >= 0)
 		ex_event(x, "PROPOSED", "%s: %s (%s; covers %zu suspect statements)", x->refine.cur.name,
 			 x->refine.cur.input, x->refine.cur.verdict, x->refine.cur.ncovered);
+	else if (widen)
+		ex_event(x, "GENERATED", "%s: a wider search follows", x->refine.wide_note);
 	else if (rc == 0)
 		ex_event(x, "REFINE_DONE", "%s", x->refine.note);
 	for (size_t i = 0; i < nc; i++) {
@@ -814,6 +937,14 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 	free(note);
 	if (rc == ABORT_STOPPED)
 		return cerr_set(e, "refinement was cancelled");
+	if (widen) {
+		x->refine.wide = 1;
+		int r = ex_refine_propose(x, e);
+		x->refine.wide = 0;
+		free(x->refine.wide_note);
+		x->refine.wide_note = NULL;
+		return r;
+	}
 	return rc < 0 ? -1 : best >= 0;
 }
 

@@ -49,10 +49,19 @@ one refine_cmp fizz.c 17 "\./prog [-0-9']* | cmp -s - '*/.*/gen[0-9]*\.out'*" '.
 # repeat the suite's passing test's lines and outcome).
 MIN=1 one refine_straight tiles.c 8 '\[ "\$(\./prog < /.*/gen[0-9]*\.in)" = .* \]' '[ "$(./prog < tests/2.in)" = "4" ]'
 check "straight: candidates on the same path" [ "$(jqf '.refinement.rounds[0].candidates')" -ge 1 ]
+check "straight: the note says a wider search found nothing either" sh -c "jq -r .refinement.note '$T/out.json' | grep -q 'nor a wider search'"
+# A suite that runs each path both ways already: an input that repeats a
+# suite test's lines and outcome is not proposed again, and when a round's
+# inputs all repeat, a wider search (the failing run's own path with other
+# values, branches negated along the suite's passing runs) finds failing
+# inputs the suite has not (before: three passing tests, no failing one).
+MIN=4 one refine_spread spread.c 23 '.*\./prog.*' '[ "$(./prog < tests/9.in)" = "$(printf '"'"'YES\n4 1 '"'"')" ]'
+check "spread: a failing test approved" [ "$(jqf '[.refinement.answered[] | select(.answer == "approved" and .verdict == "failing")] | length')" -ge 1 ]
 # Doubles read by scanf("%lf"): the comparison on the value is solved in
 # floating point, the new value written back as a number (the suite's other
 # tests leave one new coverage to find).
-MIN=1 one refine_float heat.c 9 '\[ "\$(\./prog < /.*/gen[0-9]*\.in)" = .* \]' '[ "$(./prog < tests/2.in)" = "hot" ]'
+MIN=1 one refine_float heat.c 9 '\(\[ "\$(\./prog < /.*/gen[0-9]*\.in)" = .* \]\|.*printf .%b. .*\)' '[ "$(./prog < tests/2.in)" = "hot" ]'
+check "float: each approved test is one line of the suite" [ "$(grep -c '^gen' "$T/suite.list")" = "$(jqf '[.refinement.answered[] | select(.answer == "approved")] | length')" ]
 check "float: the new reading is a number" sh -c "grep '^gen' '$T/suite.list' | head -1 | sed 's/.*< //; s/).*//' | xargs cat | grep -qE '^-?[0-9]+(\.[0-9]+)?\$'"
 
 # A candidate that makes the program loop (the sentinel 0 replaced, end of

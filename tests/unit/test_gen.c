@@ -161,6 +161,107 @@ static void test_scanf(void)
 	tmeta_release(&m);
 }
 
+/* The run's own path with other values, asked for even where a branch
+ * could be negated: each input keeps the outcome of every branch (here
+ * scanf's count and a * 3 == b + 7 false), one number changed at a time. */
+static void test_same_path(void)
+{
+	struct tmeta m;
+	struct trace t;
+	if (traced("same", items, "sh -c 'echo 1 2 | ./p'", NULL, &m, &t) < 0) {
+		CHECK(!"traced");
+		return;
+	}
+	struct cerr e;
+	struct gen_input *v = NULL;
+	size_t n = 0;
+	struct gen_stats st;
+	CHECK(gen_same_path(&t, dir, NULL, NULL, 4, NULL, 0, &v, &n, &st, &e) == 0);
+	CHECK(n >= 2 && n <= 4);
+	size_t other = 0;
+	for (size_t i = 0; i < n; i++) {
+		long long a, b;
+		CHECK(v[i].in.s && sscanf(v[i].in.s, "%lld %lld", &a, &b) == 2);
+		CHECK(a * 3 != b + 7);           /* the same path */
+		other += a != 1 || b != 2;       /* another input */
+		CHECK(v[i].varied != TRACE_NONE);   /* the input it changed */
+	}
+	CHECK(other == n);
+	/* The inputs found are not given again. */
+	char **seen = xcalloc(n + 1, sizeof(*seen));
+	for (size_t i = 0; i < n; i++) {
+		seen[i] = gen_command(&v[i]);
+		gen_input_release(&v[i]);
+	}
+	free(v);
+	size_t before = n;
+	CHECK(gen_same_path(&t, dir, NULL, NULL, 4, seen, before, &v, &n, &st, &e) == 0);
+	for (size_t i = 0; i < n; i++) {
+		char *c = gen_command(&v[i]);
+		for (size_t k = 0; k < before; k++)
+			CHECK(strcmp(c, seen[k]) != 0);
+		free(c);
+		gen_input_release(&v[i]);
+	}
+	free(v);
+	for (size_t i = 0; i < before; i++)
+		free(seen[i]);
+	free(seen);
+	trace_release(&t);
+	tmeta_release(&m);
+}
+
+/* Lines read by gets (C99's, no bound): its bytes are inputs, the newline
+ * it drops stays in the text. */
+static const char lines[] =
+	"#include <stdio.h>\n"
+	"int main(void)\n"
+	"{\n"
+	"\tchar s[64];\n"
+	"\tint plus = 0, other = 0;\n"
+	"\twhile (gets(s)) {\n"
+	"\t\tif (s[0] == '+')\n"
+	"\t\t\tplus++;\n"
+	"\t\telse\n"
+	"\t\t\tother++;\n"
+	"\t}\n"
+	"\tprintf(\"%d %d\\n\", plus, other);\n"
+	"\treturn 0;\n"
+	"}\n";
+
+static void test_gets(void)
+{
+	struct tmeta m;
+	struct trace t;
+	const char *std = traced_std;
+	traced_std = "-std=gnu99";   /* gets is declared up to C99 */
+	int got = traced("gets", lines, "sh -c 'printf \"+a\\nb\\n\" | ./p'", NULL, &m, &t);
+	traced_std = std;
+	if (got < 0) {
+		CHECK(!"traced");
+		return;
+	}
+	struct cerr e;
+	struct gen_input *v = NULL;
+	size_t n = 0;
+	struct gen_stats st;
+	CHECK(gen_candidates(&t, dir, NULL, NULL, NULL, 0, 8, NULL, 0, &v, &n, &st, &e) == 0);
+	CHECK(st.branches >= 2);
+	/* Each line's first byte negated, the other line kept as a line. */
+	int first_other = 0, second_plus = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *in = v[i].in.s ? v[i].in.s : "";
+		const char *nl = strchr(in, '\n');
+		first_other |= in[0] != '+' && nl && !strcmp(nl, "\nb\n");
+		second_plus |= !strncmp(in, "+a\n+", 4);
+		gen_input_release(&v[i]);
+	}
+	CHECK(first_other && second_plus);
+	free(v);
+	trace_release(&t);
+	tmeta_release(&m);
+}
+
 /* CULPRIT_FORCE makes the n-th run of a branch site take the other way. */
 static void test_forced(void)
 {
@@ -523,6 +624,8 @@ int main(void)
 	RUN(test_inputs);
 	RUN(test_tame);
 	RUN(test_scanf);
+	RUN(test_same_path);
+	RUN(test_gets);
 	RUN(test_forced);
 	RUN(test_mixed);
 	RUN(test_file_argument);
