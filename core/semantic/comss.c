@@ -622,6 +622,7 @@ int comss_run(const struct trace *t, const struct expect *x, size_t nx, const st
 	Z3_set_param_value(cfg, "model", "true");
 	c.z = Z3_mk_context(cfg);
 	Z3_del_config(cfg);
+	Z3_set_error_handler(c.z, formula_quiet_errors);
 	c.p = xcalloc(MAX_PATHS, sizeof(*c.p));
 	c.p[0].t = t;
 	c.p[0].fork = TRACE_NONE;

@@ -34,6 +34,9 @@ struct formula {
 
 /* A formula over t in the caller's context, its names prefixed by tag. */
 struct formula *formula_new_shared(const struct trace *t, Z3_context z, const char *tag);
+/* Z3's error handler for culprit's contexts: errors are read back with
+ * Z3_get_error_code (Z3's own default prints and exits the process). */
+void formula_quiet_errors(Z3_context c, Z3_error_code code);
 /* Start collecting: empty queue. */
 void formula_begin(struct formula *f);
 /* The next queued event (a write, parameter or return whose variable a
