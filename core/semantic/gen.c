@@ -553,6 +553,21 @@ static int same_path(const struct trace *t, const struct gen_input *orig, const 
 	return rc;
 }
 
+/* The branches of run t whose outcome depends on its inputs, in the order
+ * they ran (*n of them). */
+static uint32_t *input_branches(const struct trace *t, size_t *n)
+{
+	struct bits *taint = bits_new(t->n + 1);
+	trace_taint(t, taint);
+	uint32_t *br = xmalloc((t->n + 1) * sizeof(*br));
+	*n = 0;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->ev[i].kind == TE_BRANCH && bits_test(taint, i))
+			br[(*n)++] = (uint32_t)i;
+	bits_free(taint);
+	return br;
+}
+
 int gen_candidates(const struct trace *t, const char *root, const struct buf *in0, const char *filedir,
 		   const uint32_t *prefer, size_t nprefer, size_t max, char *const *seen, size_t nseen,
 		   struct gen_input **out, size_t *nout, struct gen_stats *st, struct cerr *e)
@@ -563,13 +578,8 @@ int gen_candidates(const struct trace *t, const char *root, const struct buf *in
 	struct gen_input orig;
 	if (gen_original(t, root, in0, filedir, &orig, e) < 0)
 		return -1;
-	struct bits *taint = bits_new(t->n + 1);
-	trace_taint(t, taint);
-	uint32_t *br = xmalloc((t->n + 1) * sizeof(*br));
-	size_t nbr = 0;
-	for (size_t i = 0; i < t->n; i++)
-		if (t->ev[i].kind == TE_BRANCH && bits_test(taint, i))
-			br[nbr++] = (uint32_t)i;
+	size_t nbr;
+	uint32_t *br = input_branches(t, &nbr);
 	st->branches = nbr;
 	/* Which to negate: the preferred ones, then the first run of each
 	 * branch site and outcome, in the order they ran. */
@@ -626,7 +636,6 @@ int gen_candidates(const struct trace *t, const char *root, const struct buf *in
 	flips_release(&fl);
 	free(want);
 	free(br);
-	bits_free(taint);
 	gen_input_release(&orig);
 	if (rc < 0) {
 		for (size_t i = 0; i < n; i++)
@@ -649,13 +658,8 @@ int gen_same_path(const struct trace *t, const char *root, const struct buf *in0
 	struct gen_input orig;
 	if (gen_original(t, root, in0, filedir, &orig, e) < 0)
 		return -1;
-	struct bits *taint = bits_new(t->n + 1);
-	trace_taint(t, taint);
-	uint32_t *br = xmalloc((t->n + 1) * sizeof(*br));
-	size_t nbr = 0;
-	for (size_t i = 0; i < t->n; i++)
-		if (t->ev[i].kind == TE_BRANCH && bits_test(taint, i))
-			br[nbr++] = (uint32_t)i;
+	size_t nbr;
+	uint32_t *br = input_branches(t, &nbr);
 	st->branches = nbr;
 	char *own = gen_command(&orig);
 	struct gen_input *v = NULL;
@@ -664,7 +668,6 @@ int gen_same_path(const struct trace *t, const char *root, const struct buf *in0
 	st->candidates = n;
 	free(own);
 	free(br);
-	bits_free(taint);
 	gen_input_release(&orig);
 	if (rc < 0) {
 		for (size_t i = 0; i < n; i++)
