@@ -553,6 +553,20 @@ static int same_path(const struct trace *t, const struct gen_input *orig, const 
 	return rc;
 }
 
+/* The inputs v[0..n) to the caller, or released when rc < 0. */
+static int hand_out(int rc, struct gen_input *v, size_t n, struct gen_input **out, size_t *nout)
+{
+	if (rc < 0) {
+		for (size_t i = 0; i < n; i++)
+			gen_input_release(&v[i]);
+		free(v);
+		return -1;
+	}
+	*out = v;
+	*nout = n;
+	return 0;
+}
+
 /* The branches of run t whose outcome depends on its inputs, in the order
  * they ran (*n of them). */
 static uint32_t *input_branches(const struct trace *t, size_t *n)
@@ -637,15 +651,7 @@ int gen_candidates(const struct trace *t, const char *root, const struct buf *in
 	free(want);
 	free(br);
 	gen_input_release(&orig);
-	if (rc < 0) {
-		for (size_t i = 0; i < n; i++)
-			gen_input_release(&v[i]);
-		free(v);
-		return -1;
-	}
-	*out = v;
-	*nout = n;
-	return 0;
+	return hand_out(rc, v, n, out, nout);
 }
 
 int gen_same_path(const struct trace *t, const char *root, const struct buf *in0, const char *filedir, size_t max,
@@ -669,13 +675,5 @@ int gen_same_path(const struct trace *t, const char *root, const struct buf *in0
 	free(own);
 	free(br);
 	gen_input_release(&orig);
-	if (rc < 0) {
-		for (size_t i = 0; i < n; i++)
-			gen_input_release(&v[i]);
-		free(v);
-		return -1;
-	}
-	*out = v;
-	*nout = n;
-	return 0;
+	return hand_out(rc, v, n, out, nout);
 }
