@@ -1657,6 +1657,12 @@ proofs:;
 	bits_zero(aux);
 	bits_or(aux, ans.ind_aux);
 	bits_or(aux, ans.fix_aux);
+	/* A change named as a cause on either side is not listed again as
+	 * a build need of the other: a hunk whose piece is a cause shows
+	 * its other pieces. */
+	for (size_t a = 0; a < s->natoms; a++)
+		if (bits_test(ind, a) || bits_test(fix, a))
+			bits_clear(aux, a);
 	ex_lock(x);
 	to_items(s, ind, &x->inducing);
 	to_items(s, fix, &x->fix);

@@ -26,6 +26,11 @@ check "list: only real lines reported ($real)" [ "$real" = ok ]
 check "list: token pieces are marked in the real lines" \
 	[ "$(jqf '[.failure_inducing[], .fix[], .auxiliary[] | select(.kind == "token")
 		| (.added_marked + .removed_marked) | map(select(contains("{+") or contains("[-"))) | length > 0] | all')" = true ]
+# A change named as a cause is not also a build need: neither it, its hunk
+# nor its pieces are listed as auxiliary.
+check "list: no cause is listed as auxiliary too" \
+	[ "$(jqf '[.failure_inducing[].id, .fix[].id] as $c | [.auxiliary[].id as $a | $c[]
+		| select(. == $a or startswith($a + ".") or ($a | startswith(. + ".")))] | length')" = 0 ]
 check "list: the failure-inducing set's proof fails" [ "$(jqf .failure_inducing_proof.verdict)" = FAIL ]
 check "list: the fix set's proof passes" [ "$(jqf .fix_proof.verdict)" = PASS ]
 db="$d/.git/culprit/session.db"
