@@ -502,14 +502,17 @@ static int change_touched(const struct change *ch, const struct bits *b, int val
 	return 0;
 }
 
-/* The dependences' closure (hunk level): applied to good (revert 0), each
- * applied change brings its group and what it needs; reverted from bad
- * (revert 1), each reverted change takes the changes that need it (the new
- * users of a declaration it takes away). Returns how many changes it added. */
+/* The dependences' closure: applied to good (revert 0), each applied
+ * change brings its group and what it needs; reverted from bad (revert 1),
+ * each reverted change takes the changes that need it (the new users of a
+ * declaration it takes away). At token level, between the changes that are
+ * not taken apart only (sr->token_apart): a piece has no dependences of
+ * its own. Returns how many changes it added. */
 static size_t close_deps(const struct search *sr, struct bits *b, int revert)
 {
 	const struct deps *d = sr->deps;
 	const struct change_set *s = sr->s;
+	const struct bits *apart = sr->u && sr->u->tokens ? sr->token_apart : NULL;
 	size_t added = 0;
 	int value = revert ? 0 : 1;   /* the bit value of a change that is in */
 	for (int again = 1; again;) {
@@ -518,7 +521,7 @@ static size_t close_deps(const struct search *sr, struct bits *b, int revert)
 			const struct change *ch = &s->changes[c];
 			int in = change_touched(ch, b, value);
 			for (size_t g = 0; g < s->nchanges; g++) {
-				if (g == c)
+				if (g == c || (apart && (bits_test(apart, c) || bits_test(apart, g))))
 					continue;
 				/* Reverting, a group's ties are not followed: reverting
 				 * part of a group is how the fix search tells its causes
@@ -557,24 +560,30 @@ static int change_set_to(const struct change *ch, struct bits *b, int value)
 
 /* What failed builds taught (learn_whole): a file that is in at all
  * (revert 0: applied; revert 1: reverted) is in whole, and so is a group
- * reverted. Returns how many changes it completed. */
+ * reverted. The token level takes a whole file apart again, but only in
+ * the changes that hold a failure-inducing one (sr->token_apart): the
+ * others stay whole together, as the file's builds showed they must.
+ * Returns how many changes it completed. */
 static size_t close_blocks(const struct search *sr, struct bits *b, int revert)
 {
 	const struct change_set *s = sr->s;
-	int value = revert ? 0 : 1;
+	int value = revert ? 0 : 1, tokens = sr->u && sr->u->tokens;
 	size_t added = 0;
-	if (sr->u && sr->u->tokens)
-		return 0;   /* the token level is where a whole file is taken apart again */
+	if (tokens && !sr->token_apart)
+		return 0;
 	for (size_t f = 0; sr->whole_file && f < s->nfiles; f++) {
 		const struct change_file *cf = &s->files[f];
 		if (!bits_test(sr->whole_file, f))
 			continue;
 		int in = 0;
 		for (size_t c = cf->change0; c < cf->change0 + cf->nchanges && !in; c++)
-			in = change_touched(&s->changes[c], b, value);
+			in = !(tokens && bits_test(sr->token_apart, c)) && change_touched(&s->changes[c], b, value);
 		for (size_t c = cf->change0; in && c < cf->change0 + cf->nchanges; c++)
-			added += (size_t)change_set_to(&s->changes[c], b, value);
+			if (!(tokens && bits_test(sr->token_apart, c)))
+				added += (size_t)change_set_to(&s->changes[c], b, value);
 	}
+	if (tokens)
+		return added;   /* groups: the token level's pieces are tied by their hunks only */
 	/* Applied, a group is always whole (close_deps); reverted, once learnt. */
 	for (size_t c = 0; revert && sr->whole_group && sr->deps && c < s->nchanges; c++) {
 		long g = sr->deps->group[c];
@@ -593,7 +602,7 @@ static size_t close_config(const struct search *sr, struct bits *b, int revert)
 {
 	size_t added = 0, n;
 	do {
-		n = sr->deps && !(sr->u && sr->u->tokens) ? close_deps(sr, b, revert) : 0;
+		n = sr->deps && (!(sr->u && sr->u->tokens) || sr->token_apart) ? close_deps(sr, b, revert) : 0;
 		n += close_blocks(sr, b, revert);
 		added += n;
 	} while (n);
@@ -1570,6 +1579,10 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 		size_t ni, nr;
 		size_t *ic = bits_list(ind_pool, &ni), *rc_ = bits_list(rev_pool, &nr);
 		sr.token_start = x->nconfigs;
+		sr.token_apart = bits_new(s->nchanges);
+		for (size_t c = 0; c < s->nchanges; c++)
+			if (change_touched(&s->changes[c], hl.inducing, 1))
+				bits_set(sr.token_apart, c);
 		rc = search_level(x, &sr, &au, ic, ni, rc_, nr, &tl, &stopped);
 		free(ic);
 		free(rc_);
@@ -1711,6 +1724,7 @@ out:
 	level_release(&tl);
 	bits_free(sr.whole_file);
 	bits_free(sr.whole_group);
+	bits_free(sr.token_apart);
 	bits_free(ind);
 	bits_free(fix);
 	bits_free(ind_pool);

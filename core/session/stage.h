@@ -74,6 +74,10 @@ struct search {
 	 * that only build whole; every configuration takes them whole
 	 * (explain_search.c, learn_whole). */
 	struct bits *whole_file, *whole_group;
+	/* At token level, the changes of a whole file that are taken apart
+	 * (those holding a failure-inducing change); its other changes stay
+	 * whole together. Over s->changes; NULL before the token level. */
+	struct bits *token_apart;
 	size_t token_start;          /* x->nconfigs when the token level began */
 };
 
