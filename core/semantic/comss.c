@@ -51,6 +51,7 @@ struct enc {
 	int path_goal;          /* the output check cannot be modelled: leave the failure's path instead */
 	int stmt_goal;          /* no decision on that path: only statements the failure depends on */
 	int stmt_only;          /* the solver gave up on that path: its statements, without the formula */
+	int wide;               /* the path goal takes the slice's statements too */
 	int gave_up;            /* the last solve timed out */
 };
 
@@ -507,7 +508,7 @@ static int solve(struct enc *c, const struct expect *x, size_t nx, struct comss_
 			cs = shown_sel(c, at);
 		if (cs)
 			off[noff++] = Z3_mk_not(c->z, cs->lit);
-		for (size_t i = at != TRACE_NONE ? at + 1 : 0; i-- > 0 && noff < ndec + MAX_OFF;) {
+		for (size_t i = at != TRACE_NONE && (c->wide || !ndec) ? at + 1 : 0; i-- > 0 && noff < ndec + MAX_OFF;) {
 			uint32_t k = t->ev[i].kind;
 			if (!bits_test(sl, i) || (k != TE_WRITE && k != TE_RET && k != TE_OUT && k != TE_CRET && k != TE_STMT))
 				continue;
@@ -677,6 +678,8 @@ static uint32_t failure_at(const struct trace *t, const struct expect *x, size_t
 /* Whether a set holds a line the caller wants reached. */
 static int reaches(const struct enc *c, const struct comss_result *r)
 {
+	if (!c->op->wanted)
+		return 1;
 	for (size_t i = 0; i < r->n; i++)
 		for (size_t k = 0; k < r->sets[i].n; k++)
 			if (c->op->wanted(c->op->priv, r->sets[i].v[k].file, r->sets[i].v[k].line))
@@ -763,6 +766,7 @@ int comss_run(const struct trace *t, const struct expect *x, size_t nx, const st
 		c.wmax = lo > 0 ? 2 / lo : 1;
 	}
 	c.path_goal = nx == 0;   /* no check to model: the path to where the run ended */
+	c.wide = !o->wanted;     /* nothing to reach: the slice's statements from the first */
 	int max_paths = o->max_paths > 0 && o->max_paths <= MAX_PATHS ? o->max_paths : 8;
 	int rc = 0;
 	uint32_t next_all = 0;   /* all_paths: the next branch to look at */
@@ -793,6 +797,12 @@ int comss_run(const struct trace *t, const struct expect *x, size_t nx, const st
 				if (rc < 0 && e)
 					snprintf(e->msg, sizeof(e->msg), "%s", pe.msg);
 			}
+			if (rc == 0 && c.path_goal && !c.wide && !reaches(&c, out)) {
+				/* Off the path alone reaches no wanted line: a
+				 * statement of the slice may be what is wrong too. */
+				c.wide = 1;
+				rc = solve(&c, x, nx, out, e);
+			}
 			if (rc == 0 && c.path_goal && !out->n && c.gave_up && !c.stmt_only) {
 				/* Too hard a path for the solver: with no decision
 				 * to flip, each statement it depends on is a set
@@ -804,7 +814,7 @@ int comss_run(const struct trace *t, const struct expect *x, size_t nx, const st
 			if (rc < 0 || o->all_paths || !o->ofc || !o->forced)
 				break;
 			b = unexplored(&c, out);
-			if (b == TRACE_NONE && o->wanted && !reaches(&c, out))
+			if (b == TRACE_NONE && !reaches(&c, out))
 				b = toward_wanted(&c, failure_at(t, x, nx, o));
 			if (b == TRACE_NONE)
 				break;
@@ -862,7 +872,8 @@ int comss_run(const struct trace *t, const struct expect *x, size_t nx, const st
 		char *n = xasprintf("the output check is not in the formula: %s%s%s",
 				    c.stmt_only ? "the solver gave up on the failure's path, each statement it depends on is a set"
 				    : c.stmt_goal ? "no decision leads to the failure, each statement it depends on is a set"
-						  : "sets that take the run off the failure's path or change a statement it depends on",
+				    : c.wide ? "sets that take the run off the failure's path or change a statement it depends on"
+					     : "sets that take the run off the failure's path",
 				    out->note ? "; " : "", out->note ? out->note : "");
 		free(out->note);
 		out->note = n;

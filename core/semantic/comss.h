@@ -11,8 +11,9 @@
  * holds a wanted line, to decisions with such a line in an arm no run
  * took. The statement where the failure shows is soft like the others (its
  * arguments are code). When the check cannot be modelled, the goal is the
- * failure's path: a decision of its slice flips, or a statement of it (each
- * a set) is wrong; when even that is too hard for the solver, the
+ * failure's path: a decision of its slice flips, or the statement where it
+ * shows is wrong — or, when no set holds a wanted line, any statement of
+ * the slice (each a set); when even that is too hard for the solver, the
  * statements alone, without the formula. */
 #ifndef CULPRIT_COMSS_H
 #define CULPRIT_COMSS_H

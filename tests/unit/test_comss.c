@@ -91,6 +91,13 @@ static int want_4(void *priv, const char *file, int line)
 	return line == 4;   /* a = -x, which never ran */
 }
 
+static int want_3(void *priv, const char *file, int line)
+{
+	(void)priv;
+	(void)file;
+	return line == 3;
+}
+
 static int want_6(void *priv, const char *file, int line)
 {
 	(void)priv;
@@ -250,6 +257,17 @@ static void test_path_goal(void)
 	CHECK(has_set(&r, l4, 1));
 	CHECK(has_set(&r, l5, 1));
 	CHECK(r.note && strstr(r.note, "or change a statement it depends on"));
+	comss_release(&r);
+	/* A wanted line off the path: the statements wait. */
+	o.wanted = want_3;
+	CHECK(comss_run(&t, NULL, 0, &o, &r, &e) == 0);
+	show(&r);
+	CHECK(has_set(&r, l3, 1) && !has_set(&r, l4, 1));
+	comss_release(&r);
+	/* Not reached off the path: they join. */
+	o.wanted = want_4;
+	CHECK(comss_run(&t, NULL, 0, &o, &r, &e) == 0);
+	CHECK(has_set(&r, l3, 1) && has_set(&r, l4, 1));
 	comss_release(&r);
 	trace_release(&t);
 	tmeta_release(&m);
