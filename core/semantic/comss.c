@@ -797,7 +797,7 @@ int comss_run(const struct trace *t, const struct expect *x, size_t nx, const st
 				if (rc < 0 && e)
 					snprintf(e->msg, sizeof(e->msg), "%s", pe.msg);
 			}
-			if (rc == 0 && c.path_goal && !c.wide && !reaches(&c, out)) {
+			if (rc == 0 && c.path_goal && !c.wide && !c.gave_up && !reaches(&c, out)) {
 				/* Off the path alone reaches no wanted line: a
 				 * statement of the slice may be what is wrong too. */
 				c.wide = 1;
