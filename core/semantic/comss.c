@@ -444,6 +444,20 @@ static void close_formula(struct enc *c)
 	}
 }
 
+/* Where the failure shows: the caller's event; else the first check's (the
+ * last statement run for a check at the end), or with no check the last
+ * output. */
+static uint32_t failure_at(const struct trace *t, const struct expect *x, size_t nx, const struct comss_opts *o)
+{
+	if (o->shown && o->shown - 1 < t->n)
+		return (uint32_t)(o->shown - 1);
+	if (nx)
+		return x[0].ev < t->n ? x[0].ev : t->last_stmt;
+	if (t->out.len && t->out_ev[t->out.len - 1] < t->n)
+		return t->out_ev[t->out.len - 1];
+	return t->last_stmt;
+}
+
 /* The formula of the paths, and its CoMSSs into out (replacing them). */
 static int solve(struct enc *c, const struct expect *x, size_t nx, struct comss_result *out, struct cerr *e)
 {
@@ -491,9 +505,7 @@ static int solve(struct enc *c, const struct expect *x, size_t nx, struct comss_
 		 * and data) goes the other way — or the value it shows is
 		 * another, so a statement of that slice is wrong: each one a
 		 * set of its own, the statement where it shows among them. */
-		uint32_t at = nx && x[0].ev < t->n ? x[0].ev : t->last_stmt;
-		if (!nx && t->out.len && t->out_ev[t->out.len - 1] < t->n)
-			at = t->out_ev[t->out.len - 1];
+		uint32_t at = failure_at(t, x, nx, c->op);
 		struct bits *sl = bits_new(t->n + 1);
 		if (at != TRACE_NONE)
 			trace_slice(t, &at, 1, sl);
@@ -660,19 +672,6 @@ static uint32_t unexplored(struct enc *c, const struct comss_result *r)
 			}
 		}
 	return TRACE_NONE;
-}
-
-/* Where the failure shows: the caller's event, the first check's, the
- * last output, or the last statement run. */
-static uint32_t failure_at(const struct trace *t, const struct expect *x, size_t nx, const struct comss_opts *o)
-{
-	if (o->shown && o->shown - 1 < t->n)
-		return (uint32_t)(o->shown - 1);
-	if (nx && x[0].ev < t->n)
-		return x[0].ev;
-	if (t->out.len && t->out_ev[t->out.len - 1] < t->n)
-		return t->out_ev[t->out.len - 1];
-	return t->last_stmt;
 }
 
 /* Whether a set holds a line the caller wants reached. */
