@@ -10,6 +10,7 @@
 #include "core/json.h"
 
 #define MAX_PATHS 16
+#define MAX_OFF 64          /* the failure's decisions, and its statements, a path goal takes at most */
 #define SCAN_BACK 4096      /* events looked back from a read for the branches that decide its value */
 
 /* One run: the failing one (p[0]) or one forced at a branch of it. */
@@ -48,7 +49,10 @@ struct enc {
 	size_t clauses;
 	double wmax;
 	int path_goal;          /* the output check cannot be modelled: leave the failure's path instead */
-	int stmt_goal;          /* no decision on that path: one statement the failure depends on */
+	int stmt_goal;          /* no decision on that path: only statements the failure depends on */
+	int stmt_only;          /* the solver gave up on that path: its statements, without the formula */
+	int wide;               /* the path goal takes the slice's statements too */
+	int gave_up;            /* the last solve timed out */
 };
 
 static double now(void)
@@ -340,6 +344,52 @@ static void soft(struct enc *c, const struct trace *t, uint32_t e, Z3_ast body)
 	c->clauses++;
 }
 
+/* The statement event i ran in (an output call's TE_OUT: the call's
+ * statement, a few events back), or TRACE_NONE. */
+static uint32_t stmt_ev(const struct trace *t, uint32_t i)
+{
+	uint32_t ev = i;
+	while (!trace_stmt_of(t, ev) && ev > 0 && i - ev < 64 && t->ev[ev].kind != TE_STMT)
+		ev--;
+	return trace_stmt_of(t, ev) ? ev : TRACE_NONE;
+}
+
+/* The soft group of the statement event i ran in, said as where the
+ * failure shows; NULL when i ran in none. */
+static struct sel *shown_sel(struct enc *c, uint32_t i)
+{
+	const struct trace *t = c->t;
+	uint32_t ev = stmt_ev(t, i);
+	if (ev == TRACE_NONE)
+		return NULL;
+	struct sel *s = sel_of(c, t, ev);
+	if (!s->clause) {
+		const char *text = trace_stmt_of(t, ev)->text;
+		text = text ? text : "";
+		while (*text == ' ' || *text == '\t')
+			text++;
+		s->clause = xasprintf("%s  (where the failure shows)", text);
+	}
+	return s;
+}
+
+/* The soft group of the statement where the failure shows — the output
+ * call that printed the wrong text, the access whose index or divisor
+ * crashed: that code is a candidate like any other, so the check holds
+ * only while its line is kept. The caller's event, or else the statement
+ * the first check's expression is written in; NULL when neither is known
+ * (a branch to flip, a write's value, the end of the run). */
+static struct sel *check_sel(struct enc *c, const struct expect *x, size_t nx)
+{
+	const struct trace *t = c->t;
+	if (c->op->shown)
+		return c->op->shown - 1 < t->n ? shown_sel(c, (uint32_t)(c->op->shown - 1)) : NULL;
+	if (!nx || !x->tree || x->ev >= t->n ||
+	    (x->kind != EXPECT_EQ && x->kind != EXPECT_NE && x->kind != EXPECT_NONZERO && x->kind != EXPECT_BOUNDS))
+		return NULL;
+	return shown_sel(c, x->ev);
+}
+
 /* The clause of event e of path p (side conditions: no signed overflow). */
 static void add_clause(struct enc *c, struct path *p, uint32_t e)
 {
@@ -394,6 +444,20 @@ static void close_formula(struct enc *c)
 	}
 }
 
+/* Where the failure shows: the caller's event; else the first check's (the
+ * last statement run for a check at the end), or with no check the last
+ * output. */
+static uint32_t failure_at(const struct trace *t, const struct expect *x, size_t nx, const struct comss_opts *o)
+{
+	if (o->shown && o->shown - 1 < t->n)
+		return (uint32_t)(o->shown - 1);
+	if (nx)
+		return x[0].ev < t->n ? x[0].ev : t->last_stmt;
+	if (t->out.len && t->out_ev[t->out.len - 1] < t->n)
+		return t->out_ev[t->out.len - 1];
+	return t->last_stmt;
+}
+
 /* The formula of the paths, and its CoMSSs into out (replacing them). */
 static int solve(struct enc *c, const struct expect *x, size_t nx, struct comss_result *out, struct cerr *e)
 {
@@ -430,6 +494,7 @@ static int solve(struct enc *c, const struct expect *x, size_t nx, struct comss_
 		free(c->sels[i].clause);
 	c->nsels = 0;
 	c->clauses = 0;
+	c->gave_up = 0;
 	/* Hard: where the failure is checked, the check holds. */
 	Z3_ast *goal = xmalloc((nx + 1) * sizeof(*goal));
 	int rc = 0;
@@ -437,51 +502,46 @@ static int solve(struct enc *c, const struct expect *x, size_t nx, struct comss_
 		/* The chain to the failure is cut (values the formula cannot
 		 * model): the run passes only off the failing path, so some
 		 * decision the failure depends on (its backward slice: control
-		 * and data) goes the other way. */
-		uint32_t at = nx && x[0].ev < t->n ? x[0].ev : t->last_stmt;
-		if (!nx && t->out.len && t->out_ev[t->out.len - 1] < t->n)
-			at = t->out_ev[t->out.len - 1];
+		 * and data) goes the other way — or the value it shows is
+		 * another, so a statement of that slice is wrong: each one a
+		 * set of its own, the statement where it shows among them. */
+		uint32_t at = failure_at(t, x, nx, c->op);
 		struct bits *sl = bits_new(t->n + 1);
 		if (at != TRACE_NONE)
 			trace_slice(t, &at, 1, sl);
-		Z3_ast off[64];
-		unsigned noff = 0;
-		for (size_t i = at != TRACE_NONE ? at + 1 : 0; i-- > 0 && noff < 64;)
+		Z3_ast off[2 * MAX_OFF + 1];
+		unsigned noff = 0, ndec = 0;
+		for (size_t i = at != TRACE_NONE && !c->stmt_only ? at + 1 : 0; i-- > 0 && noff < MAX_OFF;)
 			if (bits_test(sl, i) && is_decision(t, (uint32_t)i))
 				off[noff++] = Z3_mk_not(c->z, as_run(c, (uint32_t)i));
-		if (!noff) {
-			/* No decision either: a statement the failure depends on is
-			 * wrong — each one a set of its own, cheapest first. */
-			size_t *idx = xmalloc((t->n + 1) * sizeof(*idx)), ni = 0;
-			for (size_t i = at != TRACE_NONE ? at + 1 : 0; i-- > 0 && noff < 64;) {
-				uint32_t k = t->ev[i].kind;
-				if (!bits_test(sl, i) || (k != TE_WRITE && k != TE_RET && k != TE_OUT && k != TE_CRET && k != TE_STMT))
-					continue;
-				uint32_t ev = (uint32_t)i;   /* an output call's statement: the one it ran in */
-				while (!trace_stmt_of(t, ev) && ev > 0 && i - ev < 64 && t->ev[ev].kind != TE_STMT)
-					ev--;
-				const struct msite *st = trace_stmt_of(t, ev);
-				if (!st)
-					continue;
-				size_t before = c->nsels;
-				struct sel *sv = sel_of(c, t, ev);
-				if (c->nsels == before)
-					continue;   /* its line has a set already */
-				sv->clause = k == TE_WRITE || k == TE_RET ? describe(t, ev) : xstrdup(st->text ? st->text : "");
-				idx[ni++] = (size_t)(sv - c->sels);
-				noff++;
-				c->stmt_goal = 1;
-			}
-			for (size_t i = 0; i < ni; i++)
-				off[i] = Z3_mk_not(c->z, c->sels[idx[i]].lit);
-			free(idx);
+		ndec = noff;
+		struct sel *cs = check_sel(c, x, nx);
+		if (!cs && !nx && at != TRACE_NONE && t->ev[at].kind == TE_OUT)
+			cs = shown_sel(c, at);
+		if (cs)
+			off[noff++] = Z3_mk_not(c->z, cs->lit);
+		for (size_t i = at != TRACE_NONE && (c->wide || !ndec) ? at + 1 : 0; i-- > 0 && noff < ndec + MAX_OFF;) {
+			uint32_t k = t->ev[i].kind;
+			if (!bits_test(sl, i) || (k != TE_WRITE && k != TE_RET && k != TE_OUT && k != TE_CRET && k != TE_STMT))
+				continue;
+			uint32_t ev = stmt_ev(t, (uint32_t)i);   /* an output call's statement: the one it ran in */
+			if (ev == TRACE_NONE)
+				continue;
+			const struct msite *st = trace_stmt_of(t, ev);
+			size_t before = c->nsels;
+			struct sel *sv = sel_of(c, t, ev);
+			if (c->nsels == before)
+				continue;   /* its line has a set already */
+			sv->clause = k == TE_WRITE || k == TE_RET ? describe(t, ev) : xstrdup(st->text ? st->text : "");
+			off[noff++] = Z3_mk_not(c->z, sv->lit);
 		}
+		c->stmt_goal = !ndec;
 		bits_free(sl);
 		if (!noff)
 			rc = cerr_set(e, "nothing in the run leads to the failure");
 		else
 			Z3_optimize_assert(c->z, c->o, noff == 1 ? off[0] : Z3_mk_or(c->z, noff, off));
-		if (rc == 0)
+		if (rc == 0 && !c->stmt_only)
 			close_formula(c);
 		nx = 0;
 	}
@@ -500,6 +560,9 @@ static int solve(struct enc *c, const struct expect *x, size_t nx, struct comss_
 				path[na++] = as_run(c, a);
 		if (na)
 			expect = Z3_mk_implies(c->z, Z3_mk_and(c->z, (unsigned)na, path), expect);
+		struct sel *cs = check_sel(c, x, nx);
+		if (cs)
+			expect = Z3_mk_implies(c->z, cs->lit, expect);
 		Z3_optimize_assert(c->z, c->o, expect);
 		close_formula(c);
 	}
@@ -523,6 +586,7 @@ static int solve(struct enc *c, const struct expect *x, size_t nx, struct comss_
 		}
 		if (r == Z3_L_UNDEF) {
 			out->note = xstrdup("the solver gave up (timeout)");
+			c->gave_up = 1;
 			break;
 		}
 		if (r == Z3_L_FALSE)
@@ -610,6 +674,62 @@ static uint32_t unexplored(struct enc *c, const struct comss_result *r)
 	return TRACE_NONE;
 }
 
+/* Whether a set holds a line the caller wants reached. */
+static int reaches(const struct enc *c, const struct comss_result *r)
+{
+	if (!c->op->wanted)
+		return 1;
+	for (size_t i = 0; i < r->n; i++)
+		for (size_t k = 0; k < r->sets[i].n; k++)
+			if (c->op->wanted(c->op->priv, r->sets[i].v[k].file, r->sets[i].v[k].line))
+				return 1;
+	return 0;
+}
+
+/* The next level of widening, when the sets reach no wanted line: the
+ * latest decision of the failing run (before where the failure shows)
+ * whose statement holds a wanted statement no run has executed, that arm
+ * not run yet; TRACE_NONE when there is none. */
+static uint32_t toward_wanted(struct enc *c, uint32_t at)
+{
+	const struct trace *t = c->t;
+	const struct tmeta *m = t->m;
+	struct bits *ran = bits_new(m->nids + 1), *seen = bits_new(m->nids + 1);
+	for (size_t p = 0; p < c->np; p++)
+		for (size_t j = 0; j < c->p[p].t->n; j++)
+			if (c->p[p].t->ev[j].kind == TE_STMT && c->p[p].t->ev[j].id <= m->nids)
+				bits_set(ran, c->p[p].t->ev[j].id);
+	/* The wanted statements no run executed. */
+	unsigned *want = NULL;
+	size_t nwant = 0;
+	for (unsigned id = 0; id < m->nids; id++) {
+		const struct msite *s = &m->site[id];
+		if (s->kind != 'S' || bits_test(ran, id) || s->file < 0 || (size_t)s->file >= m->nfiles ||
+		    !c->op->wanted(c->op->priv, m->files[s->file], s->line))
+			continue;
+		want = xrealloc(want, (nwant + 1) * sizeof(*want));
+		want[nwant++] = id;
+	}
+	uint32_t found = TRACE_NONE;
+	for (uint32_t b = at < t->n ? at : (uint32_t)t->n; nwant && b-- > 0 && found == TRACE_NONE;) {
+		if (!is_decision(t, b) || bits_test(seen, t->ev[b].id) || forked_at(c, b))
+			continue;
+		bits_set(seen, t->ev[b].id);   /* a site's latest run only */
+		const struct msite *bs = tmeta_site(m, t->ev[b].id), *st = tmeta_stmt(m, t->ev[b].id);
+		if (!st || !strcmp(bs->kindname, "switch"))
+			continue;
+		for (size_t i = 0; i < nwant && found == TRACE_NONE; i++) {
+			const struct msite *w = &m->site[want[i]];
+			if (w->file == st->file && w->s > st->s && w->e <= st->e)
+				found = b;
+		}
+	}
+	free(want);
+	bits_free(ran);
+	bits_free(seen);
+	return found;
+}
+
 int comss_run(const struct trace *t, const struct expect *x, size_t nx, const struct comss_opts *o,
 	      struct comss_result *out, struct cerr *e)
 {
@@ -645,6 +765,7 @@ int comss_run(const struct trace *t, const struct expect *x, size_t nx, const st
 		c.wmax = lo > 0 ? 2 / lo : 1;
 	}
 	c.path_goal = nx == 0;   /* no check to model: the path to where the run ended */
+	c.wide = !o->wanted;     /* nothing to reach: the slice's statements from the first */
 	int max_paths = o->max_paths > 0 && o->max_paths <= MAX_PATHS ? o->max_paths : 8;
 	int rc = 0;
 	uint32_t next_all = 0;   /* all_paths: the next branch to look at */
@@ -675,9 +796,25 @@ int comss_run(const struct trace *t, const struct expect *x, size_t nx, const st
 				if (rc < 0 && e)
 					snprintf(e->msg, sizeof(e->msg), "%s", pe.msg);
 			}
+			if (rc == 0 && c.path_goal && !c.wide && !c.gave_up && !reaches(&c, out)) {
+				/* Off the path alone reaches no wanted line: a
+				 * statement of the slice may be what is wrong too. */
+				c.wide = 1;
+				rc = solve(&c, x, nx, out, e);
+			}
+			if (rc == 0 && c.path_goal && !out->n && c.gave_up && !c.stmt_only) {
+				/* Too hard a path for the solver: with no decision
+				 * to flip, each statement it depends on is a set
+				 * whatever the formula says, so it is left out. */
+				c.stmt_only = 1;
+				rc = solve(&c, x, nx, out, e);
+				break;
+			}
 			if (rc < 0 || o->all_paths || !o->ofc || !o->forced)
 				break;
 			b = unexplored(&c, out);
+			if (b == TRACE_NONE && !reaches(&c, out))
+				b = toward_wanted(&c, failure_at(t, x, nx, o));
 			if (b == TRACE_NONE)
 				break;
 		}
@@ -732,8 +869,10 @@ int comss_run(const struct trace *t, const struct expect *x, size_t nx, const st
 	out->weighted = o->weighted && o->susp;
 	if (c.path_goal && rc == 0) {
 		char *n = xasprintf("the output check is not in the formula: %s%s%s",
-				    c.stmt_goal ? "no decision leads to the failure, each statement it depends on is a set"
-						: "sets that take the run off the failure's path",
+				    c.stmt_only ? "the solver gave up on the failure's path, each statement it depends on is a set"
+				    : c.stmt_goal ? "no decision leads to the failure, each statement it depends on is a set"
+				    : c.wide ? "sets that take the run off the failure's path or change a statement it depends on"
+					     : "sets that take the run off the failure's path",
 				    out->note ? "; " : "", out->note ? out->note : "");
 		free(out->note);
 		out->note = n;

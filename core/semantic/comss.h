@@ -7,7 +7,14 @@
  * (OFC), a CoMSS holding a branch whose other arm never ran makes the test
  * run again with that branch forced; the other arm's statements join the
  * formula (values after the join: ite(guard, this arm's, the other's)),
- * until no CoMSS branch has an unexplored arm. */
+ * until no CoMSS branch has an unexplored arm — and on, while no CoMSS
+ * holds a wanted line, to decisions with such a line in an arm no run
+ * took. The statement where the failure shows is soft like the others (its
+ * arguments are code). When the check cannot be modelled, the goal is the
+ * failure's path: a decision of its slice flips, or the statement where it
+ * shows is wrong — or, when no set holds a wanted line, any statement of
+ * the slice (each a set); when even that is too hard for the solver, the
+ * statements alone, without the formula. */
 #ifndef CULPRIT_COMSS_H
 #define CULPRIT_COMSS_H
 
@@ -48,6 +55,11 @@ struct comss_opts {
 	size_t max_sets;        /* (0: 8) */
 	size_t max_size;        /* lines in a set at most (0: 6) */
 	int max_paths;          /* runs at most (0: 8) */
+	/* A line the sets should reach: changed, or ranked at the top (NULL:
+	 * none). While no set holds one, widening goes on past the sets'
+	 * own branches, to decisions with such a line in an arm no run took. */
+	int (*wanted)(void *priv, const char *file, int line);
+	size_t shown;           /* 1 + the event where the failure shows (its output, its crash); 0: not known */
 	/* The suspiciousness of a line (weighted only). */
 	double (*susp)(void *priv, const char *file, int line);
 	/* Run the failing test again, traced, with the instance-th run of

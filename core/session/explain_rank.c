@@ -324,11 +324,21 @@ int explain_rerank(struct explain *x, int formula, int changed_only, struct cerr
 
 /* ---------------------------------------------------------- fault sets */
 
+#define FAULTS_TOP 3   /* ranks a fault set should reach, with the changed lines */
+
 static double faults_susp(void *priv, const char *file, int line)
 {
 	struct explain *x = priv;
 	const struct rank_entry *r = rank_find(&x->ranking, file, line);
 	return r ? r->raw : 0;
+}
+
+/* Changed by good..bad, or among the top-ranked lines. */
+static int faults_wanted(void *priv, const char *file, int line)
+{
+	struct explain *x = priv;
+	const struct rank_entry *r = rank_find(&x->ranking, file, line);
+	return r && (r->change >= 0 || r->s.rank <= FAULTS_TOP);
 }
 
 static int faults_forced(void *priv, unsigned site, unsigned instance, int outcome, struct trace *out,
@@ -398,7 +408,9 @@ int ex_faults(struct explain *x, struct cerr *e)
 		return 0;
 	}
 	struct comss_opts o = {.weighted = x->ranked, .ofc = 1, .susp = faults_susp, .forced = faults_forced,
-			       .release = faults_release, .priv = x};
+			       .wanted = x->ranked ? faults_wanted : NULL,
+			       .release = faults_release, .priv = x,
+			       .shown = x->tree.failure_ev < t->n ? (size_t)x->tree.failure_ev + 1 : 0};
 	struct comss_result r;
 	struct cerr ce = {{0}};
 	ex_activity(x, xstrdup("fault sets: solving"));

@@ -84,6 +84,27 @@ static double susp_58(void *priv, const char *file, int line)
 	return line == 5 || line == 8 ? 0.9 : 0.1;   /* the branch and b = a + 2 look likeliest */
 }
 
+static int want_4(void *priv, const char *file, int line)
+{
+	(void)priv;
+	(void)file;
+	return line == 4;   /* a = -x, which never ran */
+}
+
+static int want_3(void *priv, const char *file, int line)
+{
+	(void)priv;
+	(void)file;
+	return line == 3;
+}
+
+static int want_6(void *priv, const char *file, int line)
+{
+	(void)priv;
+	(void)file;
+	return line == 6;
+}
+
 static void test_ofc_example(void)
 {
 	struct tmeta m;
@@ -133,6 +154,121 @@ static void test_ofc_example(void)
 	CHECK(r.n >= 2 && r.sets[0].n == 2 && has_set(&r, l58, 2) && r.sets[0].v[1].line == 8);
 	CHECK(r.sets[0].cost < r.sets[1].cost);
 	comss_release(&r);
+	/* A wanted line (say, changed) in an arm no set's branch leads to:
+	 * widening goes on to the decision that holds it (x >= 0), and the
+	 * sets stay what they are — a = -x fixes nothing. */
+	o.weighted = 0;
+	o.wanted = want_4;
+	v.runs = 0;
+	CHECK(comss_run(&t, &x, 1, &o, &r, &e) == 0);
+	show(&r);
+	CHECK(r.paths == 3 && v.runs == 2);
+	CHECK(has_set(&r, l6, 1) && has_set(&r, l58, 2));
+	int l4[] = {4};
+	CHECK(!has_set(&r, l4, 1));
+	comss_release(&r);
+	/* A wanted line a set holds: no further widening. */
+	o.wanted = want_6;
+	v.runs = 0;
+	CHECK(comss_run(&t, &x, 1, &o, &r, &e) == 0);
+	CHECK(r.paths == 2 && v.runs == 1);
+	comss_release(&r);
+	trace_release(&t);
+	tmeta_release(&m);
+}
+
+/* The output call prints the wrong value: its arguments are code like
+ * any other, so the line that printed is a set of its own beside the
+ * line that computed the value. */
+static const char wrongarg[] =
+	"int main(int argc, char **argv) {\n"   /* 1 */
+	"\tint a = atoi(argv[1]);\n"            /* 2 */
+	"\tint b = a + 1;\n"                    /* 3 */
+	"\tprintf(\"%d\\n\", b);\n"             /* 4 */
+	"\treturn b > 100;\n"                   /* 5 */
+	"}\n";
+static const char *const stdio[] = {"stdio.h", "stdlib.h", NULL};
+
+static void test_output_line(void)
+{
+	struct tmeta m;
+	struct trace t;
+	if (traced_with("out", wrongarg, "./p 3 >/dev/null", NULL, stdio, &m, &t) < 0) {
+		CHECK(!"traced");
+		return;
+	}
+	/* The check: the printed argument should have been 6. */
+	struct expect x = {EXPECT_EQ, TRACE_NONE, NULL, 6};
+	for (size_t i = 0; i < t.n; i++)
+		if (t.ev[i].kind == TE_OUT && t.src[i] != TRACE_NONE) {
+			const struct msite *call = tmeta_site(&m, t.ev[t.src[i]].id);
+			if (call && call->nargs > 1) {
+				x.ev = (uint32_t)i;
+				x.tree = call->args[1];
+			}
+		}
+	CHECK(x.tree != NULL);
+	struct comss_opts o = {0};
+	struct comss_result r;
+	struct cerr e;
+	CHECK(comss_run(&t, &x, 1, &o, &r, &e) == 0);
+	show(&r);
+	int l4[] = {4}, l3[] = {3}, l2[] = {2};
+	CHECK(has_set(&r, l4, 1));
+	CHECK(has_set(&r, l3, 1));
+	CHECK(!has_set(&r, l2, 1));   /* the input, passed on as it is: hard */
+	CHECK(r.note == NULL);         /* the check itself, not the path to it */
+	int shows = 0;
+	for (size_t i = 0; i < r.n; i++)
+		shows += r.sets[i].v[0].line == 4 && strstr(r.sets[i].v[0].clause, "where the failure shows") != NULL;
+	CHECK(shows == 1);
+	comss_release(&r);
+	trace_release(&t);
+	tmeta_release(&m);
+}
+
+/* No check to model (nx = 0): the goal is the failure's path. The run
+ * passes off it (the decision flips), or with another value shown (the
+ * statement that computed it, or the output call itself). */
+static const char pathprog[] =
+	"int main(int argc, char **argv) {\n"   /* 1 */
+	"\tint a = atoi(argv[1]), b = 0;\n"     /* 2 */
+	"\tif (a > 0)\n"                        /* 3 */
+	"\t\tb = a + 1;\n"                      /* 4 */
+	"\tprintf(\"%d\\n\", b);\n"             /* 5 */
+	"\treturn 0;\n"                         /* 6 */
+	"}\n";
+
+static void test_path_goal(void)
+{
+	struct tmeta m;
+	struct trace t;
+	if (traced_with("path", pathprog, "./p 3 >/dev/null", NULL, stdio, &m, &t) < 0) {
+		CHECK(!"traced");
+		return;
+	}
+	struct comss_opts o = {0};
+	struct comss_result r;
+	struct cerr e;
+	CHECK(comss_run(&t, NULL, 0, &o, &r, &e) == 0);
+	show(&r);
+	int l3[] = {3}, l4[] = {4}, l5[] = {5};
+	CHECK(has_set(&r, l3, 1));
+	CHECK(has_set(&r, l4, 1));
+	CHECK(has_set(&r, l5, 1));
+	CHECK(r.note && strstr(r.note, "or change a statement it depends on"));
+	comss_release(&r);
+	/* A wanted line off the path: the statements wait. */
+	o.wanted = want_3;
+	CHECK(comss_run(&t, NULL, 0, &o, &r, &e) == 0);
+	show(&r);
+	CHECK(has_set(&r, l3, 1) && !has_set(&r, l4, 1));
+	comss_release(&r);
+	/* Not reached off the path: they join. */
+	o.wanted = want_4;
+	CHECK(comss_run(&t, NULL, 0, &o, &r, &e) == 0);
+	CHECK(has_set(&r, l3, 1) && has_set(&r, l4, 1));
+	comss_release(&r);
 	trace_release(&t);
 	tmeta_release(&m);
 }
@@ -143,6 +279,8 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	RUN(test_ofc_example);
+	RUN(test_output_line);
+	RUN(test_path_goal);
 	if (!getenv("KEEP"))
 		remove_tree(dir, NULL);
 	TEST_EXIT();
