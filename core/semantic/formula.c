@@ -271,6 +271,77 @@ static Z3_ast string_result(struct formula *f, uint32_t c, int w)
 	return Z3_mk_ite(f->z, n == 1 ? same[0] : Z3_mk_and(f->z, n, same), bv(f, t->ev[c].val, w), fresh(f, w));
 }
 
+static Z3_ast fp_of(struct formula *f, Z3_ast a);
+static Z3_ast fp_bits(struct formula *f, Z3_ast x);
+static Z3_sort fp_sort(struct formula *f, int w);
+
+/* The math library's functions whose results IEEE arithmetic gives
+ * exactly (correctly rounded: what glibc returns), by name, float and long
+ * forms included; the integer absolute values too. */
+enum mathfn { M_NONE, M_SQRT, M_FABS, M_FLOOR, M_CEIL, M_ROUND, M_TRUNC, M_RINT, M_FMIN, M_FMAX, M_ABS };
+
+static enum mathfn math_fn(const char *name, int *nargs)
+{
+	static const struct {
+		const char *name;
+		enum mathfn fn;
+		int nargs;
+	} fns[] = {
+		{"sqrt", M_SQRT, 1}, {"fabs", M_FABS, 1}, {"floor", M_FLOOR, 1}, {"ceil", M_CEIL, 1},
+		{"round", M_ROUND, 1}, {"trunc", M_TRUNC, 1}, {"rint", M_RINT, 1}, {"nearbyint", M_RINT, 1},
+		{"fmin", M_FMIN, 2}, {"fmax", M_FMAX, 2},
+	};
+	if (!name)
+		return M_NONE;
+	if (!strcmp(name, "abs") || !strcmp(name, "labs") || !strcmp(name, "llabs")) {
+		*nargs = 1;
+		return M_ABS;
+	}
+	size_t len = strlen(name);
+	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
+		size_t l = strlen(fns[i].name);
+		if (!strncmp(name, fns[i].name, l) && (len == l || (len == l + 1 && name[l] == 'f'))) {
+			*nargs = fns[i].nargs;
+			return fns[i].fn;
+		}
+	}
+	return M_NONE;
+}
+
+/* The result of a call of the math library (math_fn) from its arguments
+ * (the reads of call event c's context), of the call's type t; NULL when
+ * the call is not one of them or an argument is not modelled. */
+static Z3_ast math_result(struct formula *f, uint32_t c, const struct msite *cs, const struct mtype *t)
+{
+	int nargs = 0;
+	enum mathfn fn = math_fn(cs ? cs->name : NULL, &nargs);
+	if (fn == M_NONE || cs->nargs != nargs || (fn == M_ABS ? t->cls != 'i' : !is_fp(t)))
+		return NULL;
+	Z3_ast a[2] = {NULL, NULL};
+	for (int k = 0; k < nargs; k++) {
+		const struct mnode *arg = cs->args[k];
+		if (!arg || !modelled(&arg->t) || !(a[k] = term(f, c, arg)))
+			return NULL;
+		a[k] = conv(f, a[k], &arg->t, t);
+	}
+	if (fn == M_ABS)
+		return Z3_mk_ite(f->z, Z3_mk_bvslt(f->z, a[0], bv(f, 0, width(t))), Z3_mk_bvneg(f->z, a[0]), a[0]);
+	Z3_ast x = fp_of(f, a[0]), y = nargs == 2 ? fp_of(f, a[1]) : NULL, v;
+	switch (fn) {
+	case M_SQRT: v = Z3_mk_fpa_sqrt(f->z, Z3_mk_fpa_rne(f->z), x); break;
+	case M_FABS: v = Z3_mk_fpa_abs(f->z, x); break;
+	case M_FLOOR: v = Z3_mk_fpa_round_to_integral(f->z, Z3_mk_fpa_rtn(f->z), x); break;
+	case M_CEIL: v = Z3_mk_fpa_round_to_integral(f->z, Z3_mk_fpa_rtp(f->z), x); break;
+	case M_ROUND: v = Z3_mk_fpa_round_to_integral(f->z, Z3_mk_fpa_rna(f->z), x); break;
+	case M_TRUNC: v = Z3_mk_fpa_round_to_integral(f->z, Z3_mk_fpa_rtz(f->z), x); break;
+	case M_RINT: v = Z3_mk_fpa_round_to_integral(f->z, Z3_mk_fpa_rne(f->z), x); break;
+	case M_FMIN: v = Z3_mk_fpa_min(f->z, x, y); break;
+	case M_FMAX: v = Z3_mk_fpa_max(f->z, x, y); break;
+	default: return NULL;
+	}
+	return fp_bits(f, v);
+}
+
 /* c: a call's result */
 static Z3_ast call_result(struct formula *f, uint32_t owner, const struct mnode *n, int w)
 {
@@ -283,6 +354,10 @@ static Z3_ast call_result(struct formula *f, uint32_t owner, const struct mnode 
 		Z3_ast sv = string_result(f, c, w);
 		if (sv)
 			return sv;
+		const struct msite *cs = tmeta_site(t->m, t->ev[c].id);
+		Z3_ast mv = math_result(f, c, cs, &n->t);
+		if (mv)
+			return resize(f, mv, n->t.cls == 'i', w);
 	}
 	if (ret != TRACE_NONE && t->ev[ret].kind == TE_IN)
 		return input(f, ret, 1, w);
@@ -713,6 +788,8 @@ static Z3_solver timed_solver(struct formula *f, unsigned ms, int minimize_cores
 	if (minimize_cores)
 		Z3_params_set_bool(f->z, p, Z3_mk_string_symbol(f->z, "core.minimize"), 1);
 	Z3_params_set_uint(f->z, p, Z3_mk_string_symbol(f->z, "timeout"), ms);
+	if (f->rlimit)
+		Z3_params_set_uint(f->z, p, Z3_mk_string_symbol(f->z, "rlimit"), f->rlimit);
 	Z3_solver_set_params(f->z, s, p);
 	Z3_params_dec_ref(f->z, p);
 	return s;
@@ -1306,6 +1383,215 @@ static Z3_lbool solve_relaxed(struct formula *f, Z3_solver s, Z3_ast *prefs, uns
 	return r;
 }
 
+/* ------------------------------------------------ guessing, when slow */
+
+/* A path condition over floating-point numbers can take the solver longer
+ * than its limit (each product or quotient of doubles is a large circuit).
+ * Then values are guessed instead: the numbers the formula reads take
+ * values near their own or small round ones, and each guess is checked by
+ * evaluating the solver's assertions under it, which costs microseconds.
+ * A guess that holds is a model like the solver's; the run checks it. */
+#define GUESSES 4000
+
+/* The value of number input ev as a double (its bits for float and double). */
+static double input_number(const struct trace *t, uint32_t ev)
+{
+	const struct tev *v = &t->ev[ev];
+	int w = input_width(v);
+	if (input_is_fp(t, ev) && w == 32) {
+		unsigned u32 = (unsigned)v->val;
+		float fl;
+		memcpy(&fl, &u32, 4);
+		return fl;
+	}
+	if (input_is_fp(t, ev)) {
+		unsigned long long u = v->val;
+		double d;
+		memcpy(&d, &u, 8);
+		return d;
+	}
+	return (double)trace_value(v, 1);
+}
+
+/* The bits input ev holds when its number is x (rounded toward zero for an integer). */
+static unsigned long long number_bits(const struct trace *t, uint32_t ev, double x)
+{
+	int w = input_width(&t->ev[ev]);
+	if (input_is_fp(t, ev) && w == 32) {
+		float fl = (float)x;
+		unsigned u32;
+		memcpy(&u32, &fl, 4);
+		return u32;
+	}
+	if (input_is_fp(t, ev)) {
+		unsigned long long u;
+		memcpy(&u, &x, 8);
+		return u;
+	}
+	if (x > 9e18 || x < -9e18)
+		x = 0;
+	return (unsigned long long)(long long)x;
+}
+
+/* The k-th value tried for a number that was o: steps away from it, then
+ * its double, half and negation, then small round numbers. */
+static int guess_value(double o, unsigned k, double *x)
+{
+	static const double step[] = {1, -1, 2, -2, 0.5, -0.5, 5, -5, 10, -10, 50, -50, 64, -64, 100, -100};
+	static const double round_[] = {0, 1, 2, 3, 4, 5, 7, 10, 20, 50, 100, 1000, -1, -2, -10};
+	size_t ns = sizeof(step) / sizeof(step[0]), nr = sizeof(round_) / sizeof(round_[0]);
+	if (k < ns)
+		*x = o + step[k];
+	else if (k < ns + 3)
+		*x = k == ns ? 2 * o : k == ns + 1 ? o / 2 : -o;
+	else if (k < ns + 3 + nr)
+		*x = round_[k - ns - 3];
+	else
+		return 0;
+	return 1;
+}
+
+/* A clause v_e = rhs among the solver's assertions: in a guess, v_e takes
+ * rhs's value (events in trace order: a clause reads earlier ones only). */
+struct def {
+	uint32_t e;
+	Z3_func_decl d;
+	Z3_ast rhs;
+};
+
+static int def_cmp(const void *a, const void *b)
+{
+	uint32_t x = ((const struct def *)a)->e, y = ((const struct def *)b)->e;
+	return x < y ? -1 : x > y;
+}
+
+/* Whether assertion a is a clause v_e = rhs; its parts into d. */
+static int def_of(struct formula *f, Z3_ast a, struct def *d)
+{
+	if (Z3_get_ast_kind(f->z, a) != Z3_APP_AST)
+		return 0;
+	Z3_app app = Z3_to_app(f->z, a);
+	if (Z3_get_decl_kind(f->z, Z3_get_app_decl(f->z, app)) != Z3_OP_EQ || Z3_get_app_num_args(f->z, app) != 2)
+		return 0;
+	Z3_ast x = Z3_get_app_arg(f->z, app, 0);
+	if (Z3_get_ast_kind(f->z, x) != Z3_APP_AST || Z3_get_app_num_args(f->z, Z3_to_app(f->z, x)) != 0)
+		return 0;
+	Z3_func_decl dx = Z3_get_app_decl(f->z, Z3_to_app(f->z, x));
+	if (Z3_get_decl_kind(f->z, dx) != Z3_OP_UNINTERPRETED)
+		return 0;
+	const char *name = Z3_get_symbol_string(f->z, Z3_get_decl_name(f->z, dx));
+	size_t tl = strlen(f->tag);
+	unsigned e;
+	int used = 0;
+	if (strncmp(name, f->tag, tl) || sscanf(name + tl, "v%u%n", &e, &used) != 1 || name[tl + (size_t)used])
+		return 0;
+	*d = (struct def){e, dx, Z3_get_app_arg(f->z, app, 1)};
+	return 1;
+}
+
+/* A model of the inputs: number input k (of f->inputs) has value vals[k],
+ * the others their own, each clause's variable its value from them;
+ * preferences off, no overflow wanted. */
+static Z3_model guess_model(struct formula *f, const double *vals, Z3_ast noov, const struct def *defs, size_t ndefs)
+{
+	const struct trace *t = f->t;
+	Z3_model m = Z3_mk_model(f->z);
+	Z3_model_inc_ref(f->z, m);
+	for (size_t k = 0; k < f->ninputs; k++) {
+		uint32_t ev = f->inputs[k];
+		int w = input_width(&t->ev[ev]);
+		char name[32];
+		snprintf(name, sizeof(name), "in%u", ev);
+		Z3_func_decl d = Z3_mk_func_decl(f->z, Z3_mk_string_symbol(f->z, name), 0, NULL,
+						 Z3_mk_bv_sort(f->z, (unsigned)w));
+		unsigned long long u = variable_input(&t->ev[ev], 1) ? number_bits(t, ev, vals[k]) : t->ev[ev].val;
+		Z3_add_const_interp(f->z, m, d, bv(f, u, w));
+	}
+	Z3_add_const_interp(f->z, m, Z3_get_app_decl(f->z, Z3_to_app(f->z, noov)), Z3_mk_true(f->z));
+	for (size_t i = 0; i < ndefs; i++) {
+		Z3_ast v = NULL;
+		if (Z3_model_eval(f->z, m, defs[i].rhs, 1, &v) && v)
+			Z3_add_const_interp(f->z, m, defs[i].d, v);
+	}
+	return m;
+}
+
+/* Whether the assertions hold under m (free variables at Z3's defaults). */
+static int holds(struct formula *f, Z3_ast all, Z3_model m)
+{
+	Z3_ast v = NULL;
+	return Z3_model_eval(f->z, m, all, 1, &v) && v && Z3_get_bool_value(f->z, v) == Z3_L_TRUE;
+}
+
+/* Guess values of the number inputs that satisfy the solver's assertions:
+ * first one input moved at a time, then several at once (a fixed
+ * pseudo-random sequence, so runs repeat), for at most GUESS_SECONDS. A
+ * model (referenced), or NULL. */
+#define GUESS_SECONDS 2.0
+static Z3_model guess(struct formula *f, Z3_solver s, Z3_ast noov)
+{
+	const struct trace *t = f->t;
+	size_t n = f->ninputs, nnum = 0;
+	for (size_t k = 0; k < n; k++)
+		nnum += variable_input(&t->ev[f->inputs[k]], 1);
+	if (!nnum)
+		return NULL;
+	double t0 = now();
+	Z3_ast_vector av = Z3_solver_get_assertions(f->z, s);
+	Z3_ast_vector_inc_ref(f->z, av);
+	unsigned na = Z3_ast_vector_size(f->z, av);
+	Z3_ast *as = xmalloc((na + 1) * sizeof(*as));
+	struct def *defs = xmalloc((na + 1) * sizeof(*defs));
+	size_t ndefs = 0;
+	for (unsigned i = 0; i < na; i++) {
+		as[i] = Z3_ast_vector_get(f->z, av, i);
+		ndefs += def_of(f, as[i], &defs[ndefs]);
+	}
+	qsort(defs, ndefs, sizeof(*defs), def_cmp);
+	Z3_ast all = na ? Z3_mk_and(f->z, na, as) : Z3_mk_true(f->z);
+	Z3_inc_ref(f->z, all);
+	free(as);
+	double *own = xmalloc(n * sizeof(*own)), *vals = xmalloc(n * sizeof(*vals));
+	for (size_t k = 0; k < n; k++)
+		own[k] = vals[k] = variable_input(&t->ev[f->inputs[k]], 1) ? input_number(t, f->inputs[k]) : 0;
+	Z3_model found = NULL;
+	unsigned tries = 0, seed = 12345;
+	for (size_t k = 0; k < n && !found; k++) {
+		double x;
+		if (!variable_input(&t->ev[f->inputs[k]], 1))
+			continue;
+		for (unsigned j = 0; guess_value(own[k], j, &x) && !found && tries < GUESSES; j++, tries++) {
+			vals[k] = x;
+			Z3_model m = guess_model(f, vals, noov, defs, ndefs);
+			if (holds(f, all, m))
+				found = m;
+			else
+				Z3_model_dec_ref(f->z, m);
+		}
+		vals[k] = own[k];
+	}
+	while (!found && tries++ < GUESSES && now() - t0 < GUESS_SECONDS) {
+		for (size_t k = 0; k < n; k++) {
+			double x = own[k];
+			seed = seed * 1103515245u + 12345u;
+			if ((seed >> 16) & 1)
+				(void)guess_value(own[k], (seed >> 17) % 34, &x);
+			vals[k] = x;
+		}
+		Z3_model m = guess_model(f, vals, noov, defs, ndefs);
+		if (holds(f, all, m))
+			found = m;
+		else
+			Z3_model_dec_ref(f->z, m);
+	}
+	free(own);
+	free(vals);
+	free(defs);
+	Z3_dec_ref(f->z, all);
+	Z3_ast_vector_dec_ref(f->z, av);
+	return found;
+}
+
 /* Assert what the walk queued since the last call, and give the new
  * inputs their domains and preferences. */
 static void catch_up(struct formula *f, Z3_solver s, struct bits *added, Z3_ast noov, size_t *sided, size_t *domained,
@@ -1349,7 +1635,7 @@ static int flips_run(struct formula *f, const uint32_t *br, size_t nbr, const un
 	Z3_ast noov = Z3_mk_const(f->z, Z3_mk_string_symbol(f->z, "noov"), Z3_mk_bool_sort(f->z));
 	Z3_ast *prefs = NULL;
 	unsigned char *on = NULL;
-	int rc = 0;
+	int rc = 0, slow = 0;   /* slow: a check ran out of time */
 	for (size_t i = 0; i < nbr && out->checks < max_checks && now() - t0 < FLIPS_SECONDS; i++) {
 		struct expect x = {EXPECT_FLIP, br[i], NULL, 0};
 		Z3_ast flip = expected(f, &x);
@@ -1363,14 +1649,21 @@ static int flips_run(struct formula *f, const uint32_t *br, size_t nbr, const un
 			Z3_solver_assert(f->z, s, flip);
 			/* Keep the other inputs as they were where the path allows:
 			 * drop the preferences an unsat core names, and try again. */
-			Z3_lbool r = solve_relaxed(f, s, prefs, on, domained, noov, &out->checks);
+			/* Once the solver ran out of time on this path, guess first. */
+			Z3_model m = slow ? guess(f, s, noov) : NULL;
+			Z3_lbool r = m ? Z3_L_TRUE : solve_relaxed(f, s, prefs, on, domained, noov, &out->checks);
 			if (Z3_get_error_code(f->z) != Z3_OK) {
 				rc = cerr_set(e, "the solver failed: %s", Z3_get_error_msg(f->z, Z3_get_error_code(f->z)));
 				break;
 			}
-			if (r == Z3_L_TRUE) {
-				Z3_model m = Z3_solver_get_model(f->z, s);
+			if (r == Z3_L_UNDEF && !slow) {
+				slow = 1;
+				m = guess(f, s, noov);
+			} else if (r == Z3_L_TRUE && !m) {
+				m = Z3_solver_get_model(f->z, s);
 				Z3_model_inc_ref(f->z, m);
+			}
+			if (m) {
 				record_model(f, m, br[i], TRACE_NONE, out, &cap);
 				Z3_model_dec_ref(f->z, m);
 			}
@@ -1400,15 +1693,21 @@ static int flips_run(struct formula *f, const uint32_t *br, size_t nbr, const un
 			Z3_solver_push(f->z, s);
 			Z3_solver_assert(f->z, s, Z3_mk_not(f->z, Z3_mk_eq(f->z, x, bv(f, t->ev[ev].val, w))));
 			for (size_t j = 0; j < per_input && out->checks < max_checks && now() - t0 < FLIPS_SECONDS; j++) {
-				Z3_lbool r = solve_relaxed(f, s, prefs, on, domained, noov, &out->checks);
+				Z3_model m = slow ? guess(f, s, noov) : NULL;
+				Z3_lbool r = m ? Z3_L_TRUE : solve_relaxed(f, s, prefs, on, domained, noov, &out->checks);
 				if (Z3_get_error_code(f->z) != Z3_OK) {
 					rc = cerr_set(e, "the solver failed: %s", Z3_get_error_msg(f->z, Z3_get_error_code(f->z)));
 					break;
 				}
-				if (r != Z3_L_TRUE)
+				if (r == Z3_L_UNDEF && !slow) {
+					slow = 1;
+					m = guess(f, s, noov);
+				} else if (r == Z3_L_TRUE && !m) {
+					m = Z3_solver_get_model(f->z, s);
+					Z3_model_inc_ref(f->z, m);
+				}
+				if (!m)
 					break;
-				Z3_model m = Z3_solver_get_model(f->z, s);
-				Z3_model_inc_ref(f->z, m);
 				Z3_ast val = NULL;
 				int got = Z3_model_eval(f->z, m, x, 1, &val);
 				if (got)

@@ -24,6 +24,7 @@ struct formula {
 	char tag[8];            /* prefix of variable names (several traces in one context) */
 	uint32_t prefix_upto;   /* events before it are another trace's too: named with prefix_tag */
 	char prefix_tag[8];
+	unsigned rlimit;        /* generation's checks give up past this resource count (0: only the time limit) */
 	int no_overflow;        /* signed + - * must not overflow: side conditions gathered in side */
 	Z3_ast *side;
 	size_t nside, capside;

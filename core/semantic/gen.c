@@ -1,5 +1,6 @@
 #include "core/semantic/gen.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,6 +178,10 @@ static void float_text(struct buf *b, unsigned long long u, unsigned size)
 		memcpy(&d, &u, 8);
 	}
 	char s[64];
+	if (d == (double)(long long)d && d > -1e15 && d < 1e15 && !(d == 0 && signbit(d))) {
+		buf_addf(b, "%lld", (long long)d);   /* a whole number as a person writes it: 20, not 2e+01 */
+		return;
+	}
 	for (int prec = 1; prec <= 17; prec++) {
 		snprintf(s, sizeof(s), "%.*g", prec, d);
 		double back = strtod(s, NULL);

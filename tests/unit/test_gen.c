@@ -3,12 +3,14 @@
  * becomes a command line and standard input that take the other way; the
  * runtime can force a branch (for on-demand formulas). Real programs,
  * instrumented with libclang and built with the system compiler. */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/semantic/formula_int.h"
 #include "core/semantic/gen.h"
 #include "core/semantic/instr.h"
 #include "core/semantic/tmeta.h"
@@ -157,6 +159,127 @@ static void test_scanf(void)
 	}
 	CHECK(hit);
 	free(v);
+	trace_release(&t);
+	tmeta_release(&m);
+}
+
+/* Branches on the math library's exact functions of a double read by
+ * scanf("%lf"): sqrt, fabs and floor are modelled in floating point (not
+ * taken as their observed values), so each branch can be negated. */
+static const char roots[] =
+	"#include <math.h>\n"
+	"#include <stdio.h>\n"
+	"int main(void)\n"
+	"{\n"
+	"\tdouble x = 0;\n"
+	"\tif (scanf(\"%lf\", &x) != 1)\n"
+	"\t\treturn 2;\n"
+	"\tif (sqrt(fabs(x)) >= 3)\n"
+	"\t\tputs(\"far\");\n"
+	"\telse if (floor(x) == 2)\n"
+	"\t\tputs(\"two\");\n"
+	"\telse\n"
+	"\t\tputs(\"near\");\n"
+	"\treturn 0;\n"
+	"}\n";
+
+static void test_math(void)
+{
+	struct tmeta m;
+	struct trace t;
+	if (traced("roots", roots, "sh -c 'echo 4 | ./p'", NULL, &m, &t) < 0) {
+		CHECK(!"traced");
+		return;
+	}
+	struct cerr e;
+	struct gen_input *v = NULL;
+	size_t n = 0;
+	struct gen_stats st;
+	CHECK(gen_candidates(&t, dir, NULL, NULL, NULL, 0, 8, NULL, 0, &v, &n, &st, &e) == 0);
+	int far = 0, two = 0;
+	for (size_t i = 0; i < n; i++) {
+		double x;
+		if (v[i].in.s && sscanf(v[i].in.s, "%lf", &x) == 1) {
+			far |= sqrt(fabs(x)) >= 3;
+			two |= sqrt(fabs(x)) < 3 && floor(x) == 2;
+		}
+		gen_input_release(&v[i]);
+	}
+	CHECK(far);
+	CHECK(two);
+	free(v);
+	trace_release(&t);
+	tmeta_release(&m);
+}
+
+/* When the solver gives up on a path condition (forced here by a tiny
+ * resource limit; on real programs, products of doubles past the time
+ * limit), values are guessed near the inputs' own and checked against the
+ * formula: the branch on a product of two doubles read by scanf is still
+ * negated, and on the same path the number still takes other values. */
+static const char product[] =
+	"#include <stdio.h>\n"
+	"int main(void)\n"
+	"{\n"
+	"\tdouble a = 0, b = 0;\n"
+	"\tif (scanf(\"%lf %lf\", &a, &b) != 2)\n"
+	"\t\treturn 2;\n"
+	"\tif (a * b > 100.0)\n"
+	"\t\tputs(\"big\");\n"
+	"\telse\n"
+	"\t\tputs(\"small\");\n"
+	"\treturn 0;\n"
+	"}\n";
+
+/* The value input event ev takes in solution fl (its own when unchanged). */
+static double flip_double(const struct trace *t, const struct flip *fl, uint32_t ev)
+{
+	unsigned long long u = t->ev[ev].val;
+	for (size_t k = 0; k < fl->n; k++)
+		if (fl->in[k] == ev)
+			u = (unsigned long long)fl->val[k];
+	double d;
+	memcpy(&d, &u, sizeof(d));
+	return d;
+}
+
+static void test_guess(void)
+{
+	struct tmeta m;
+	struct trace t;
+	if (traced("product", product, "sh -c 'echo 3 4 | ./p'", NULL, &m, &t) < 0) {
+		CHECK(!"traced");
+		return;
+	}
+	uint32_t br[8], in[2];
+	size_t nbr = 0, nin = 0;
+	for (size_t i = 0; i < t.n; i++) {
+		if (t.ev[i].kind == TE_BRANCH && nbr < 8)
+			br[nbr++] = (uint32_t)i;
+		if (t.ev[i].kind == TE_IN && t.ev[i].aux == TIN_STDINT && nin < 2)
+			in[nin++] = (uint32_t)i;
+	}
+	CHECK(nin == 2);
+	unsigned char want[8];
+	memset(want, 1, sizeof(want));
+	struct cerr e;
+	struct flips fl;
+	struct formula *f = formula_new_mode(&t, 1);
+	f->rlimit = 1;
+	CHECK(formula_flips(f, br, nbr, want, 64, &fl, &e) == 0);
+	int big = 0;
+	for (size_t i = 0; i < fl.n && nin == 2; i++)
+		big |= flip_double(&t, &fl.v[i], in[0]) * flip_double(&t, &fl.v[i], in[1]) > 100.0;
+	CHECK(big);
+	flips_release(&fl);
+	CHECK(formula_same_path(f, br, nbr, 2, 64, &fl, &e) == 0);
+	CHECK(fl.n >= 2);
+	for (size_t i = 0; i < fl.n && nin == 2; i++) {
+		double a = flip_double(&t, &fl.v[i], in[0]), b = flip_double(&t, &fl.v[i], in[1]);
+		CHECK(a * b <= 100.0 && (a != 3 || b != 4));
+	}
+	flips_release(&fl);
+	formula_free(f);
 	trace_release(&t);
 	tmeta_release(&m);
 }
@@ -625,6 +748,8 @@ int main(void)
 	RUN(test_tame);
 	RUN(test_scanf);
 	RUN(test_same_path);
+	RUN(test_math);
+	RUN(test_guess);
 	RUN(test_gets);
 	RUN(test_forced);
 	RUN(test_mixed);

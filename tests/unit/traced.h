@@ -50,7 +50,7 @@ static int instrumented(const char *name, const char *src, const char *const *he
 	}
 	rc |= instr_file(p, "p.c", NULL, 0, 0, nargs ? args : NULL, nargs, &next, &out, &meta, &st, &e);
 	rc |= file_write_atomic(p, out.s, out.len, 0644, &e);
-	char *cc = xasprintf("cd %s && cc %s -w%s -o p p.c", d, traced_std, inc.s);
+	char *cc = xasprintf("cd %s && cc %s -w%s -o p p.c -lm", d, traced_std, inc.s);
 	rc |= sh(cc);
 	free(cc);
 	buf_release(&inc);
