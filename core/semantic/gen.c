@@ -34,6 +34,18 @@ static int env_settable(const char *nv)
 	return eq && shell_name(nv, (size_t)(eq - nv));
 }
 
+/* Whether the variable has this value in culprit's own environment, which
+ * the test's commands inherit: then the command need not set it (HOME,
+ * PATH, a locale), and the written test does not depend on this machine. */
+static int env_inherited(const char *nv)
+{
+	const char *eq = strchr(nv, '=');
+	char *name = xstrndup(nv, (size_t)(eq - nv));
+	const char *cur = getenv(name);
+	free(name);
+	return cur && !strcmp(cur, eq + 1);
+}
+
 char *gen_command(const struct gen_input *g)
 {
 	/* One line, byte for byte: an argument holding a control or non-ASCII
@@ -53,7 +65,7 @@ char *gen_command(const struct gen_input *g)
 		}
 	for (size_t i = 0; i < g->nenv; i++) {
 		const char *v = strchr(g->env[i], '=');
-		if (env_settable(g->env[i]) && !printable(v + 1, strlen(v + 1))) {
+		if (env_settable(g->env[i]) && !env_inherited(g->env[i]) && !printable(v + 1, strlen(v + 1))) {
 			buf_addf(&b, "e%zu=$(printf '%%b_' ", i);
 			shell_quote_b(&b, v + 1, strlen(v + 1));
 			buf_addf(&b, ") && e%zu=${e%zu%%_} && ", i, i);
@@ -70,7 +82,7 @@ char *gen_command(const struct gen_input *g)
 	}
 	for (size_t i = 0; i < g->nenv; i++) {
 		const char *v = strchr(g->env[i], '=');
-		if (!env_settable(g->env[i]))
+		if (!env_settable(g->env[i]) || env_inherited(g->env[i]))
 			continue;   /* the environment's own, as the run had it */
 		buf_add(&b, g->env[i], (size_t)(v + 1 - g->env[i]));
 		if (printable(v + 1, strlen(v + 1)))

@@ -187,7 +187,7 @@ static void test_math(void)
 {
 	struct tmeta m;
 	struct trace t;
-	if (traced("roots", roots, "sh -c 'echo 4 | ./p'", NULL, &m, &t) < 0) {
+	if (traced("roots", roots, "sh -c 'echo 4 | ./p' > /dev/null", NULL, &m, &t) < 0) {
 		CHECK(!"traced");
 		return;
 	}
@@ -247,7 +247,7 @@ static void test_guess(void)
 {
 	struct tmeta m;
 	struct trace t;
-	if (traced("product", product, "sh -c 'echo 3 4 | ./p'", NULL, &m, &t) < 0) {
+	if (traced("product", product, "sh -c 'echo 3 4 | ./p' > /dev/null", NULL, &m, &t) < 0) {
 		CHECK(!"traced");
 		return;
 	}
@@ -358,7 +358,7 @@ static void test_gets(void)
 	struct trace t;
 	const char *std = traced_std;
 	traced_std = "-std=gnu99";   /* gets is declared up to C99 */
-	int got = traced("gets", lines, "sh -c 'printf \"+a\\nb\\n\" | ./p'", NULL, &m, &t);
+	int got = traced("gets", lines, "sh -c 'printf \"+a\\nb\\n\" | ./p' > /dev/null", NULL, &m, &t);
 	traced_std = std;
 	if (got < 0) {
 		CHECK(!"traced");
@@ -685,6 +685,18 @@ static void test_environment(void)
 	CHECK_STR(d, "LIMIT=5 MODE=ab PAIR=3,4 ./p 3");
 	free(own);
 	free(d);
+	/* A value the environment the tests run in has already (HOME, a
+	 * locale) is inherited, not written: the test does not depend on
+	 * this machine. */
+	setenv("MODE", "ab", 1);
+	own = gen_command(&g);
+	CHECK_STR(own, "cd env && LIMIT=5 PAIR=3,4 ./p 3 < /dev/null");
+	free(own);
+	setenv("MODE", "other", 1);
+	own = gen_command(&g);
+	CHECK_STR(own, "cd env && LIMIT=5 MODE=ab PAIR=3,4 ./p 3 < /dev/null");
+	free(own);
+	unsetenv("MODE");
 	gen_input_release(&g);
 	struct gen_input *v = NULL;
 	size_t n = 0;
