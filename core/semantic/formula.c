@@ -1523,6 +1523,17 @@ static int holds(struct formula *f, Z3_ast all, Z3_model m)
 	return Z3_model_eval(f->z, m, all, 1, &v) && v && Z3_get_bool_value(f->z, v) == Z3_L_TRUE;
 }
 
+/* The model of the guessed values when the assertions hold in it, else NULL. */
+static Z3_model guess_try(struct formula *f, const double *vals, Z3_ast noov, const struct def *defs, size_t ndefs,
+			  Z3_ast all)
+{
+	Z3_model m = guess_model(f, vals, noov, defs, ndefs);
+	if (holds(f, all, m))
+		return m;
+	Z3_model_dec_ref(f->z, m);
+	return NULL;
+}
+
 /* Guess values of the number inputs that satisfy the solver's assertions:
  * first one input moved at a time, then several at once (a fixed
  * pseudo-random sequence, so runs repeat), for at most GUESS_SECONDS. A
@@ -1562,11 +1573,7 @@ static Z3_model guess(struct formula *f, Z3_solver s, Z3_ast noov)
 			continue;
 		for (unsigned j = 0; guess_value(own[k], j, &x) && !found && tries < GUESSES; j++, tries++) {
 			vals[k] = x;
-			Z3_model m = guess_model(f, vals, noov, defs, ndefs);
-			if (holds(f, all, m))
-				found = m;
-			else
-				Z3_model_dec_ref(f->z, m);
+			found = guess_try(f, vals, noov, defs, ndefs, all);
 		}
 		vals[k] = own[k];
 	}
@@ -1578,11 +1585,7 @@ static Z3_model guess(struct formula *f, Z3_solver s, Z3_ast noov)
 				(void)guess_value(own[k], (seed >> 17) % 34, &x);
 			vals[k] = x;
 		}
-		Z3_model m = guess_model(f, vals, noov, defs, ndefs);
-		if (holds(f, all, m))
-			found = m;
-		else
-			Z3_model_dec_ref(f->z, m);
+		found = guess_try(f, vals, noov, defs, ndefs, all);
 	}
 	free(own);
 	free(vals);
