@@ -327,6 +327,7 @@ static Z3_ast math_result(struct formula *f, uint32_t c, const struct msite *cs,
 	if (fn == M_ABS)
 		return Z3_mk_ite(f->z, Z3_mk_bvslt(f->z, a[0], bv(f, 0, width(t))), Z3_mk_bvneg(f->z, a[0]), a[0]);
 	Z3_ast x = fp_of(f, a[0]), y = nargs == 2 ? fp_of(f, a[1]) : NULL, v;
+	f->fp_ops++;
 	switch (fn) {
 	case M_SQRT: v = Z3_mk_fpa_sqrt(f->z, Z3_mk_fpa_rne(f->z), x); break;
 	case M_FABS: v = Z3_mk_fpa_abs(f->z, x); break;
@@ -542,6 +543,7 @@ static Z3_ast tnonzero(struct formula *f, Z3_ast a, const struct mtype *t)
 static Z3_ast fp_conv(struct formula *f, Z3_ast a, const struct mtype *from, const struct mtype *to)
 {
 	Z3_ast rne = Z3_mk_fpa_rne(f->z);
+	f->fp_ops++;
 	if (is_fp(from) && is_fp(to)) {
 		if (from->bits == to->bits)
 			return a;
@@ -612,6 +614,7 @@ static Z3_ast fp_binary(struct formula *f, uint32_t owner, const struct mnode *n
 		return truth(f, c, w);
 	}
 	Z3_ast rne = Z3_mk_fpa_rne(f->z), v;
+	f->fp_ops++;
 	switch (op[0]) {
 	case '+': v = Z3_mk_fpa_add(f->z, rne, x, y); break;
 	case '-': v = Z3_mk_fpa_sub(f->z, rne, x, y); break;
@@ -1618,6 +1621,13 @@ static void catch_up(struct formula *f, Z3_solver s, struct bits *added, Z3_ast 
  * can take the solver seconds a check, and a round has others to run. */
 #define FLIPS_SECONDS 20.0
 
+/* A path whose prefix holds more floating-point operations than this is
+ * not solved past that point: each is a circuit of thousands of clauses,
+ * and the solver's time limit does not bound building them (a loop of
+ * divisions took minutes and gigabytes in one check, where a few dozen
+ * operations take seconds). */
+#define FP_OPS_MAX 128
+
 static int flips_run(struct formula *f, const uint32_t *br, size_t nbr, const unsigned char *want, size_t max_checks,
 		     size_t per_input, struct flips *out, struct cerr *e)
 {
@@ -1628,6 +1638,7 @@ static int flips_run(struct formula *f, const uint32_t *br, size_t nbr, const un
 	f->queued = bits_new(t->n + 1);
 	f->qhead = f->qtail = 0;
 	f->ninputs = 0;
+	f->fp_ops = 0;
 	Z3_solver s = timed_solver(f, 5000, 0);
 	struct bits *added = bits_new(t->n + 1);
 	size_t domained = 0, cap = 0, cap_pref = 0, sided = 0, walked = 0;
@@ -1647,6 +1658,10 @@ static int flips_run(struct formula *f, const uint32_t *br, size_t nbr, const un
 			continue;   /* an opaque condition: the run's values decide it */
 		}
 		catch_up(f, s, added, noov, &sided, &domained, &cap_pref, &prefs, &on, out);
+		if (f->fp_ops > FP_OPS_MAX) {
+			out->capped = 1;   /* the solver is not asked: its later branches stay as they ran */
+			break;
+		}
 		if (want[i]) {
 			Z3_solver_push(f->z, s);
 			Z3_solver_assert(f->z, s, flip);

@@ -84,6 +84,7 @@ struct flips {
 	size_t n;
 	size_t checks, clauses;
 	double seconds;
+	int capped;             /* the path's floating-point arithmetic outgrew what the solver is given */
 };
 int formula_flips(struct formula *f, const uint32_t *br, size_t nbr, const unsigned char *want, size_t max_checks,
 		  struct flips *out, struct cerr *e);

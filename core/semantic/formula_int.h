@@ -25,6 +25,7 @@ struct formula {
 	uint32_t prefix_upto;   /* events before it are another trace's too: named with prefix_tag */
 	char prefix_tag[8];
 	unsigned rlimit;        /* generation's checks give up past this resource count (0: only the time limit) */
+	size_t fp_ops;          /* floating-point operations built: each is a large circuit to the solver */
 	int no_overflow;        /* signed + - * must not overflow: side conditions gathered in side */
 	Z3_ast *side;
 	size_t nside, capside;

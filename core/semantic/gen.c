@@ -556,6 +556,7 @@ static int same_path(const struct trace *t, const struct gen_input *orig, const 
 	st->checks += sp.checks;
 	st->clauses += sp.clauses;
 	st->seconds += sp.seconds;
+	st->capped |= sp.capped;
 	*v = xrealloc(*v, (*n + sp.n + 1) * sizeof(**v));
 	for (size_t i = 0; rc == 0 && i < sp.n && *n < max; i++) {
 		struct gen_input g;
@@ -638,6 +639,7 @@ int gen_candidates(const struct trace *t, const char *root, const struct buf *in
 	st->checks = fl.checks;
 	st->clauses = fl.clauses;
 	st->seconds = fl.seconds;
+	st->capped = fl.capped;
 	char *own = gen_command(&orig);
 	struct gen_input *v = xcalloc(fl.n + 1, sizeof(*v));
 	size_t n = 0;

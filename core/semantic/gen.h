@@ -31,6 +31,7 @@ struct gen_stats {
 	size_t clauses;
 	size_t candidates;      /* distinct new inputs */
 	double seconds;
+	int capped;             /* a path's floating-point arithmetic was past what the solver is given */
 };
 
 /* The run's own input: root is the tree the test ran in; in0 its standard

@@ -311,6 +311,7 @@ static int approved_stdin(struct explain *x, const struct trace *t, const char *
 struct gen_acc {
 	size_t runs, branches, checks;
 	double solver_s;
+	int capped;             /* a path's floating-point arithmetic was past what the solver is given */
 };
 
 /* Appends the inputs w[0..nw) to *v, and adds their figures. */
@@ -325,6 +326,7 @@ static void take_inputs(struct gen_input **v, size_t *nc, struct gen_input *w, s
 	acc->branches += sa->branches;
 	acc->solver_s += sa->seconds;
 	acc->checks += sa->checks;
+	acc->capped |= sa->capped;
 }
 
 /* The commands in seen and those of v[0..nc), for the exclusions (free
@@ -612,7 +614,7 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 			ex_activity(x, xstrdup("refinement: solving for new inputs"));
 			rc = gen_candidates(t, root, in_known ? &in0 : NULL, filedir, prefer, np, REFINE_CANDIDATES, seen,
 					    nseen, &v, &nc, &st, e);
-			acc = (struct gen_acc){1, st.branches, st.checks, st.seconds};
+			acc = (struct gen_acc){1, st.branches, st.checks, st.seconds, st.capped};
 		}
 		free(prefer);
 		/* Too few: the approved tests' runs, traced, newest first, give
@@ -653,8 +655,11 @@ int ex_refine_propose(struct explain *x, struct cerr *e)
 				 "(%zu solver calls, %.2fs)%s", nc, acc.branches, acc.runs, acc.runs == 1 ? "" : "s", checks, solver_s,
 				 x->refine.wide ? " in a wider search" : "");
 			if (!nc) {
-				note = xstrdup("no new input: each branch that depends on the inputs, in the failing run and "
-					       "the approved tests, is negated already or cannot be negated");
+				note = xstrdup(acc.capped ? "no new input: each branch that depends on the inputs, in the failing "
+							    "run and the approved tests, is negated already or cannot be negated, "
+							    "or lies past more floating-point arithmetic than the solver is given"
+							  : "no new input: each branch that depends on the inputs, in the failing run and "
+							    "the approved tests, is negated already or cannot be negated");
 				exhausted = 1;
 			}
 		}

@@ -212,6 +212,56 @@ static void test_math(void)
 	tmeta_release(&m);
 }
 
+/* A descent loop of divisions on a double read by scanf: past the
+ * floating-point operations the solver is given, the walk along the path
+ * stops (the branches after it stay as they ran) instead of building a
+ * formula no check can finish; the stats say so. The branch before the
+ * loop is still negated. */
+static const char descent[] =
+	"#include <stdio.h>\n"
+	"int main(void)\n"
+	"{\n"
+	"\tdouble x = 0;\n"
+	"\tint steps = 0;\n"
+	"\tif (scanf(\"%lf\", &x) != 1)\n"
+	"\t\treturn 2;\n"
+	"\tif (x < 0)\n"
+	"\t\tx = -x;\n"
+	"\twhile (x > 1e-9 && steps < 400) {\n"
+	"\t\tx = x / 1.5 - x / 7;\n"
+	"\t\tsteps++;\n"
+	"\t}\n"
+	"\tprintf(\"%d\\n\", steps);\n"
+	"\treturn 0;\n"
+	"}\n";
+
+static void test_fp_cap(void)
+{
+	struct tmeta m;
+	struct trace t;
+	if (traced("descent", descent, "sh -c 'echo 1000 | ./p' > /dev/null", NULL, &m, &t) < 0) {
+		CHECK(!"traced");
+		return;
+	}
+	struct cerr e;
+	struct gen_input *v = NULL;
+	size_t n = 0;
+	struct gen_stats st;
+	CHECK(gen_candidates(&t, dir, NULL, NULL, NULL, 0, 8, NULL, 0, &v, &n, &st, &e) == 0);
+	CHECK(st.capped);
+	int negative = 0;
+	for (size_t i = 0; i < n; i++) {
+		double x;
+		if (v[i].in.s && sscanf(v[i].in.s, "%lf", &x) == 1)
+			negative |= x < 0;
+		gen_input_release(&v[i]);
+	}
+	CHECK(negative);
+	free(v);
+	trace_release(&t);
+	tmeta_release(&m);
+}
+
 /* When the solver gives up on a path condition (forced here by a tiny
  * resource limit; on real programs, products of doubles past the time
  * limit), values are guessed near the inputs' own and checked against the
@@ -761,6 +811,7 @@ int main(void)
 	RUN(test_scanf);
 	RUN(test_same_path);
 	RUN(test_math);
+	RUN(test_fp_cap);
 	RUN(test_guess);
 	RUN(test_gets);
 	RUN(test_forced);
