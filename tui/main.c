@@ -22,7 +22,7 @@
 
 #define VERSION "0.1"
 
-static volatile int interrupted;
+static volatile sig_atomic_t interrupted;
 
 static const char usage[] =
 	"usage: culprit [options] --good REV --bad REV -- TEST-COMMAND [ARG...]\n"
@@ -118,9 +118,16 @@ static void lock_waiting(const char *msg)
 	fprintf(stderr, "culprit: %s; waiting for it to finish\n", msg);
 }
 
+/* The first signal stops the run at its next step (the session keeps what
+ * was tested); a second one ends it at once, by that signal, for a step
+ * that does not return soon (a solver call): builds and tests running die
+ * with it (their guard, core/isolate/run.c), and the session resumes. */
 static void on_signal(int sig)
 {
-	(void)sig;
+	if (interrupted) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
 	interrupted = 1;
 }
 

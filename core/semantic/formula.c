@@ -1339,7 +1339,8 @@ static int variable_input(const struct tev *v, int numbers)
 static Z3_lbool solve_relaxed(struct formula *f, Z3_solver s, Z3_ast *prefs, unsigned char *on, size_t domained,
 			      Z3_ast noov, size_t *checks)
 {
-	memset(on, 1, NPREF * domained);
+	if (domained)
+		memset(on, 1, NPREF * domained);
 	int noov_on = 1;
 	Z3_lbool r = Z3_L_UNDEF;
 	for (int tries = 0; tries < 12; tries++) {

@@ -52,6 +52,34 @@ for p in $(cat "$T/escaped"); do
 done
 check "setsid descendants: none survive the run" [ "$left" = 0 ]
 
+# A second signal ends the run at once, by that signal, where the first
+# waits for a step to end (here the grace a test that ignores TERM gets
+# before KILL); the test's processes do not outlive it.
+rm -f "$T/started" "$T/termed" "$T/pids"
+(cd "$d/simple" && exec "$CULPRIT" --batch --quiet --fresh --good good --bad bad --no-semantic -- \
+	"echo \$\$ >> '$T/pids'; trap 'touch \"$T/termed\"' TERM; touch '$T/started'; while :; do sleep 0.1; done") \
+	> /dev/null 2>&1 &
+cpid=$!
+i=0
+while [ ! -e "$T/started" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+kill -TERM $cpid
+i=0   # culprit has passed the first on to the test: it now waits for it
+while [ ! -e "$T/termed" ] && [ $i -lt 600 ]; do sleep 0.02; i=$((i + 1)); done
+kill -TERM $cpid
+{ wait $cpid; } 2>/dev/null
+st=$?
+check "two signals: the run ends by the second (status 143)" [ "$st" = 143 ]
+left=0
+for p in $(cat "$T/pids"); do
+	i=0
+	while [ -d "/proc/$p" ] && ! grep -q '^State:.*Z' "/proc/$p/status" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	if [ -d "/proc/$p" ] && ! grep -q '^State:.*Z' "/proc/$p/status" 2>/dev/null; then
+		left=$((left + 1))
+		kill -9 "$p" 2>/dev/null
+	fi
+done
+check "two signals: the test's processes do not outlive the run" [ "$left" = 0 ]
+
 # --suite is read before anything is built.
 culprit_json "$d/simple" --fresh --good good --bad bad --build "touch '$T/built'; make" --suite "$T/no-such-suite" -- ./run-test.sh
 one_line_exit2 "--suite missing: refused"
