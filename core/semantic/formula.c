@@ -1629,6 +1629,27 @@ static void catch_up(struct formula *f, Z3_solver s, struct bits *added, Z3_ast 
  * operations take seconds). */
 #define FP_OPS_MAX 128
 
+/* A model of the solver's assertions with the other inputs kept where
+ * the path allows (solve_relaxed): once a check of this path ran out of
+ * time (*slow), guessed first. *m is NULL when none was found; -1 when
+ * the solver failed. */
+static int path_model(struct formula *f, Z3_solver s, Z3_ast *prefs, unsigned char *on, size_t domained, Z3_ast noov,
+		      int *slow, size_t *checks, Z3_model *m, struct cerr *e)
+{
+	*m = *slow ? guess(f, s, noov) : NULL;
+	Z3_lbool r = *m ? Z3_L_TRUE : solve_relaxed(f, s, prefs, on, domained, noov, checks);
+	if (Z3_get_error_code(f->z) != Z3_OK)
+		return cerr_set(e, "the solver failed: %s", Z3_get_error_msg(f->z, Z3_get_error_code(f->z)));
+	if (r == Z3_L_UNDEF && !*slow) {
+		*slow = 1;
+		*m = guess(f, s, noov);
+	} else if (r == Z3_L_TRUE && !*m) {
+		*m = Z3_solver_get_model(f->z, s);
+		Z3_model_inc_ref(f->z, *m);
+	}
+	return 0;
+}
+
 static int flips_run(struct formula *f, const uint32_t *br, size_t nbr, const unsigned char *want, size_t max_checks,
 		     size_t per_input, struct flips *out, struct cerr *e)
 {
@@ -1666,22 +1687,9 @@ static int flips_run(struct formula *f, const uint32_t *br, size_t nbr, const un
 		if (want[i]) {
 			Z3_solver_push(f->z, s);
 			Z3_solver_assert(f->z, s, flip);
-			/* Keep the other inputs as they were where the path allows:
-			 * drop the preferences an unsat core names, and try again. */
-			/* Once the solver ran out of time on this path, guess first. */
-			Z3_model m = slow ? guess(f, s, noov) : NULL;
-			Z3_lbool r = m ? Z3_L_TRUE : solve_relaxed(f, s, prefs, on, domained, noov, &out->checks);
-			if (Z3_get_error_code(f->z) != Z3_OK) {
-				rc = cerr_set(e, "the solver failed: %s", Z3_get_error_msg(f->z, Z3_get_error_code(f->z)));
+			Z3_model m;
+			if ((rc = path_model(f, s, prefs, on, domained, noov, &slow, &out->checks, &m, e)) < 0)
 				break;
-			}
-			if (r == Z3_L_UNDEF && !slow) {
-				slow = 1;
-				m = guess(f, s, noov);
-			} else if (r == Z3_L_TRUE && !m) {
-				m = Z3_solver_get_model(f->z, s);
-				Z3_model_inc_ref(f->z, m);
-			}
 			if (m) {
 				record_model(f, m, br[i], TRACE_NONE, out, &cap);
 				Z3_model_dec_ref(f->z, m);
@@ -1712,19 +1720,9 @@ static int flips_run(struct formula *f, const uint32_t *br, size_t nbr, const un
 			Z3_solver_push(f->z, s);
 			Z3_solver_assert(f->z, s, Z3_mk_not(f->z, Z3_mk_eq(f->z, x, bv(f, t->ev[ev].val, w))));
 			for (size_t j = 0; j < per_input && out->checks < max_checks && now() - t0 < FLIPS_SECONDS; j++) {
-				Z3_model m = slow ? guess(f, s, noov) : NULL;
-				Z3_lbool r = m ? Z3_L_TRUE : solve_relaxed(f, s, prefs, on, domained, noov, &out->checks);
-				if (Z3_get_error_code(f->z) != Z3_OK) {
-					rc = cerr_set(e, "the solver failed: %s", Z3_get_error_msg(f->z, Z3_get_error_code(f->z)));
+				Z3_model m;
+				if ((rc = path_model(f, s, prefs, on, domained, noov, &slow, &out->checks, &m, e)) < 0)
 					break;
-				}
-				if (r == Z3_L_UNDEF && !slow) {
-					slow = 1;
-					m = guess(f, s, noov);
-				} else if (r == Z3_L_TRUE && !m) {
-					m = Z3_solver_get_model(f->z, s);
-					Z3_model_inc_ref(f->z, m);
-				}
 				if (!m)
 					break;
 				Z3_ast val = NULL;

@@ -183,33 +183,44 @@ static const char roots[] =
 	"\treturn 0;\n"
 	"}\n";
 
-static void test_math(void)
+/* The candidates for the program src run as cmd: the number each one's
+ * standard input starts with, in x (at most max); returns how many. */
+static size_t candidate_doubles(const char *name, const char *src, const char *cmd, double *x, size_t max,
+				struct gen_stats *st)
 {
 	struct tmeta m;
 	struct trace t;
-	if (traced("roots", roots, "sh -c 'echo 4 | ./p' > /dev/null", NULL, &m, &t) < 0) {
+	if (traced(name, src, cmd, NULL, &m, &t) < 0) {
 		CHECK(!"traced");
-		return;
+		return 0;
 	}
 	struct cerr e;
 	struct gen_input *v = NULL;
-	size_t n = 0;
-	struct gen_stats st;
-	CHECK(gen_candidates(&t, dir, NULL, NULL, NULL, 0, 8, NULL, 0, &v, &n, &st, &e) == 0);
-	int far = 0, two = 0;
+	size_t n = 0, k = 0;
+	CHECK(gen_candidates(&t, dir, NULL, NULL, NULL, 0, 8, NULL, 0, &v, &n, st, &e) == 0);
 	for (size_t i = 0; i < n; i++) {
-		double x;
-		if (v[i].in.s && sscanf(v[i].in.s, "%lf", &x) == 1) {
-			far |= sqrt(fabs(x)) >= 3;
-			two |= sqrt(fabs(x)) < 3 && floor(x) == 2;
-		}
+		if (k < max && v[i].in.s && sscanf(v[i].in.s, "%lf", &x[k]) == 1)
+			k++;
 		gen_input_release(&v[i]);
 	}
-	CHECK(far);
-	CHECK(two);
 	free(v);
 	trace_release(&t);
 	tmeta_release(&m);
+	return k;
+}
+
+static void test_math(void)
+{
+	double x[8];
+	struct gen_stats st;
+	size_t n = candidate_doubles("roots", roots, "sh -c 'echo 4 | ./p' > /dev/null", x, 8, &st);
+	int far = 0, two = 0;
+	for (size_t i = 0; i < n; i++) {
+		far |= sqrt(fabs(x[i])) >= 3;
+		two |= sqrt(fabs(x[i])) < 3 && floor(x[i]) == 2;
+	}
+	CHECK(far);
+	CHECK(two);
 }
 
 /* A descent loop of divisions on a double read by scanf: past the
@@ -237,29 +248,14 @@ static const char descent[] =
 
 static void test_fp_cap(void)
 {
-	struct tmeta m;
-	struct trace t;
-	if (traced("descent", descent, "sh -c 'echo 1000 | ./p' > /dev/null", NULL, &m, &t) < 0) {
-		CHECK(!"traced");
-		return;
-	}
-	struct cerr e;
-	struct gen_input *v = NULL;
-	size_t n = 0;
-	struct gen_stats st;
-	CHECK(gen_candidates(&t, dir, NULL, NULL, NULL, 0, 8, NULL, 0, &v, &n, &st, &e) == 0);
+	double x[8];
+	struct gen_stats st = {0};
+	size_t n = candidate_doubles("descent", descent, "sh -c 'echo 1000 | ./p' > /dev/null", x, 8, &st);
 	CHECK(st.capped);
 	int negative = 0;
-	for (size_t i = 0; i < n; i++) {
-		double x;
-		if (v[i].in.s && sscanf(v[i].in.s, "%lf", &x) == 1)
-			negative |= x < 0;
-		gen_input_release(&v[i]);
-	}
+	for (size_t i = 0; i < n; i++)
+		negative |= x[i] < 0;
 	CHECK(negative);
-	free(v);
-	trace_release(&t);
-	tmeta_release(&m);
 }
 
 /* When the solver gives up on a path condition (forced here by a tiny
