@@ -31,6 +31,10 @@ check "list: token pieces are marked in the real lines" \
 check "list: no cause is listed as auxiliary too" \
 	[ "$(jqf '[.failure_inducing[].id, .fix[].id] as $c | [.auxiliary[].id as $a | $c[]
 		| select(. == $a or startswith($a + ".") or ($a | startswith(. + ".")))] | length')" = 0 ]
+# Reverting either hunk without the other still fails (crashes, loops or
+# prints otherwise): both are causes, neither a build need.
+check "list: a change the fix cannot pass without is a cause, not auxiliary" \
+	[ "$(jqf '"\(.fix | length) \(.auxiliary | length)"')" = "2 0" ]
 check "list: the failure-inducing set's proof fails" [ "$(jqf .failure_inducing_proof.verdict)" = FAIL ]
 check "list: the fix set's proof passes" [ "$(jqf .fix_proof.verdict)" = PASS ]
 db="$d/.git/culprit/session.db"
