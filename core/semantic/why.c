@@ -966,6 +966,67 @@ static uint32_t main_return_of(const struct trace *t)
 	return TRACE_NONE;
 }
 
+/* The values returned to code outside the project (a test driver not
+ * built with it, the caller of a library): returns of functions entered
+ * when no traced function was running, pointers left out (their addresses
+ * differ from run to run). k-th of n: event, function. */
+struct outside_ret {
+	uint32_t ev;
+	const char *fn;
+};
+
+static struct outside_ret *outside_returns(const struct trace *t, size_t *n)
+{
+	struct outside_ret *v = NULL;
+	size_t depth = 0, cap = 0;
+	*n = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct tev *e = &t->ev[i];
+		if (e->kind == TE_ENTER) {
+			depth++;
+		} else if (e->kind == TE_RET0 && depth) {
+			depth--;
+		} else if (e->kind == TE_RET && depth && --depth == 0) {
+			const struct msite *r = tmeta_site(t->m, e->id);
+			const struct msite *fn = r ? tmeta_site(t->m, r->fid) : NULL;
+			if (!fn || fn->kind != 'N' || r->t.cls == 'p' || !strcmp(fn->name, "main"))
+				continue;
+			if (*n == cap)
+				v = xrealloc(v, (cap = cap ? 2 * cap : 16) * sizeof(*v));
+			v[(*n)++] = (struct outside_ret){(uint32_t)i, fn->name};
+		}
+	}
+	return v;
+}
+
+/* The first value the failing run returned to code outside the project
+ * that differs from the good run's for the same call (paired by function
+ * and rank): its event, and the good run's value in *good_value. */
+static uint32_t outside_return_of(const struct trace *t, const struct trace *g, long long *good_value)
+{
+	size_t nb, ng;
+	struct outside_ret *b = outside_returns(t, &nb), *gv = outside_returns(g, &ng);
+	uint32_t found = TRACE_NONE;
+	for (size_t i = 0; i < nb && found == TRACE_NONE; i++) {
+		size_t rank = 0, j;
+		for (size_t k = 0; k < i; k++)
+			rank += !strcmp(b[k].fn, b[i].fn);
+		for (j = 0; j < ng; j++)
+			if (!strcmp(gv[j].fn, b[i].fn) && rank-- == 0)
+				break;
+		if (j == ng)
+			continue;
+		long long bvv = trace_value(&t->ev[b[i].ev], 1), gvv = trace_value(&g->ev[gv[j].ev], 1);
+		if (bvv != gvv) {
+			found = b[i].ev;
+			*good_value = gvv;
+		}
+	}
+	free(b);
+	free(gv);
+	return found;
+}
+
 /* The status a traced process exited with, as its trace tells: exit(n)'s
  * argument or main's return value; -1 when it does not tell. */
 static long long exit_status_of(const struct trace *t)
@@ -1243,10 +1304,27 @@ static int failure_point(struct why *w, struct seed *s, struct cerr *e)
 		buf_addf(&d, "%s:%d %s: main returned %lld", file_of(&w->bad, st->file), st->line, st->text,
 			 trace_value(v, 1));
 	}
+	/* A value returned to code outside the project (the test's own
+	 * driver, built apart) that the good revision's run did not return. */
+	long long gval = 0;
+	uint32_t oret = s->stmt_ev == TRACE_NONE && w->good.loaded && !t->cut && !w->good.tr.cut
+				? outside_return_of(t, &w->good.tr, &gval)
+				: TRACE_NONE;
+	if (oret != TRACE_NONE) {
+		const struct msite *r = tmeta_site(t->m, t->ev[oret].id);
+		const struct msite *fn = tmeta_site(t->m, r->fid);
+		s->stmt_ev = oret;
+		s->x[s->nx++] = (struct expect){.kind = EXPECT_EVENT_EQ, .ev = oret, .value = gval};
+		const struct msite *st = trace_stmt_of(t, oret);
+		where = st;
+		buf_addf(&d, "%s:%d %s: %s returned %lld to its caller outside the project, the good revision's %lld",
+			 file_of(&w->bad, st->file), st->line, st->text, fn->name, trace_value(&t->ev[oret], 1), gval);
+	}
 	if (s->stmt_ev == TRACE_NONE) {
 		buf_release(&d);
 		return cerr_set(e, "no failure point in the trace: the program neither failed an assert, crashed, "
-				   "exited with a failure status nor printed something else than the good revision");
+				   "exited with a failure status, printed something else than the good revision nor "
+				   "returned another value to its caller outside the project");
 	}
 	if (w->bad_proc >= 0)
 		buf_addf(&d, " (traced run %ld of %zu)", w->bad_proc + 1, t->nprocs);

@@ -332,6 +332,7 @@ void explain_free(struct explain *x)
 		ex_unlock_repository(x);   /* after the store is closed */
 		repo_free(x->p->repo);
 		free(x->p->sessdir);
+		free(x->p->built_dir);
 		for (size_t i = 0; i < x->p->nsources; i++)
 			buf_release(&x->p->sources[i]);
 		free(x->p->sources);

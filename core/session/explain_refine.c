@@ -162,14 +162,29 @@ static double cand_timeout(const struct explain *x)
 	return x->refine.timeout > 0 ? x->refine.timeout : x->opts.test_timeout;
 }
 
+/* Build the good tree or the coverage tree again when the last build ran
+ * in another (ex_build_here). */
+static int tree_built(struct explain *x, const char *dir, struct cerr *e)
+{
+	if (ex_built_last(x, dir))
+		return 0;
+	if (!strcmp(dir, workspace_path(x->p->ws)))
+		return ex_build_here(x, dir, x->build, NULL, "good revision's", e);
+	char ch[41];
+	return ex_build_for_suite(x, dir, ex_coverage_build_of(x, ch), "coverage", e);
+}
+
 /* Run an input's command in dir (coverage counts of the bad tree go to scratch). */
 static int run_input(struct explain *x, const char *dir, const char *cmd, struct run_result *r, struct cerr *e)
 {
+	int rc = tree_built(x, dir, e);
+	if (rc < 0)
+		return rc;
 	char *scratch = xasprintf("GCOV_PREFIX=%srefine-gcov", x->p->sessdir);
 	const char *env[] = {scratch, NULL};
 	struct run_opts ro = {.cmd = cmd, .cwd = dir, .timeout = cand_timeout(x), .cancel = x->hooks.cancel,
 			      .env = env};
-	int rc = run_command(&ro, r, e);
+	rc = run_command(&ro, r, e);
 	free(scratch);
 	return rc;
 }

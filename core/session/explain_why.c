@@ -27,11 +27,14 @@ static int why_run_cmd(void *priv, const char *dir, const char *cmd, int is_buil
 	struct explain *x = priv;
 	if (is_build)
 		return ex_run_build(x, dir, cmd, "building instrumented", env, r, e);
+	int rc = ex_build_here(x, dir, x->build, NULL, "instrumented", e);
+	if (rc < 0)
+		return rc;
 	/* A traced run is slower: give it twenty times the test's time. */
 	struct run_opts ro = {.cmd = cmd, .cwd = dir, .timeout = x->opts.test_timeout * 20, .cancel = x->hooks.cancel,
 			      .on_output = ex_on_output, .priv = x, .env = env};
 	ex_activity(x, xasprintf("tracing: %s", cmd));
-	int rc = run_command(&ro, r, e);
+	rc = run_command(&ro, r, e);
 	ex_activity(x, NULL);
 	return rc;
 }

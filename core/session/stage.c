@@ -166,7 +166,50 @@ int ex_run_build(struct explain *x, const char *dir, const char *cmd, const char
 	if (run_command(&ro, r, e) < 0)
 		return -1;
 	x->builds++;
+	free(x->p->built_dir);
+	x->p->built_dir = xstrdup(dir);
 	return 0;
+}
+
+/* Whether the last build ran in dir. */
+int ex_built_last(const struct explain *x, const char *dir)
+{
+	return x->p->built_dir && !strcmp(x->p->built_dir, dir);
+}
+
+/* Build dir; an error unless the build succeeded. */
+static int build_checked(struct explain *x, const char *dir, const char *cmd, const char *const *env,
+			 const char *label, const char *what, struct cerr *e)
+{
+	struct run_result r;
+	if (ex_run_build(x, dir, cmd, label, env, &r, e) < 0)
+		return -1;
+	ex_activity(x, NULL);
+	int rc = 0;
+	if (r.status == RUN_CANCELLED)
+		rc = ABORT_STOPPED;
+	else if (r.status != RUN_EXITED || r.code != 0) {
+		char *err = ex_build_error(x, &r);
+		rc = cerr_set(e, "the %s build failed (%s): %s", what, cmd, err ? err : "no output");
+		free(err);
+	}
+	run_result_release(&r);
+	return rc;
+}
+
+/* Before a run in dir that no build precedes: when the last build ran in
+ * another tree, build dir again, since what a build writes may lie
+ * outside its tree (one binary for every tree) and be another tree's now.
+ * Builds that write in their own tree only make nothing here. */
+int ex_build_here(struct explain *x, const char *dir, const char *cmd, const char *const *env, const char *what,
+		  struct cerr *e)
+{
+	if (!cmd || !cmd[0] || ex_built_last(x, dir))
+		return 0;
+	char *label = xasprintf("building %s again", what);
+	int rc = build_checked(x, dir, cmd, env, label, what, e);
+	free(label);
+	return rc;
 }
 
 /* What a failed build says: its first compiler error, or that it timed out. */
@@ -544,23 +587,10 @@ int ex_build_for_suite(struct explain *x, const char *dir, const char *cmd, cons
 		free(env0);
 		return -1;
 	}
-	struct run_result r;
 	char *label = xasprintf("building %s", what);
-	int ran = ex_run_build(x, dir, cmd, label, env, &r, e);
+	int rc = build_checked(x, dir, cmd, env, label, what, e);
 	free(label);
 	free(env0);
-	if (ran < 0)
-		return -1;
-	ex_activity(x, NULL);
-	int rc = 0;
-	if (r.status == RUN_CANCELLED)
-		rc = ABORT_STOPPED;
-	else if (r.status != RUN_EXITED || r.code != 0) {
-		char *err = ex_build_error(x, &r);
-		rc = cerr_set(e, "the %s build failed (%s): %s", what, cmd, err ? err : "no output");
-		free(err);
-	}
-	run_result_release(&r);
 	return rc;
 }
 

@@ -32,6 +32,8 @@ struct explain_priv {
 	struct cerr err;             /* the error that aborted a predicate */
 	int stopping;                /* the user stopped refinement: keep the best so far */
 	char *sessdir;               /* <gitdir>/culprit/ */
+	char *built_dir;             /* the tree the last build ran in: a build may write outside its
+					tree (`-o /tmp/t`, cmake -B), so another tree's run builds again */
 	struct buf *sources;         /* files of the bad revision the ranking shows lines of */
 	struct why *why;             /* the semantic explainer (kept for its trace) */
 	struct coverage cov;         /* the suite's coverage at the bad revision, as last ranked */
@@ -96,6 +98,9 @@ int ex_was_stopped(const struct explain *x);
 int ex_run_build(struct explain *x, const char *dir, const char *cmd, const char *what, const char *const *env,
 		 struct run_result *r, struct cerr *e);
 char *ex_build_error(const struct explain *x, const struct run_result *r);
+int ex_built_last(const struct explain *x, const char *dir);
+int ex_build_here(struct explain *x, const char *dir, const char *cmd, const char *const *env, const char *what,
+		  struct cerr *e);
 int ex_test_config(struct explain *x, const struct change_set *s, const struct bits *applied,
 		   const char *label, const char *expected, struct outcome *o, struct cerr *e);
 /* Was the configuration with this key taken from the store in this run? */

@@ -2,7 +2,8 @@
 # Failure points of real tests: main returning 1 from a driver's own check,
 # exit(n) chosen by a condition, output compared by cmp against an expected
 # file from another directory, and a wrapper script that runs the program
-# several times (the failing run is not the last one traced).
+# several times (the failing run is not the last one traced); a program
+# built outside the tree; a driver built from outside the repository.
 . "$TOP/tests/lib.sh"
 
 cause_has() {
@@ -29,6 +30,24 @@ check "exit: the failure is exit(code)" \
 check "exit: with its status" cause_has '.values == "code = 3"'
 check "exit: the condition that chose it" edge_has 'main.c:23 if (t > limit) was true'
 check "exit: back to the loop" edge_has 'main.c:13 for (i = 0; i <= n; i++)'
+
+# The program built outside the tree: each configuration's build overwrites
+# it, so the instrumented tree is built again before it is traced.
+d=$(fixture sem_outside)
+culprit_json "$d" --good good --bad bad --build ./build.sh -- ./run-test.sh
+check "outside: the failure is exit(code)" \
+	[ "$(jqf .causal_tree.failure)" = 'main.c:7 exit(code); exited with a failure status' ]
+check "outside: through the condition" edge_has 'main.c:23 if (t > limit) was true'
+check "outside: back to the loop" edge_has 'main.c:13 for (i = 0; i <= n; i++)'
+
+# A driver built from outside the repository is not traced: the failure is
+# the value the library returned to it, where the good revision's differs.
+d=$(fixture sem_extdriver)
+culprit_json "$d" --good good --bad bad --build ./build.sh -- ./run-test.sh
+check "outside driver: the failure is count_words's return" \
+	[ "$(jqf .causal_tree.failure)" = "words.c:14 return n;: count_words returned 2 to its caller outside the project, the good revision's 3" ]
+check "outside driver: through the blank's branch" edge_has "words.c:7 if (s[i] == ' ') { was true"
+check "outside driver: root found" [ "$(jqf .causal_tree.root_found)" = true ]
 
 d=$(fixture sem_cmp)
 culprit_json "$d" --good good --bad bad -- ./run-test.sh
