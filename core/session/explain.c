@@ -333,6 +333,8 @@ void explain_free(struct explain *x)
 		repo_free(x->p->repo);
 		free(x->p->sessdir);
 		free(x->p->built_dir);
+		bits_free(x->p->whole_file);
+		bits_free(x->p->whole_group);
 		for (size_t i = 0; i < x->p->nsources; i++)
 			buf_release(&x->p->sources[i]);
 		free(x->p->sources);

@@ -1725,8 +1725,10 @@ out:
 		cerr_set(e, "%s", x->p->err.msg);
 	level_release(&hl);
 	level_release(&tl);
-	bits_free(sr.whole_file);
-	bits_free(sr.whole_group);
+	bits_free(x->p->whole_file);   /* kept for the explainer's reversions (ex_revert) */
+	bits_free(x->p->whole_group);
+	x->p->whole_file = sr.whole_file;
+	x->p->whole_group = sr.whole_group;
 	bits_free(sr.token_apart);
 	bits_free(ind);
 	bits_free(fix);
@@ -1753,8 +1755,30 @@ static int pred_revert_plus(void *priv, const size_t *units, size_t n)
 	return v < 0 ? v : v == VERDICT_PASS ? 1 : v == VERDICT_UNRESOLVED ? 2 : 0;
 }
 
+/* The changes the closure of reverting r (and a) adds to a (room for all). */
+static void add_closure(struct search *sr, const size_t *r, size_t nr, size_t *a, size_t *na)
+{
+	const struct change_set *s = sr->s;
+	struct bits *b = bits_new(s->natoms), *named = bits_new(s->nchanges);
+	bits_fill(b);
+	units_add_atoms(sr->u, r, nr, b, 0);
+	units_add_atoms(sr->u, a, *na, b, 0);
+	for (size_t i = 0; i < nr; i++)
+		bits_set(named, r[i]);
+	for (size_t i = 0; i < *na; i++)
+		bits_set(named, a[i]);
+	close_config(sr, b, 1);
+	for (size_t c = 0; c < s->nchanges; c++)
+		if (!bits_test(named, c) && change_touched(&s->changes[c], b, 0))
+			a[(*na)++] = c;
+	bits_free(b);
+	bits_free(named);
+}
+
 /* Alg. 2 of the explainer: the fewest of these changes whose reversion
- * passes, with the auxiliary changes their reversion needs to build. */
+ * passes, with the auxiliary changes their reversion needs to build. The
+ * reversions follow what the change search knows: the dependences, and the
+ * files and groups it learnt only build whole. */
 int ex_revert(void *priv, const size_t *ch, size_t n, size_t **root, size_t *nroot, size_t **aux,
 	      size_t *naux, struct cerr *e)
 {
@@ -1766,7 +1790,14 @@ int ex_revert(void *priv, const size_t *ch, size_t n, size_t **root, size_t *nro
 		cu.start[c] = s->changes[c].atom0;
 		cu.len[c] = s->changes[c].natoms;
 	}
-	struct search sr = {.x = x, .s = s, .u = &cu};
+	struct deps dp;
+	deps_compute(s, &dp);
+	if (!x->p->whole_file) {
+		x->p->whole_file = bits_new(s->nfiles);
+		x->p->whole_group = bits_new(s->nchanges);
+	}
+	struct search sr = {.x = x, .s = s, .u = &cu, .deps = &dp, .whole_file = x->p->whole_file,
+			    .whole_group = x->p->whole_group};
 	size_t *others = xmalloc((s->nchanges + 1) * sizeof(*others)), nothers = 0;
 	size_t *a = xmalloc((s->nchanges + 1) * sizeof(*a)), na = 0;
 	size_t *r = xmalloc((n + 1) * sizeof(*r)), nr = 0;
@@ -1807,6 +1838,7 @@ int ex_revert(void *priv, const size_t *ch, size_t n, size_t **root, size_t *nro
 			nr = 1;
 		}
 		if (rc == 0 || rc == DD_STOP) {
+			add_closure(&sr, r, nr, a, &na);
 			*root = r;
 			*nroot = nr;
 			*aux = a;
@@ -1825,6 +1857,7 @@ int ex_revert(void *priv, const size_t *ch, size_t n, size_t **root, size_t *nro
 	free(a);
 	free(others);
 	units_release(&cu);
+	deps_release(&dp);
 	return rc < 0 ? -1 : rc;
 }
 

@@ -32,6 +32,8 @@ struct explain_priv {
 	struct cerr err;             /* the error that aborted a predicate */
 	int stopping;                /* the user stopped refinement: keep the best so far */
 	char *sessdir;               /* <gitdir>/culprit/ */
+	struct bits *whole_file, *whole_group;   /* what the change search learnt only builds whole
+						    (struct search), for the explainer's reversions; NULL before */
 	char *built_dir;             /* the tree the last build ran in: a build may write outside its
 					tree (`-o /tmp/t`, cmake -B), so another tree's run builds again */
 	struct buf *sources;         /* files of the bad revision the ranking shows lines of */
