@@ -142,6 +142,8 @@ static void why(struct view *v, const struct view_ctx *c)
 	}
 	if (t->no_explanation && x->why_state == 2 && (!t->note || strncmp(t->note, "no semantic explanation", 23)))
 		view_add(v, VC_DIM, -1, -1, "  no semantic explanation: %s", t->no_explanation);
+	if (t->stale)
+		view_add(v, VC_DEL, -1, -1, "  stale field: %s", t->stale);
 	if (x->why_state == 2)
 		view_add(v, VC_DIM, -1, -1, "  %d semantic, %d dynamic round%s; %zu event%s traced, %zu clause%s",
 			 t->semantic_rounds, t->dynamic_rounds, PL(t->dynamic_rounds), t->events, PL(t->events), t->clauses,

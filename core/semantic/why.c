@@ -1,5 +1,6 @@
 #include "core/semantic/why.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -966,6 +967,115 @@ static uint32_t main_return_of(const struct trace *t)
 	return TRACE_NONE;
 }
 
+/* An lvalue as written that names a field ("s->len", "p.n"): the length of
+ * its base ("s") and the field; 0 when it names none. */
+static int lvalue_field(const char *text, size_t *base_len, const char **field)
+{
+	const char *sep = NULL;
+	for (const char *p = text; *p; p++)
+		if (*p == '.' || (p[0] == '-' && p[1] == '>'))
+			sep = p;
+	if (!sep || sep == text)
+		return 0;
+	*base_len = (size_t)(sep - text);
+	*field = sep + (*sep == '.' ? 1 : 2);
+	for (const char *p = *field; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_')
+			return 0;
+	return **field != 0;
+}
+
+/* Each event's function invocation (0: outside any traced function), and
+ * each invocation's function site (fn[k]). */
+static uint32_t *invocations(const struct trace *t, uint32_t **fn)
+{
+	uint32_t *inv = xmalloc((t->n + 1) * sizeof(*inv)), *stack = xmalloc((t->n + 1) * sizeof(*stack));
+	size_t depth = 0, next = 1;
+	*fn = xmalloc((t->n + 2) * sizeof(**fn));
+	(*fn)[0] = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct tev *e = &t->ev[i];
+		if (e->kind == TE_ENTER) {
+			(*fn)[next] = e->id;
+			stack[depth++] = (uint32_t)next++;
+		}
+		inv[i] = depth ? stack[depth - 1] : 0;
+		if ((e->kind == TE_RET || e->kind == TE_RET0) && depth)
+			depth--;
+	}
+	free(stack);
+	return inv;
+}
+
+/* A field left stale: the value a statement of the causes wrote into a
+ * field (W, "string->length = len") is read at the end (R) after another
+ * function updated the same object's other field that W's function wrote
+ * with it ("string->value = dup") but not this one. The update is where a
+ * missing assignment would go. NULL when none. */
+static char *stale_write(struct why *w, const struct trace *t, const uint32_t *inv, const uint32_t *fn, uint32_t W)
+{
+	const struct tev *we = &t->ev[W];
+	const struct msite *ws = tmeta_site(t->m, we->id);
+	size_t bl;
+	const char *field;
+	if (we->kind != TE_WRITE || !ws || !ws->text || !lvalue_field(ws->text, &bl, &field))
+		return NULL;
+	uint32_t R = TRACE_NONE;
+	for (size_t i = t->n; i-- > W + 1 && R == TRACE_NONE;)
+		if (t->ev[i].kind == TE_READ && t->src[i] == W)
+			R = (uint32_t)i;
+	if (R == TRACE_NONE || !inv[W])
+		return NULL;
+	for (size_t j = 0; j < R; j++) {   /* the fields W's invocation wrote with it */
+		const struct msite *sj = tmeta_site(t->m, t->ev[j].id);
+		size_t bj;
+		const char *fj;
+		if (inv[j] != inv[W] || t->ev[j].kind != TE_WRITE || !sj || !sj->text || t->ev[j].addr == we->addr ||
+		    !lvalue_field(sj->text, &bj, &fj) || bj != bl || strncmp(sj->text, ws->text, bl) || !strcmp(fj, field))
+			continue;
+		for (size_t k = W + 1; k < R; k++) {   /* a later update of that field elsewhere */
+			if (t->ev[k].kind != TE_WRITE || t->ev[k].addr != t->ev[j].addr || inv[k] == inv[W] || !inv[k])
+				continue;
+			int wrote = 0;
+			for (size_t q = W + 1; q < R && !wrote; q++)
+				wrote = inv[q] == inv[k] && t->ev[q].kind == TE_WRITE && t->ev[q].addr == we->addr;
+			const struct msite *uk = tmeta_site(t->m, t->ev[k].id);
+			const struct msite *us = trace_stmt_of(t, k), *wst = trace_stmt_of(t, W), *rst = trace_stmt_of(t, R);
+			const struct msite *uf = tmeta_site(t->m, fn[inv[k]]), *wf = tmeta_site(t->m, fn[inv[W]]);
+			size_t ub;
+			const char *uf_field;
+			if (wrote || !uk || !uk->text || !us || !wst || !rst || !uf || !wf ||
+			    !lvalue_field(uk->text, &ub, &uf_field))
+				continue;
+			/* the stale field named as the update writes its object: "str->length" */
+			return xasprintf("%s:%d %s in %s() updates %s but not %.*s%s%s, which %s() set with it (%s:%d %s): "
+					 "%s:%d reads the old %s (%lld)",
+					 file_of(&w->bad, us->file), us->line, us->text, uf->name, uk->text, (int)ub, uk->text,
+					 uk->text[ub] == '.' ? "." : "->", field, wf->name, file_of(&w->bad, wst->file),
+					 wst->line, wst->text, file_of(&w->bad, rst->file), rst->line, field,
+					 trace_value(we, 1));
+		}
+	}
+	return NULL;
+}
+
+/* The first field left stale among the writes of the tree's causes. */
+static char *stale_field(struct why *w, const struct ctree *ct)
+{
+	const struct trace *t = &w->bad.tr;
+	if (!ct->n || t->cut)
+		return NULL;
+	uint32_t *fn, *inv = invocations(t, &fn);
+	char *s = NULL;
+	for (size_t i = 0; i < ct->n && !s; i++)
+		for (size_t k = 0; k < ct->nodes[i].nstmts && !s; k++)
+			if (ct->nodes[i].stmts[k].ev < t->n)
+				s = stale_write(w, t, inv, fn, ct->nodes[i].stmts[k].ev);
+	free(inv);
+	free(fn);
+	return s;
+}
+
 /* The values returned to code outside the project (a test driver not
  * built with it, the caller of a library): returns of functions entered
  * when no traced function was running, pointers left out (their addresses
@@ -1630,6 +1740,8 @@ int why_run(struct why *w, struct ctree *t, struct cerr *e)
 				       : "no cause");
 	if (rc == 1 && !t->note)
 		t->note = xstrdup("stopped: the tree is partial");
+	free(t->stale);
+	t->stale = stale_field(w, t);
 	t->done = 1;
 	lock(w, 0);
 	return rc;
@@ -1670,6 +1782,7 @@ void ctree_release(struct ctree *t)
 	free(t->no_explanation);
 	free(t->untraced);
 	free(t->trace_cut);
+	free(t->stale);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -1700,6 +1813,8 @@ void ctree_json(const struct ctree *t, const unsigned *ids, struct buf *b)
 	json_str_or_null(b, t->untraced);
 	buf_adds(b, ",\"trace_cut\":");
 	json_str_or_null(b, t->trace_cut);
+	buf_adds(b, ",\"stale\":");
+	json_str_or_null(b, t->stale);
 	buf_addf(b, ",\"semantic_rounds\":%d,\"dynamic_rounds\":%d,\"events\":%zu,\"slice\":%zu,\"clauses\":%zu,"
 		    "\"solver_checks\":%zu,\"instrument_seconds\":%.3f,\"traced_seconds\":%.3f,\"solver_seconds\":%.3f",
 		 t->semantic_rounds, t->dynamic_rounds, t->events, t->slice, t->clauses, t->formula_checks,
@@ -1796,6 +1911,7 @@ int ctree_from_json(struct ctree *t, const char *text, size_t len, const unsigne
 	t->no_explanation = json_get_str(j, "no_explanation");
 	t->untraced = json_get_str(j, "untraced");
 	t->trace_cut = json_get_str(j, "trace_cut");
+	t->stale = json_get_str(j, "stale");
 	t->semantic_rounds = (int)json_get_num(j, "semantic_rounds");
 	t->dynamic_rounds = (int)json_get_num(j, "dynamic_rounds");
 	t->events = (size_t)json_get_num(j, "events");
@@ -1943,6 +2059,8 @@ void ctree_text(const struct ctree *t, const unsigned *ids, int utf8, struct buf
 	}
 	if (t->no_explanation && (!t->note || strncmp(t->note, "no semantic explanation", 23)))
 		buf_addf(b, "no semantic explanation: %s\n", t->no_explanation);
+	if (t->stale)
+		buf_addf(b, "stale field: %s\n", t->stale);
 	buf_addf(b, "%d semantic and %d dynamic rounds; %zu events traced, slice of %zu, %zu clauses, %.2f s in Z3\n",
 		 t->semantic_rounds, t->dynamic_rounds, t->events, t->slice, t->clauses, t->solver_seconds);
 	if (t->untraced)

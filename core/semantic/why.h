@@ -60,6 +60,7 @@ struct ctree {
 	char *no_explanation;   /* why no cause forces the failure (one line), or NULL */
 	char *untraced;         /* files left as they were (not instrumented, or restored), or NULL */
 	char *trace_cut;        /* the run was longer than the trace's cap: what was kept, or NULL */
+	char *stale;            /* a field a later update of its object left as it was, or NULL */
 	int semantic_rounds, dynamic_rounds;
 	size_t events, slice, clauses, formula_checks;
 	double instrument_seconds, traced_seconds, solver_seconds;

@@ -3,7 +3,8 @@
 # exit(n) chosen by a condition, output compared by cmp against an expected
 # file from another directory, and a wrapper script that runs the program
 # several times (the failing run is not the last one traced); a program
-# built outside the tree; a driver built from outside the repository.
+# built outside the tree; a driver built from outside the repository; a
+# field an update leaves stale.
 . "$TOP/tests/lib.sh"
 
 cause_has() {
@@ -48,6 +49,17 @@ check "outside driver: the failure is count_words's return" \
 	[ "$(jqf .causal_tree.failure)" = "words.c:14 return n;: count_words returned 2 to its caller outside the project, the good revision's 3" ]
 check "outside driver: through the blank's branch" edge_has "words.c:7 if (s[i] == ' ') { was true"
 check "outside driver: root found" [ "$(jqf .causal_tree.root_found)" = true ]
+
+# A field the change caches, which an update of its object leaves stale:
+# the update is named, where the missing assignment goes.
+d=$(fixture sem_stale)
+culprit_json "$d" --good good --bad bad -- ./run-test.sh
+check "stale: the output differs" \
+	[ "$(jqf .causal_tree.failure)" = 'main.c:9 printf("%d\n", str_len(s)); printed "6\n", the good revision printed "2\n"' ]
+check "stale: the update that left the length" [ "$(jqf .causal_tree.stale)" = \
+	'str.c:30 str->value = copy; in str_set() updates str->value but not str->length, which str_new() set with it (str.c:20 s->length = (int)strlen(v);): str.c:36 reads the old length (6)' ]
+culprit_json "$T/sem_outside" --good good --bad bad --build ./build.sh -- ./run-test.sh
+check "stale: none where every field is written" [ "$(jqf .causal_tree.stale)" = null ]
 
 d=$(fixture sem_cmp)
 culprit_json "$d" --good good --bad bad -- ./run-test.sh
