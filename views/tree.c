@@ -144,6 +144,8 @@ static void why(struct view *v, const struct view_ctx *c)
 		view_add(v, VC_DIM, -1, -1, "  no semantic explanation: %s", t->no_explanation);
 	if (t->stale)
 		view_add(v, VC_DEL, -1, -1, "  stale field: %s", t->stale);
+	if (t->stale_fix)
+		view_add(v, VC_FIX, -1, -1, "  stale field's fix: %s", t->stale_fix);
 	if (x->why_state == 2)
 		view_add(v, VC_DIM, -1, -1, "  %d semantic, %d dynamic round%s; %zu event%s traced, %zu clause%s",
 			 t->semantic_rounds, t->dynamic_rounds, PL(t->dynamic_rounds), t->events, PL(t->events), t->clauses,

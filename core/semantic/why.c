@@ -1012,7 +1012,28 @@ static uint32_t *invocations(const struct trace *t, uint32_t **fn)
  * function updated the same object's other field that W's function wrote
  * with it ("string->value = dup") but not this one. The update is where a
  * missing assignment would go. NULL when none. */
-static char *stale_write(struct why *w, const struct trace *t, const uint32_t *inv, const uint32_t *fn, uint32_t W)
+struct added {
+	const char *file;
+	int after;
+	char *text;   /* the assignment to add, or NULL */
+};
+
+/* The assignment W's statement made (its text from the lvalue to the first
+ * ';'), written on the update's object: "s->length = n;" for "str" gives
+ * "str->length = n;". NULL when the statement holds no such text. */
+static char *omitted_assignment(const char *stmt, const char *lvalue, size_t base_len, const char *ubase,
+				size_t ubase_len, const char *usep)
+{
+	const char *at = strstr(stmt, lvalue), *semi = at ? strchr(at, ';') : NULL;
+	if (!at || !semi)
+		return NULL;
+	const char *rest = at + base_len;   /* "->length = n;" */
+	rest += *rest == '.' ? 1 : 2;
+	return xasprintf("%.*s%s%.*s", (int)ubase_len, ubase, usep, (int)(semi + 1 - rest), rest);
+}
+
+static char *stale_write(struct why *w, const struct trace *t, const uint32_t *inv, const uint32_t *fn, uint32_t W,
+			 struct added *add)
 {
 	const struct tev *we = &t->ev[W];
 	const struct msite *ws = tmeta_site(t->m, we->id);
@@ -1047,6 +1068,10 @@ static char *stale_write(struct why *w, const struct trace *t, const uint32_t *i
 			if (wrote || !uk || !uk->text || !us || !wst || !rst || !uf || !wf ||
 			    !lvalue_field(uk->text, &ub, &uf_field))
 				continue;
+			const char *usep = uk->text[ub] == '.' ? "." : "->";
+			add->file = file_of(&w->bad, us->file);
+			add->after = us->line;
+			add->text = omitted_assignment(wst->text, ws->text, bl, uk->text, ub, usep);
 			/* the stale field named as the update writes its object: "str->length" */
 			return xasprintf("%s:%d %s in %s() updates %s but not %.*s%s%s, which %s() set with it (%s:%d %s): "
 					 "%s:%d reads the old %s (%lld)",
@@ -1059,8 +1084,9 @@ static char *stale_write(struct why *w, const struct trace *t, const uint32_t *i
 	return NULL;
 }
 
-/* The first field left stale among the writes of the tree's causes. */
-static char *stale_field(struct why *w, const struct ctree *ct)
+/* The first field left stale among the writes of the tree's causes, and
+ * the assignment that would refresh it (add). */
+static char *stale_field(struct why *w, const struct ctree *ct, struct added *add)
 {
 	const struct trace *t = &w->bad.tr;
 	if (!ct->n || t->cut)
@@ -1070,10 +1096,31 @@ static char *stale_field(struct why *w, const struct ctree *ct)
 	for (size_t i = 0; i < ct->n && !s; i++)
 		for (size_t k = 0; k < ct->nodes[i].nstmts && !s; k++)
 			if (ct->nodes[i].stmts[k].ev < t->n)
-				s = stale_write(w, t, inv, fn, ct->nodes[i].stmts[k].ev);
+				s = stale_write(w, t, inv, fn, ct->nodes[i].stmts[k].ev, add);
 	free(inv);
 	free(fn);
 	return s;
+}
+
+/* The stale field's omitted assignment, added and tested: a fix no
+ * reversion can give. rc <0 only when stopped or on an error. */
+static int stale_fix(struct why *w, struct ctree *t, const struct added *add, struct cerr *e)
+{
+	if (!add->text || !w->env.add_line)
+		return 0;
+	int pass = w->env.add_line(w->env.priv, add->file, add->after, add->text, e);
+	if (pass < 0)
+		return -1;
+	emit(w, "STALE_FIX", "adding \"%s\" after %s:%d %s", add->text, add->file, add->after,
+	     pass ? "makes the test pass" : "does not make the test pass");
+	if (pass) {
+		lock(w, 1);
+		free(t->stale_fix);
+		t->stale_fix = xasprintf("adding \"%s\" after %s:%d makes the test pass (built and tested)", add->text,
+					 add->file, add->after);
+		lock(w, 0);
+	}
+	return 0;
 }
 
 /* The values returned to code outside the project (a test driver not
@@ -1740,8 +1787,15 @@ int why_run(struct why *w, struct ctree *t, struct cerr *e)
 				       : "no cause");
 	if (rc == 1 && !t->note)
 		t->note = xstrdup("stopped: the tree is partial");
+	struct added add = {0};
 	free(t->stale);
-	t->stale = stale_field(w, t);
+	t->stale = rc == 0 ? stale_field(w, t, &add) : NULL;
+	t->done = !add.text;
+	lock(w, 0);
+	if (add.text && stale_fix(w, t, &add, e) < 0 && e->msg[0] && strcmp(e->msg, "stopped"))
+		emit(w, "STALE_FIX", "the omitted assignment was not tested: %s", e->msg);
+	free(add.text);
+	lock(w, 1);
 	t->done = 1;
 	lock(w, 0);
 	return rc;
@@ -1783,6 +1837,7 @@ void ctree_release(struct ctree *t)
 	free(t->untraced);
 	free(t->trace_cut);
 	free(t->stale);
+	free(t->stale_fix);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -1815,6 +1870,8 @@ void ctree_json(const struct ctree *t, const unsigned *ids, struct buf *b)
 	json_str_or_null(b, t->trace_cut);
 	buf_adds(b, ",\"stale\":");
 	json_str_or_null(b, t->stale);
+	buf_adds(b, ",\"stale_fix\":");
+	json_str_or_null(b, t->stale_fix);
 	buf_addf(b, ",\"semantic_rounds\":%d,\"dynamic_rounds\":%d,\"events\":%zu,\"slice\":%zu,\"clauses\":%zu,"
 		    "\"solver_checks\":%zu,\"instrument_seconds\":%.3f,\"traced_seconds\":%.3f,\"solver_seconds\":%.3f",
 		 t->semantic_rounds, t->dynamic_rounds, t->events, t->slice, t->clauses, t->formula_checks,
@@ -1912,6 +1969,7 @@ int ctree_from_json(struct ctree *t, const char *text, size_t len, const unsigne
 	t->untraced = json_get_str(j, "untraced");
 	t->trace_cut = json_get_str(j, "trace_cut");
 	t->stale = json_get_str(j, "stale");
+	t->stale_fix = json_get_str(j, "stale_fix");
 	t->semantic_rounds = (int)json_get_num(j, "semantic_rounds");
 	t->dynamic_rounds = (int)json_get_num(j, "dynamic_rounds");
 	t->events = (size_t)json_get_num(j, "events");
@@ -2061,6 +2119,8 @@ void ctree_text(const struct ctree *t, const unsigned *ids, int utf8, struct buf
 		buf_addf(b, "no semantic explanation: %s\n", t->no_explanation);
 	if (t->stale)
 		buf_addf(b, "stale field: %s\n", t->stale);
+	if (t->stale_fix)
+		buf_addf(b, "stale field's fix: %s\n", t->stale_fix);
 	buf_addf(b, "%d semantic and %d dynamic rounds; %zu events traced, slice of %zu, %zu clauses, %.2f s in Z3\n",
 		 t->semantic_rounds, t->dynamic_rounds, t->events, t->slice, t->clauses, t->solver_seconds);
 	if (t->untraced)

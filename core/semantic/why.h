@@ -61,6 +61,7 @@ struct ctree {
 	char *untraced;         /* files left as they were (not instrumented, or restored), or NULL */
 	char *trace_cut;        /* the run was longer than the trace's cap: what was kept, or NULL */
 	char *stale;            /* a field a later update of its object left as it was, or NULL */
+	char *stale_fix;        /* the omitted assignment added after the update passes: what, or NULL */
 	int semantic_rounds, dynamic_rounds;
 	size_t events, slice, clauses, formula_checks;
 	double instrument_seconds, traced_seconds, solver_seconds;
@@ -89,6 +90,9 @@ struct why_env {
 	 * 0 none, <0 stopped or error. */
 	int (*revert)(void *priv, const size_t *changes, size_t n, size_t **root, size_t *nroot, size_t **aux,
 		      size_t *naux, struct cerr *e);
+	/* The failing commit with one line of text added after line `after` of
+	 * file, built and tested: 1 it passes, 0 not, <0 stopped or error. */
+	int (*add_line)(void *priv, const char *file, int after, const char *text, struct cerr *e);
 	/* Pace and stop: 0 go on, 1 stop with what is there, <0 cancel. */
 	int (*gate)(void *priv, const char *label);
 	void (*event)(void *priv, const char *type, const char *text);

@@ -39,6 +39,20 @@ static int why_run_cmd(void *priv, const char *dir, const char *cmd, int is_buil
 	return rc;
 }
 
+/* The failing commit with a line added, built and tested (why_env.add_line). */
+static int why_add_line(void *priv, const char *file, int after, const char *text, struct cerr *e)
+{
+	struct explain *x = priv;
+	struct outcome o;
+	int rc = ex_test_added_line(x, file, after, text, x->culprit_signature ? x->culprit_signature : x->signature,
+				    &o, e);
+	if (rc < 0)
+		return rc == ABORT_STOPPED ? cerr_set(e, "stopped") : -1;
+	int pass = o.verdict == VERDICT_PASS;
+	outcome_release(&o);
+	return pass;
+}
+
 static int why_gate(void *priv, const char *label)
 {
 	struct explain *x = priv;
@@ -89,7 +103,7 @@ void ex_interact(struct explain *x, ex_revert_fn *revert)
 		struct why_opts wo = {.good = x->commits[x->lo], .bad = x->commits[x->hi], .build = x->build,
 				      .test = x->opts.test, .cflags = x->opts.cflags, .workdir = x->p->sessdir,
 				      .test_timeout = x->opts.test_timeout, .max_rounds = x->opts.rounds};
-		struct why_env env = {.priv = x, .worktree = why_worktree, .run = why_run_cmd, .revert = revert,
+		struct why_env env = {.priv = x, .worktree = why_worktree, .run = why_run_cmd, .add_line = why_add_line, .revert = revert,
 				      .gate = why_gate, .event = why_event, .lock = why_lock};
 		why_free(x->p->why);
 		x->p->why = why_new(&wo, x->set, &env);
@@ -146,7 +160,7 @@ int ex_why(struct explain *x, ex_revert_fn *revert, struct cerr *e)
 	struct why_opts wo = {.good = x->commits[x->lo], .bad = x->commits[x->hi], .build = x->build,
 			      .test = x->opts.test, .cflags = x->opts.cflags, .workdir = x->p->sessdir,
 			      .test_timeout = x->opts.test_timeout, .max_rounds = x->opts.rounds};
-	struct why_env env = {.priv = x, .worktree = why_worktree, .run = why_run_cmd, .revert = revert,
+	struct why_env env = {.priv = x, .worktree = why_worktree, .run = why_run_cmd, .add_line = why_add_line, .revert = revert,
 			      .gate = why_gate, .event = why_event, .lock = why_lock};
 	if (stored) {
 		struct ctree t;
@@ -227,7 +241,7 @@ void ex_why_reload(struct explain *x)
 	struct why_opts wo = {.good = x->commits[x->lo], .bad = x->commits[x->hi], .build = x->build,
 			      .test = x->opts.test, .cflags = x->opts.cflags, .workdir = x->p->sessdir,
 			      .test_timeout = x->opts.test_timeout, .max_rounds = x->opts.rounds};
-	struct why_env env = {.priv = x, .worktree = why_worktree, .run = why_run_cmd, .revert = ex_revert,
+	struct why_env env = {.priv = x, .worktree = why_worktree, .run = why_run_cmd, .add_line = why_add_line, .revert = ex_revert,
 			      .gate = why_gate, .event = why_event, .lock = why_lock};
 	ex_activity(x, xstrdup("loading the failing run's trace"));
 	struct why *w = why_new(&wo, x->set, &env);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/file.h>
 #include <unistd.h>
 
@@ -154,8 +155,6 @@ int ex_was_stopped(const struct explain *x)
 	return x->hooks.cancel && *x->hooks.cancel;
 }
 
-/* Build and test the worktree as it is now. expected NULL: the bad revision,
- * whose failure becomes the signature. Fills o (not its key or label). */
 /* Run a build command in dir (counted, shown as the activity). */
 int ex_run_build(struct explain *x, const char *dir, const char *cmd, const char *what, const char *const *env,
 		 struct run_result *r, struct cerr *e)
@@ -221,6 +220,8 @@ char *ex_build_error(const struct explain *x, const struct run_result *r)
 
 #define IDENTITY_RUNS 5
 
+/* Build and test the worktree as it is now. expected NULL: the bad revision,
+ * whose failure becomes the signature. Fills o (not its key or label). */
 static int build_and_test(struct explain *x, const char *expected, struct outcome *o, struct cerr *e)
 {
 	const char *dir = workspace_path(x->p->ws);
@@ -371,6 +372,70 @@ static int test_now(struct explain *x, const struct change_set *s, const struct 
 			 written == 1 ? "" : "s");
 		return 0;
 	}
+}
+
+/* The failing commit with one line added after line `after` of file (a
+ * candidate for an assignment the commit omitted, indented as that line),
+ * built and tested for the failure `expected`; the file is put back and
+ * the worktree is read again from the disk. 0 with o filled, or <0. */
+int ex_test_added_line(struct explain *x, const char *file, int after, const char *text, const char *expected,
+		       struct outcome *o, struct cerr *e)
+{
+	memset(o, 0, sizeof(*o));
+	if (ex_was_stopped(x))
+		return ABORT_STOPPED;
+	struct bits *all = bits_new(x->set->natoms);
+	bits_fill(all);
+	int rc = ex_ensure_workspace(x, x->set->old_rev, e) < 0 || workspace_apply(x->p->ws, x->set, all, NULL, e) < 0
+			 ? -1
+			 : 0;
+	bits_free(all);
+	if (rc < 0)
+		return -1;
+	char *path = xasprintf("%s/%s", workspace_path(x->p->ws), file);
+	struct buf old = BUF_INIT, patched = BUF_INIT;
+	rc = file_read(path, &old, 64 << 20, e);
+	const char *at = old.s;
+	for (int l = 1; rc == 0 && at && l <= after; l++) {
+		at = memchr(at, '\n', old.len - (size_t)(at - old.s));
+		at = at ? at + 1 : NULL;
+	}
+	if (rc == 0 && !at)
+		rc = cerr_set(e, "%s has no line %d", file, after);
+	struct stat st;
+	unsigned mode = rc == 0 && stat(path, &st) == 0 ? (unsigned)st.st_mode & 07777 : 0644;
+	if (rc == 0) {
+		const char *line = at - 1;   /* the start of line `after`, for its indentation */
+		while (line > old.s && line[-1] != '\n')
+			line--;
+		size_t indent = strspn(line, " \t");
+		buf_add(&patched, old.s, (size_t)(at - old.s));
+		buf_add(&patched, line, indent);
+		buf_addf(&patched, "%s\n", text);
+		buf_add(&patched, at, old.len - (size_t)(at - old.s));
+		rc = file_write_atomic(path, patched.s, patched.len, mode, e);
+	}
+	if (rc == 0) {
+		char *label = xasprintf("bad + \"%s\" after %s:%d", text, file, after);
+		ex_event(x, "ADDED_LINE", "%s", label);
+		o->label = label;
+		rc = build_and_test(x, expected, o, e);
+		ex_activity(x, NULL);
+		struct cerr e2;
+		if (file_write_atomic(path, old.s, old.len, mode, &e2) < 0 && rc == 0)
+			rc = cerr_set(e, "%s", e2.msg);
+		free(x->p->built_dir);   /* what was built is not the worktree now */
+		x->p->built_dir = NULL;
+		workspace_free(x->p->ws);
+		x->p->ws = NULL;
+		if (rc == 0)
+			ex_event(x, "CONFIG_TESTED", "%s: %s%s%s", label, verdict_name(o->verdict), o->why ? ", " : "",
+				 why_name(o->why));
+	}
+	buf_release(&old);
+	buf_release(&patched);
+	free(path);
+	return rc;
 }
 
 /* A failing run stored under one identity judged against another: the

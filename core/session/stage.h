@@ -100,6 +100,8 @@ int ex_was_stopped(const struct explain *x);
 int ex_run_build(struct explain *x, const char *dir, const char *cmd, const char *what, const char *const *env,
 		 struct run_result *r, struct cerr *e);
 char *ex_build_error(const struct explain *x, const struct run_result *r);
+int ex_test_added_line(struct explain *x, const char *file, int after, const char *text, const char *expected,
+		       struct outcome *o, struct cerr *e);
 int ex_built_last(const struct explain *x, const char *dir);
 int ex_build_here(struct explain *x, const char *dir, const char *cmd, const char *const *env, const char *what,
 		  struct cerr *e);

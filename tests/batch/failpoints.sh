@@ -58,8 +58,12 @@ check "stale: the output differs" \
 	[ "$(jqf .causal_tree.failure)" = 'main.c:9 printf("%d\n", str_len(s)); printed "6\n", the good revision printed "2\n"' ]
 check "stale: the update that left the length" [ "$(jqf .causal_tree.stale)" = \
 	'str.c:30 str->value = copy; in str_set() updates str->value but not str->length, which str_new() set with it (str.c:20 s->length = (int)strlen(v);): str.c:36 reads the old length (6)' ]
+check "stale: the omitted assignment, added after the update, passes" [ "$(jqf .causal_tree.stale_fix)" = \
+	'adding "str->length = (int)strlen(v);" after str.c:30 makes the test pass (built and tested)' ]
+check "stale: the scratch worktree is put back" \
+	[ "$(cat "$d"/.git/culprit/wt-*/str.c | grep -c 'str->length')" = 0 ]
 culprit_json "$T/sem_outside" --good good --bad bad --build ./build.sh -- ./run-test.sh
-check "stale: none where every field is written" [ "$(jqf .causal_tree.stale)" = null ]
+check "stale: none where every field is written" [ "$(jqf '[.causal_tree.stale, .causal_tree.stale_fix] | tostring')" = '[null,null]' ]
 
 d=$(fixture sem_cmp)
 culprit_json "$d" --good good --bad bad -- ./run-test.sh
