@@ -291,6 +291,9 @@ static void render_text(const struct explain *x, int md, struct buf *b)
 		text_items(x, &x->inducing, md, b);
 		buf_addf(b, "%sFix (reverted from the bad revision, the test passes):\n%s", h, md ? "\n" : "");
 		text_items(x, &x->fix, md, b);
+		if (x->why_state == 2 && x->tree.stale_fix)   /* no reversion gives an omitted line */
+			buf_addf(b, "%sor a line the commit omitted (a stale field, below): %s\n", md ? "\n" : "  ",
+				 x->tree.stale_fix);
 		buf_addf(b, "%sAuxiliary changes (needed by the build with the changes above, not causes):\n%s", h,
 			 md ? "\n" : "");
 		text_items(x, &x->aux, md, b);

@@ -60,6 +60,9 @@ check "stale: the update that left the length" [ "$(jqf .causal_tree.stale)" = \
 	'str.c:30 str->value = copy; in str_set() updates str->value but not str->length, which str_new() set with it (str.c:20 s->length = (int)strlen(v);): str.c:36 reads the old length (6)' ]
 check "stale: the omitted assignment, added after the update, passes" [ "$(jqf .causal_tree.stale_fix)" = \
 	'adding "str->length = (int)strlen(v);" after str.c:30 makes the test pass (built and tested)' ]
+(cd "$d" && "$CULPRIT" --batch --quiet --good good --bad bad -- ./run-test.sh) > "$T/stale.txt" 2>&1
+check "stale: the text report's fix names the omitted line" \
+	grep -qF 'or a line the commit omitted (a stale field, below): adding "str->length = (int)strlen(v);" after str.c:30' "$T/stale.txt"
 check "stale: the scratch worktree is put back" \
 	[ "$(cat "$d"/.git/culprit/wt-*/str.c | grep -c 'str->length')" = 0 ]
 culprit_json "$T/sem_outside" --good good --bad bad --build ./build.sh -- ./run-test.sh
