@@ -271,8 +271,7 @@ static void declare(struct scan *sc, size_t a, size_t b, char ctx, const char *s
 			depth++;
 		else if (k < b && (punct(&t[k], ')') || punct(&t[k], ']')))
 			depth--;
-		if (depth == 0 && k < b && punct(&t[k], '='))
-			init = 1;
+		/* The name before an '=' is declared; what follows is its initializer. */
 		int end = k == b || (depth == 0 && (punct(&t[k], ',') || punct(&t[k], ':') || punct(&t[k], '[') ||
 						   punct(&t[k], '=')));
 		if (end && !init && t[k - 1].kind == T_IDENT && !typeish(&t[k - 1]))
@@ -280,6 +279,8 @@ static void declare(struct scan *sc, size_t a, size_t b, char ctx, const char *s
 		/* A function pointer: ( * NAME ) */
 		if (k + 2 < b && punct(&t[k], '(') && punct(&t[k + 1], '*') && t[k + 2].kind == T_IDENT && !init)
 			add_decl(sc, &t[k + 2], cls == 'g' || cls == 'f' ? "" : scope, cls, &t[a], &t[b - 1], 1);
+		if (depth == 0 && k < b && punct(&t[k], '='))
+			init = 1;
 		if (depth == 0 && k < b && punct(&t[k], ','))
 			init = 0;
 	}
@@ -472,8 +473,34 @@ static int bracket(const struct tok *t)
 	return !t->directive && t->kind == T_PUNCT && t->len == 1 && strchr("{}()", t->s[0]);
 }
 
+/* A preprocessor conditional's directive at token k of sc, read as a
+ * bracket: 'o' opens (#if, #ifdef, #ifndef), 'c' closes (#endif), 'm'
+ * closes a branch and opens the next (#else, #elif); 0 for any other
+ * token. */
+static char cond(const struct scan *sc, size_t k)
+{
+	const struct tok *t = &sc->t[k];
+	if (!t->directive || t->kind != T_IDENT || k == 0 || !punct(&sc->t[k - 1], '#') ||
+	    sc->t[k - 1].line != t->line)
+		return 0;
+	if (tok_is(t, "if") || tok_is(t, "ifdef") || tok_is(t, "ifndef"))
+		return 'o';
+	if (tok_is(t, "endif"))
+		return 'c';
+	return tok_is(t, "else") || tok_is(t, "elif") ? 'm' : 0;
+}
+
+/* How many bracket nodes token k of sc is: a #else or #elif is two (the
+ * branch it closes, the one it opens). */
+static int bracket_nodes(const struct scan *sc, size_t k)
+{
+	char c = cond(sc, k);
+	return c == 'm' ? 2 : c || bracket(&sc->t[k]);
+}
+
 /* Hunks that only build together because of their brackets. Each side of
- * file f is read as a sequence of braces and parentheses, each owned by the
+ * file f is read as a sequence of braces, parentheses and preprocessor
+ * conditionals (#ifdef ... #else ... #endif), each owned by the
  * hunk whose lines hold it or by the context (the unchanged text, whose
  * brackets are the same sequence on both sides). Pairing them (a stack
  * per kind) links owners: a bracket a hunk opens and another hunk closes
@@ -501,7 +528,8 @@ static void pair_brackets(const struct change_set *s, size_t f, const struct sca
 					own[side][l] = (long)h;
 		}
 		for (size_t k = 0; k < sc[side].nt; k++)
-			nctx[side] += bracket(&sc[side].t[k]) && own[side][sc[side].t[k].line] < 0;
+			if (own[side][sc[side].t[k].line] < 0)
+				nctx[side] += (size_t)bracket_nodes(&sc[side], k);
 	}
 	if (nctx[0] != nctx[1]) {   /* not the same context (cannot happen with whole-line hunks) */
 		free(own[0]);
@@ -519,19 +547,21 @@ static void pair_brackets(const struct change_set *s, size_t f, const struct sca
 		partner[i] = -1;
 	size_t *stack = xmalloc((sc[0].nt + sc[1].nt + 1) * sizeof(*stack));
 	for (int side = 0; side < 2; side++) {
-		for (int kind = 0; kind < 2; kind++) {
-			char open = kind ? '(' : '{', close = kind ? ')' : '}';
+		/* kind 0: braces, 1: parentheses, 2: conditionals */
+		for (int kind = 0; kind < 3; kind++) {
 			size_t sp = 0, ctx = 0;
 			for (size_t k = 0; k < sc[side].nt; k++) {
 				const struct tok *t = &sc[side].t[k];
-				if (!bracket(t))
+				int nodes = bracket_nodes(&sc[side], k);
+				if (!nodes)
 					continue;
 				long o = own[side][t->line];
 				size_t node = o >= 0 ? (size_t)o : nh + ctx;
-				ctx += o < 0;
-				if (t->s[0] == open) {
-					stack[sp++] = node;
-				} else if (t->s[0] == close && sp > 0) {
+				ctx += o < 0 ? (size_t)nodes : 0;
+				char role = kind == 2 ? cond(&sc[side], k)
+					    : bracket(t) && t->s[0] == "{("[kind] ? 'o'
+					    : bracket(t) && t->s[0] == "})"[kind] ? 'c' : 0;
+				if ((role == 'c' || role == 'm') && sp > 0) {
 					size_t mate = stack[--sp];
 					unite(uf, node, mate);
 					if (node < nh && mate < nh && node != mate)
@@ -541,6 +571,11 @@ static void pair_brackets(const struct change_set *s, size_t f, const struct sca
 					if (mate >= nh)
 						partner[2 * (mate - nh) + (size_t)side] = (long)node;
 				}
+				/* A #else's second node (the branch it opens) follows its first. */
+				if (role == 'm' && o < 0)
+					node++;
+				if (role == 'o' || role == 'm')
+					stack[sp++] = node;
 			}
 		}
 	}

@@ -6,9 +6,10 @@
  * removed, renamed, its signature or type changed; not a new initializer
  * or macro value) ties the hunks declaring it to the hunks using it, old
  * lines or new; a declaration moved from one hunk to another ties those
- * two; hunks that change how braces or parentheses pair (one opens what
- * another closes, or an unchanged bracket's partner differs between the
- * revisions) are tied. The groups are the connected hunks. A name that only one revision declares
+ * two; hunks that change how braces, parentheses or preprocessor
+ * conditionals pair (one opens what another closes, as an #ifdef line and
+ * its #else ... #endif wrapped around old code; or an unchanged bracket's
+ * partner differs between the revisions) are tied. The groups are the connected hunks. A name that only one revision declares
  * ties one way (needs): applied to the old revision, a hunk using a new
  * name needs the hunks declaring it, and a hunk removing a name's
  * declaration needs the hunks removing its uses; reverted from the new

@@ -39,6 +39,15 @@ check "rewrite: the file is taken whole after it" grep -q "sum.c does not build 
 check "rewrite: the token level then takes the file apart: the fix is the wrong value alone" \
 	sh -c "[ \"\$(jq '.fix | length' '$T/out.json')\" = 1 ] && jq -r '.fix[0].added_marked[]' '$T/out.json' | grep -qF '{+ + (n > 0)+}'"
 check "rewrite: nothing of other.c in the fix" [ "$(jqf '[.fix[] | select(.file == "other.c")] | length')" = 0 ]
+# Old code wrapped in #ifdef ... #else new code #endif by two hunks: the
+# conditional pairs them as braces do, so no configuration splits a wrap
+# and the file is not taken whole; the constant alone is the answer.
+d=$(fixture ifdef_wrap)
+culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh
+check "ifdef_wrap: exit 0" [ "$RC" = 0 ]
+check "ifdef_wrap: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
+check "ifdef_wrap: the constant is the fix" [ "$(jqf '.fix | length')" = 1 ] &&
+	[ "$(jqf '.fix[0].removed[0]')" = "	return 3;" ]
 # A submodule's directory exists in the worktrees, empty, as in a plain clone.
 d=$(fixture submodule)
 culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh
