@@ -291,6 +291,15 @@ static void render_text(const struct explain *x, int md, struct buf *b)
 		text_items(x, &x->inducing, md, b);
 		buf_addf(b, "%sFix (reverted from the bad revision, the test passes):\n%s", h, md ? "\n" : "");
 		text_items(x, &x->fix, md, b);
+		if (x->fix_needs.n) {   /* build needs of the fix that are causes too */
+			buf_addf(b, "%sreverted with them, as their build needs (failure-inducing, above):",
+				 md ? "\n" : "  ");
+			for (size_t i = 0; i < x->fix_needs.n; i++) {
+				buf_adds(b, " #");
+				report_item_id(x, &x->fix_needs.v[i], b);
+			}
+			buf_addc(b, '\n');
+		}
 		if (x->why_state == 2 && x->tree.stale_fix)   /* no reversion gives an omitted line */
 			buf_addf(b, "%sor a line the commit omitted (a stale field, below): %s\n", md ? "\n" : "  ",
 				 x->tree.stale_fix);
@@ -482,6 +491,15 @@ static void render_json(const struct explain *x, struct buf *b)
 		json_items(x, &x->aux, b);
 	else
 		buf_adds(b, "[]");
+	buf_adds(b, ",\n  \"fix_needs\": [");   /* ids: failure-inducing changes the fix's reversion needs */
+	for (size_t i = 0; x->set && i < x->fix_needs.n; i++) {
+		struct buf id = BUF_INIT;
+		report_item_id(x, &x->fix_needs.v[i], &id);
+		buf_adds(b, i ? ", " : "");
+		json_str(b, id.s);
+		buf_release(&id);
+	}
+	buf_addc(b, ']');
 	/* The configurations that prove the three sets. */
 	buf_adds(b, ",\n  \"failure_inducing_proof\": ");
 	json_proof(&x->inducing, b);
