@@ -238,7 +238,7 @@ static void fill(struct view *v, const struct view_ctx *c)
 	}
 	items(v, c, &x->inducing, TREE_INDUCING, "failure-inducing", VC_INDUCING);
 	items(v, c, &x->fix, TREE_FIX, "fix (reverting these passes)", VC_FIX);
-	items(v, c, &x->aux, TREE_AUX, "auxiliary (the build needs them, not causes)", VC_AUX);
+	items(v, c, &x->aux, TREE_AUX, "auxiliary (the build needs them; not tested as causes)", VC_AUX);
 	if (x->note)
 		view_add(v, VC_DIM, -1, -1, "%s", x->note);
 	why(v, c);
