@@ -502,22 +502,12 @@ static int change_touched(const struct change *ch, const struct bits *b, int val
 	return 0;
 }
 
-/* Whether every atom of ch has value in b. */
-static int change_whole(const struct change *ch, const struct bits *b, int value)
-{
-	for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++)
-		if (bits_test(b, a) != value)
-			return 0;
-	return 1;
-}
-
 /* The dependences' closure: applied to good (revert 0), each applied
  * change brings its group and what it needs; reverted from bad (revert 1),
  * each reverted change takes the changes that need it (the new users of a
- * declaration it takes away). At token level, a change taken apart
- * (sr->token_apart) is never completed, and only brings what it needs when
- * all its pieces are in: a piece has no dependences of its own, the whole
- * hunk has its hunk's. Returns how many changes it added. */
+ * declaration it takes away). At token level, between the changes that are
+ * not taken apart only (sr->token_apart): a piece has no dependences of
+ * its own. Returns how many changes it added. */
 static size_t close_deps(const struct search *sr, struct bits *b, int revert)
 {
 	const struct deps *d = sr->deps;
@@ -531,8 +521,7 @@ static size_t close_deps(const struct search *sr, struct bits *b, int revert)
 			const struct change *ch = &s->changes[c];
 			int in = change_touched(ch, b, value);
 			for (size_t g = 0; g < s->nchanges; g++) {
-				if (g == c || (apart && (bits_test(apart, g) ||
-							 (bits_test(apart, c) && !change_whole(ch, b, value)))))
+				if (g == c || (apart && (bits_test(apart, c) || bits_test(apart, g))))
 					continue;
 				/* Reverting, a group's ties are not followed: reverting
 				 * part of a group is how the fix search tells its causes
@@ -1612,14 +1601,13 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 		bits_zero(ans.ind_aux);
 		bits_or(ans.ind, tl.inducing);   /* tested as is: no repair at token level */
 		if (tl.split) {
-			/* When the hunk-level fix only built as a whole, or with
-			 * auxiliary changes, what it carried beyond the token-level
-			 * causes is what the build needs with them: auxiliary (the
-			 * configuration that proves it is the hunk level's). */
+			/* When the hunk-level fix only built as a whole, what it
+			 * carried beyond the token-level causes is what the build
+			 * needs with them: auxiliary. */
 			bits_zero(ans.fix);
 			bits_or(ans.fix, tl.causes);
 			bits_zero(ans.fix_aux);
-			if (!hl.split || learnt || bits_count(hl.aux))
+			if (!hl.split || learnt)
 				bits_or(ans.fix_aux, hl.revert);
 			bits_or(ans.fix_aux, hl.aux);
 			bits_or(ans.fix_aux, tl.aux);

@@ -230,31 +230,8 @@ static void test_local_in_compared_block(void)
 	change_set_free(s);
 }
 
-/* A declaration with an initializer declares its names (`unsigned n = 8,
- * k = 2;`): the hunk using a new local needs the hunk declaring it. */
-static void test_initialized_declaration(void)
-{
-	const char *old = "int f(int x)\n{\n\treturn x;\n}\n";
-	const char *new = "int f(int x)\n{\n\tunsigned n = 8, k = 2;\n\treturn x * k;\n}\n";
-	struct change_set *s = change_set_new("a", "b");
-	change_set_add_file(s, "f.c", "f.c", 0100644, 0100644, old, strlen(old), new, strlen(new), CHANGE_MODIFIED, 0);
-	change_set_add_hunk(s, 2, 0, 3, 1, "", 0);   /* + unsigned n = 8, k = 2; */
-	change_set_add_hunk(s, 3, 1, 4, 1, "", 0);   /* return x * k */
-	struct cerr e;
-	CHECK(change_set_finish(s, &e) == 0);
-	struct deps d;
-	deps_compute(s, &d);
-	CHECK(d.nneed[1] == 1 && d.need[1][0] == 0);
-	size_t out[2];
-	CHECK(deps_declaring(&d, "k", out) == 1 && out[0] == 0);
-	CHECK(deps_declaring(&d, "n", out) == 1 && out[0] == 0);
-	deps_release(&d);
-	change_set_free(s);
-}
-
 int main(void)
 {
-	RUN(test_initialized_declaration);
 	RUN(test_local_in_compared_block);
 	RUN(test_one_way_needs);
 	RUN(test_unbalanced_hunks);
