@@ -14,7 +14,11 @@
 struct oracle {
 	pcre2_code *pattern;     /* --fail-pattern, or NULL */
 	pcre2_code *assertion;   /* glibc's "Assertion `...' failed" */
-	pcre2_code *position;    /* a source position "file.c:12" (its number moves with hunks) */
+	/* What moves when the code changes, not between runs of one build: a
+	 * source position's numbers ("file.c:12"), a pointer-sized hex address
+	 * (where the allocator puts a block, as AddressSanitizer reports it,
+	 * depends on what the code allocated before). */
+	pcre2_code *moving;
 };
 
 const char *verdict_name(enum verdict v)
@@ -55,9 +59,9 @@ int oracle_new(struct oracle **out, const char *fail_pattern, struct cerr *e)
 		return -1;
 	}
 	o->assertion = compile("Assertion [`'\"](.*)['\"] failed", e, "assertion pattern");
-	o->position = compile("[\\w./+-]+\\.(?:c|h|cc|cpp|cxx|hh|hpp|y|l|inc|def):\\K[0-9]+(?::[0-9]+)?", e,
-			      "position pattern");
-	if (!o->assertion || !o->position) {
+	o->moving = compile("[\\w./+-]+\\.(?:c|h|cc|cpp|cxx|hh|hpp|y|l|inc|def):\\K[0-9]+(?::[0-9]+)?"
+			    "|\\b0x\\K[0-9a-fA-F]{6,16}\\b", e, "moving-text pattern");
+	if (!o->assertion || !o->moving) {
 		oracle_free(o);
 		return -1;
 	}
@@ -71,7 +75,7 @@ void oracle_free(struct oracle *o)
 		return;
 	pcre2_code_free(o->pattern);
 	pcre2_code_free(o->assertion);
-	pcre2_code_free(o->position);
+	pcre2_code_free(o->moving);
 	free(o);
 }
 
@@ -131,15 +135,16 @@ static void add_text(struct buf *b, const char *s, size_t n)
 
 /* One line as it appears in an identity: at most TAIL_WIDTH bytes (a
  * longer line ends in the mask), control bytes as '?', backslash and quote
- * escaped, source positions' numbers masked (hunks move lines). */
+ * escaped, source positions' numbers and addresses masked (hunks move
+ * lines and what is allocated where). */
 static void add_line(const struct oracle *o, struct buf *b, const char *s, size_t len)
 {
 	struct buf t = BUF_INIT;
 	size_t keep = len > TAIL_WIDTH ? TAIL_WIDTH : len;
 	buf_add(&t, s, keep);
-	pcre2_match_data *md = pcre2_match_data_create_from_pattern(o->position, NULL);
+	pcre2_match_data *md = pcre2_match_data_create_from_pattern(o->moving, NULL);
 	size_t at = 0;
-	while (at <= t.len && pcre2_match(o->position, (PCRE2_SPTR)(t.s ? t.s : ""), t.len, at, 0, md, NULL) >= 0) {
+	while (at <= t.len && pcre2_match(o->moving, (PCRE2_SPTR)(t.s ? t.s : ""), t.len, at, 0, md, NULL) >= 0) {
 		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
 		add_text(b, t.s + at, ov[0] - at);
 		buf_adds(b, MASK);

@@ -5,7 +5,8 @@
  * the exit status or signal, a failed assert()'s condition and the output's
  * last lines, where what varied between two runs of the bad revision (times,
  * addresses, pids) is masked ("…", any text) and so are source line numbers
- * (applied hunks move them). With --fail-pattern, the pattern's match alone. */
+ * and pointer-sized hex addresses (applied hunks move them, and what is
+ * allocated where). With --fail-pattern, the pattern's match alone. */
 #ifndef CULPRIT_ORACLE_H
 #define CULPRIT_ORACLE_H
 

@@ -72,6 +72,17 @@ check "different failure: only the total's hunk" \
 	[ "$(jqf '[.failure_inducing[].file] | join(",")')" = "stats.c" ]
 check "different failure: count.c alone was unresolved" [ "$(jqf .configurations_unresolved)" -ge 1 ]
 
+# A checker's report names the freed block's address, which each commit
+# that allocates moves: the commits between the culprit and bad fail the
+# same way, not differently.
+d=$(fixture moved_address)
+culprit_json "$d" --good good --bad bad --no-semantic -- ./run-test.sh
+check "moved address: exit 0" [ "$RC" = 0 ]
+check "moved address: culprit commit" [ "$(jqf .culprit_commit)" = "$(git -C "$d" rev-parse culprit)" ]
+check "moved address: the address is masked in the signature" \
+	[ "$(jqf '.signature | endswith("on address 0x\u2026\"")')" = true ]
+check "moved address: no configuration failed differently" [ "$(jqf .configurations_failed_differently)" = 0 ]
+
 # A configuration that hangs is bounded by the timeout.
 d=$(fixture hang)
 culprit_json "$d" --good good --bad bad --test-timeout 2 -- ./run-test.sh
