@@ -349,6 +349,7 @@ void explain_free(struct explain *x)
 	ex_list_release(&x->inducing);
 	ex_list_release(&x->fix);
 	ex_list_release(&x->aux);
+	ex_list_release(&x->ind_needs);
 	ex_list_release(&x->fix_needs);
 	free(x->marks);
 	free(x->change_commit);
@@ -547,6 +548,7 @@ static void reset_model(struct explain *x)
 	ex_list_release(&x->inducing);
 	ex_list_release(&x->fix);
 	ex_list_release(&x->aux);
+	ex_list_release(&x->ind_needs);
 	ex_list_release(&x->fix_needs);
 	free(x->note);
 	x->note = NULL;

@@ -191,8 +191,10 @@ struct explain {
 	const struct change_set *set_full;  /* diff(good, bad): what the ranking's change ids refer to */
 	enum change_mark *marks;    /* per change */
 	struct explain_list inducing, fix, aux;
-	struct explain_list fix_needs;   /* failure-inducing changes the fix's reversion needs to build
-					    (listed with the fix, not as auxiliary) */
+	/* Causes of one side that the other side's proof needs to build: fix
+	 * changes applied with the failure-inducing ones, failure-inducing
+	 * changes reverted with the fix (listed there, not as auxiliary). */
+	struct explain_list ind_needs, fix_needs;
 	int refined;                /* answers are at token level */
 	int explained;
 	char *note;                 /* why nothing was explained, or NULL */

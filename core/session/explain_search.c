@@ -1677,16 +1677,20 @@ proofs:;
 	 * a build need of the other: a hunk whose piece is a cause shows
 	 * its other pieces. The failure-inducing ones the fix's reversion
 	 * needs are named with the fix, which does not pass without them. */
-	struct bits *needs = bits_new(s->natoms);
+	struct bits *ind_needs = bits_new(s->natoms), *fix_needs = bits_new(s->natoms);
 	for (size_t a = 0; a < s->natoms; a++) {
+		if (bits_test(ans.ind_aux, a) && bits_test(fix, a) && !bits_test(ind, a))
+			bits_set(ind_needs, a);
 		if (bits_test(ans.fix_aux, a) && bits_test(ind, a) && !bits_test(fix, a))
-			bits_set(needs, a);
+			bits_set(fix_needs, a);
 		if (bits_test(ind, a) || bits_test(fix, a))
 			bits_clear(aux, a);
 	}
 	ex_lock(x);
-	to_items(s, needs, &x->fix_needs);
-	bits_free(needs);
+	to_items(s, ind_needs, &x->ind_needs);
+	to_items(s, fix_needs, &x->fix_needs);
+	bits_free(ind_needs);
+	bits_free(fix_needs);
 	to_items(s, ind, &x->inducing);
 	to_items(s, fix, &x->fix);
 	to_items(s, aux, &x->aux);

@@ -127,6 +127,21 @@ static void item_where(const struct explain *x, const struct explain_item *it, s
 		buf_addf(b, " (%s)", c->function);
 }
 
+/* A set's build needs that are the other set's causes: "applied with them,
+ * as their build needs (in the fix, below): #4 #5". */
+static void needs_line(const struct explain *x, const struct explain_list *l, const char *how, const char *where,
+		       int md, struct buf *b)
+{
+	if (!l->n)
+		return;
+	buf_addf(b, "%s%s with them, as their build needs (%s):", md ? "\n" : "  ", how, where);
+	for (size_t i = 0; i < l->n; i++) {
+		buf_adds(b, " #");
+		report_item_id(x, &l->v[i], b);
+	}
+	buf_addc(b, '\n');
+}
+
 static void text_items(const struct explain *x, const struct explain_list *l, int md, struct buf *b)
 {
 	if (l->n == 0) {
@@ -289,17 +304,10 @@ static void render_text(const struct explain *x, int md, struct buf *b)
 		buf_addf(b, "%sFailure-inducing changes (applied to the good revision, they make the test fail):\n%s",
 			 h, md ? "\n" : "");
 		text_items(x, &x->inducing, md, b);
+		needs_line(x, &x->ind_needs, "applied", "in the fix, below", md, b);
 		buf_addf(b, "%sFix (reverted from the bad revision, the test passes):\n%s", h, md ? "\n" : "");
 		text_items(x, &x->fix, md, b);
-		if (x->fix_needs.n) {   /* build needs of the fix that are causes too */
-			buf_addf(b, "%sreverted with them, as their build needs (failure-inducing, above):",
-				 md ? "\n" : "  ");
-			for (size_t i = 0; i < x->fix_needs.n; i++) {
-				buf_adds(b, " #");
-				report_item_id(x, &x->fix_needs.v[i], b);
-			}
-			buf_addc(b, '\n');
-		}
+		needs_line(x, &x->fix_needs, "reverted", "failure-inducing, above", md, b);
 		if (x->why_state == 2 && x->tree.stale_fix)   /* no reversion gives an omitted line */
 			buf_addf(b, "%sor a line the commit omitted (a stale field, below): %s\n", md ? "\n" : "  ",
 				 x->tree.stale_fix);
@@ -491,15 +499,19 @@ static void render_json(const struct explain *x, struct buf *b)
 		json_items(x, &x->aux, b);
 	else
 		buf_adds(b, "[]");
-	buf_adds(b, ",\n  \"fix_needs\": [");   /* ids: failure-inducing changes the fix's reversion needs */
-	for (size_t i = 0; x->set && i < x->fix_needs.n; i++) {
-		struct buf id = BUF_INIT;
-		report_item_id(x, &x->fix_needs.v[i], &id);
-		buf_adds(b, i ? ", " : "");
-		json_str(b, id.s);
-		buf_release(&id);
+	/* ids: the other side's causes each set's proof needs to build */
+	const struct explain_list *needs[] = {&x->ind_needs, &x->fix_needs};
+	for (int k = 0; k < 2; k++) {
+		buf_adds(b, k ? ",\n  \"fix_needs\": [" : ",\n  \"failure_inducing_needs\": [");
+		for (size_t i = 0; x->set && i < needs[k]->n; i++) {
+			struct buf id = BUF_INIT;
+			report_item_id(x, &needs[k]->v[i], &id);
+			buf_adds(b, i ? ", " : "");
+			json_str(b, id.s);
+			buf_release(&id);
+		}
+		buf_addc(b, ']');
 	}
-	buf_addc(b, ']');
 	/* The configurations that prove the three sets. */
 	buf_adds(b, ",\n  \"failure_inducing_proof\": ");
 	json_proof(&x->inducing, b);

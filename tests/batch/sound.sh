@@ -35,6 +35,8 @@ check "list: no cause is listed as auxiliary too" \
 # prints otherwise): both are causes, neither a build need.
 check "list: a change the fix cannot pass without is a cause, not auxiliary" \
 	[ "$(jqf '"\(.fix | length) \(.auxiliary | length)"')" = "2 0" ]
+check "list: no set needs the other's causes to build" \
+	[ "$(jqf '[.failure_inducing_needs, .fix_needs] | tostring')" = '[[],[]]' ]
 check "list: the failure-inducing set's proof fails" [ "$(jqf .failure_inducing_proof.verdict)" = FAIL ]
 check "list: the fix set's proof passes" [ "$(jqf .fix_proof.verdict)" = PASS ]
 db="$d/.git/culprit/session.db"
