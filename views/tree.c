@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/session/report.h"
 #include "views/view.h"
 
 #define PL(n) ((n) == 1 ? "" : "s")   /* "1 line", "2 lines" */
@@ -56,6 +57,21 @@ static void ids(const struct explain *x, const size_t *v, size_t n, struct buf *
 {
 	for (size_t i = 0; i < n; i++)
 		buf_addf(b, "%s#%u", i ? " " : "", x->set->changes[v[i]].id);
+}
+
+/* A set's build needs that are the other set's causes, as the report names them. */
+static void needs(struct view *v, const struct explain *x, const struct explain_list *l, const char *how,
+		  const char *where)
+{
+	if (!l->n)
+		return;
+	struct buf b = BUF_INIT;
+	for (size_t i = 0; i < l->n; i++) {
+		buf_adds(&b, i ? " #" : "#");
+		report_item_id(x, &l->v[i], &b);
+	}
+	view_add(v, VC_DIM, -1, -1, "  %s with them, as their build needs (%s): %s", how, where, b.s);
+	buf_release(&b);
 }
 
 static void why_node(struct view *v, const struct explain *x, size_t k, const char *prefix, int last, int u)
@@ -237,7 +253,9 @@ static void fill(struct view *v, const struct view_ctx *c)
 			return;
 	}
 	items(v, c, &x->inducing, TREE_INDUCING, "failure-inducing", VC_INDUCING);
+	needs(v, x, &x->ind_needs, "applied", "in the fix");
 	items(v, c, &x->fix, TREE_FIX, "fix (reverting these passes)", VC_FIX);
+	needs(v, x, &x->fix_needs, "reverted", "failure-inducing");
 	items(v, c, &x->aux, TREE_AUX, "auxiliary (the build needs them; not tested as causes)", VC_AUX);
 	if (x->note)
 		view_add(v, VC_DIM, -1, -1, "%s", x->note);
