@@ -138,7 +138,7 @@ keys Enter 2 z
 check "demo: a tree node opens its events in the trace" wait_for "prec         parse.c:13  return 1;    returned 1"
 keys : "func atom" Enter
 check "demo: :func shows one function" wait_for "atom         parse.c:33  long v = l->num;    v = 4"
-check "demo: only its statements" sh -c "! tmux -L '$SOCK' capture-pane -p -t w | grep -q 'climb        parse.c'"
+check "demo: only its statements" sh -c "sleep 0.3; ! tmux -L '$SOCK' capture-pane -p -t w | grep -q 'climb        parse.c'"
 keys q
 
 # Stepping through the explainer: one round a key, stop keeps what is there.
