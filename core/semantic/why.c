@@ -986,17 +986,20 @@ static int lvalue_field(const char *text, size_t *base_len, const char **field)
 }
 
 /* Each event's function invocation (0: outside any traced function), and
- * each invocation's function site (fn[k]). */
-static uint32_t *invocations(const struct trace *t, uint32_t **fn)
+ * per invocation k its function site fn[k] and the invocation that called
+ * it, caller[k] (0: code outside the project, or none). */
+static uint32_t *invocations(const struct trace *t, uint32_t **fn, uint32_t **caller)
 {
 	uint32_t *inv = xmalloc((t->n + 1) * sizeof(*inv)), *stack = xmalloc((t->n + 1) * sizeof(*stack));
 	size_t depth = 0, next = 1;
 	*fn = xmalloc((t->n + 2) * sizeof(**fn));
-	(*fn)[0] = 0;
+	*caller = xmalloc((t->n + 2) * sizeof(**caller));
+	(*fn)[0] = (*caller)[0] = 0;
 	for (size_t i = 0; i < t->n; i++) {
 		const struct tev *e = &t->ev[i];
 		if (e->kind == TE_ENTER) {
 			(*fn)[next] = e->id;
+			(*caller)[next] = depth ? stack[depth - 1] : 0;
 			stack[depth++] = (uint32_t)next++;
 		}
 		inv[i] = depth ? stack[depth - 1] : 0;
@@ -1091,7 +1094,7 @@ static char *stale_field(struct why *w, const struct ctree *ct, struct added *ad
 	const struct trace *t = &w->bad.tr;
 	if (!ct->n || t->cut)
 		return NULL;
-	uint32_t *fn, *inv = invocations(t, &fn);
+	uint32_t *fn, *caller, *inv = invocations(t, &fn, &caller);
 	char *s = NULL;
 	for (size_t i = 0; i < ct->n && !s; i++)
 		for (size_t k = 0; k < ct->nodes[i].nstmts && !s; k++)
@@ -1099,6 +1102,7 @@ static char *stale_field(struct why *w, const struct ctree *ct, struct added *ad
 				s = stale_write(w, t, inv, fn, ct->nodes[i].stmts[k].ev, add);
 	free(inv);
 	free(fn);
+	free(caller);
 	return s;
 }
 
@@ -1135,24 +1139,24 @@ struct outside_ret {
 static struct outside_ret *outside_returns(const struct trace *t, size_t *n)
 {
 	struct outside_ret *v = NULL;
-	size_t depth = 0, cap = 0;
+	size_t cap = 0;
+	uint32_t *fns, *caller, *inv = invocations(t, &fns, &caller);
 	*n = 0;
 	for (size_t i = 0; i < t->n; i++) {
 		const struct tev *e = &t->ev[i];
-		if (e->kind == TE_ENTER) {
-			depth++;
-		} else if (e->kind == TE_RET0 && depth) {
-			depth--;
-		} else if (e->kind == TE_RET && depth && --depth == 0) {
-			const struct msite *r = tmeta_site(t->m, e->id);
-			const struct msite *fn = r ? tmeta_site(t->m, r->fid) : NULL;
-			if (!fn || fn->kind != 'N' || r->t.cls == 'p' || !strcmp(fn->name, "main"))
-				continue;
-			if (*n == cap)
-				v = xrealloc(v, (cap = cap ? 2 * cap : 16) * sizeof(*v));
-			v[(*n)++] = (struct outside_ret){(uint32_t)i, fn->name};
-		}
+		if (e->kind != TE_RET || !inv[i] || caller[inv[i]])
+			continue;
+		const struct msite *r = tmeta_site(t->m, e->id);
+		const struct msite *fn = r ? tmeta_site(t->m, r->fid) : NULL;
+		if (!fn || fn->kind != 'N' || r->t.cls == 'p' || !strcmp(fn->name, "main"))
+			continue;
+		if (*n == cap)
+			v = xrealloc(v, (cap = cap ? 2 * cap : 16) * sizeof(*v));
+		v[(*n)++] = (struct outside_ret){(uint32_t)i, fn->name};
 	}
+	free(inv);
+	free(fns);
+	free(caller);
 	return v;
 }
 
