@@ -16,18 +16,21 @@ struct tok {
 	int line;
 	int member;        /* an identifier after '.' or '->' */
 	int directive;     /* inside a preprocessor line */
+	long guard;        /* the innermost #if, #ifdef, #ifndef, #else or #elif whose branch holds it, or -1 */
 };
 
 struct decl {
 	char *name, *scope, *shape;   /* scope: "" for the file, else the function */
 	char cls;                     /* 'g' global name (function, variable, type, macro, enumerator), 'f' field, 'l' local */
 	int first, last;              /* lines of its declarator */
+	size_t tok;                   /* its name's token */
 };
 
 struct use {
 	const char *s;
 	size_t len;
 	int line, member;
+	size_t tok;
 	char *scope;                  /* the function it is in, or "" (owned by the scan's scopes) */
 };
 
@@ -98,7 +101,7 @@ static void lex(const char *p, size_t len, struct scan *sc)
 		if (bol && c == '#')
 			directive = 1;
 		bol = 0;
-		struct tok t = {T_OTHER, p + i, 1, line, 0, directive};
+		struct tok t = {T_OTHER, p + i, 1, line, 0, directive, -1};
 		if (c == '"' || c == '\'') {
 			size_t j = i + 1;
 			while (j < len && p[j] != c && p[j] != '\n') {
@@ -187,7 +190,7 @@ static void add_decl(struct scan *sc, const struct tok *name, const char *scope,
 	}
 	sc->d = xrealloc(sc->d, (sc->nd + 1) * sizeof(*sc->d));
 	sc->d[sc->nd++] = (struct decl){xstrndup(name->s, name->len), xstrdup(scope), buf_detach(&shape), cls,
-					from->line, to->line};
+					from->line, to->line, (size_t)(name - sc->t)};
 }
 
 /* Classify the statement t[a..b) (b: the ';' '{' or ',' ending it) as declarations. */
@@ -285,12 +288,48 @@ static void declare(struct scan *sc, size_t a, size_t b, char ctx, const char *s
 	}
 }
 
+/* A preprocessor conditional's directive at token k of sc, read as a
+ * bracket: 'o' opens (#if, #ifdef, #ifndef), 'c' closes (#endif), 'm'
+ * closes a branch and opens the next (#else, #elif); 0 for any other
+ * token. */
+static char cond(const struct scan *sc, size_t k)
+{
+	const struct tok *t = &sc->t[k];
+	if (!t->directive || t->kind != T_IDENT || k == 0 || !punct(&sc->t[k - 1], '#') ||
+	    sc->t[k - 1].line != t->line)
+		return 0;
+	if (tok_is(t, "if") || tok_is(t, "ifdef") || tok_is(t, "ifndef"))
+		return 'o';
+	if (tok_is(t, "endif"))
+		return 'c';
+	return tok_is(t, "else") || tok_is(t, "elif") ? 'm' : 0;
+}
+
+/* Each token's guard: the conditional branch it is compiled in (a stack
+ * of the open branches; a #else or #elif replaces its #if's). A
+ * directive's own guard is the branch around it. */
+static void guard_tokens(struct scan *sc)
+{
+	long *open = xmalloc((sc->nt + 1) * sizeof(*open));
+	size_t sp = 0;
+	for (size_t k = 0; k < sc->nt; k++) {
+		char c = cond(sc, k);
+		if (c == 'c' || c == 'm')
+			sp -= sp > 0;
+		sc->t[k].guard = sp ? open[sp - 1] : -1;
+		if (c == 'o' || c == 'm')
+			open[sp++] = (long)k;
+	}
+	free(open);
+}
+
 static void scan_file(const char *data, size_t len, struct scan *sc)
 {
 	memset(sc, 0, sizeof(*sc));
 	if (!data)
 		return;
 	lex(data, len, sc);
+	guard_tokens(sc);
 	struct frame {
 		char kind;        /* 'S' struct/union body, 'E' enum body, 'F' function body, 'B' block, 'I' initializer */
 		size_t stmt;      /* the statement it interrupted (S, E, I continue it) */
@@ -396,7 +435,7 @@ static void scan_file(const char *data, size_t len, struct scan *sc)
 			continue;
 	use:
 		sc->u = xrealloc(sc->u, (sc->nu + 1) * sizeof(*sc->u));
-		sc->u[sc->nu++] = (struct use){t->s, t->len, t->line, t->member, sc->scopes[sc->nscopes - 1]};
+		sc->u[sc->nu++] = (struct use){t->s, t->len, t->line, t->member, i, sc->scopes[sc->nscopes - 1]};
 		if (!scope[0])
 			sc->u[sc->nu - 1].scope = sc->scopes[0];
 	}
@@ -431,13 +470,6 @@ static int c_like(const char *path)
 	return 0;
 }
 
-/* One declaration seen in a hunk. */
-struct hdecl {
-	size_t change;
-	int side;           /* 0 old, 1 new */
-	const struct decl *d;
-};
-
 static size_t find(long *parent, size_t a)
 {
 	while ((size_t)parent[a] != a)
@@ -467,26 +499,56 @@ static void side_range(const struct change_set *s, size_t c, int side, int *from
 	}
 }
 
+/* One declaration seen in a hunk. */
+struct hdecl {
+	size_t change;
+	int side;           /* 0 old, 1 new */
+	const struct decl *d;
+	int guarded;        /* unchanged, but in a conditional branch the hunk opens or closes */
+};
+
+/* The change owning each line of one side of file f (its hunk), else -1;
+ * indexed by line, up to the scan's last line + 1. */
+static long *line_owners(const struct change_set *s, size_t f, const struct scan *sc, int side)
+{
+	const struct change_file *cf = &s->files[f];
+	int maxl = sc->nt ? sc->t[sc->nt - 1].line : 0;
+	long *own = xmalloc(((size_t)maxl + 2) * sizeof(*own));
+	for (int l = 0; l <= maxl + 1; l++)
+		own[l] = -1;
+	for (size_t c = cf->change0; c < cf->change0 + cf->nchanges; c++) {
+		int from, to;
+		side_range(s, c, side, &from, &to);
+		for (int l = from < 0 ? 0 : from; l < to && l <= maxl + 1; l++)
+			own[l] = (long)c;
+	}
+	return own;
+}
+
+/* The change whose conditional directive (#if, #else, #endif... in its
+ * lines) decides whether unchanged token k is compiled: the nearest such
+ * branch around it, or -1. An old field left under a new `#else` is
+ * compiled out with the other branch's macro defined, as if that hunk had
+ * removed it. */
+static long guarded_by(const struct scan *sc, const long *own, size_t k)
+{
+	for (long g = sc->t[k].guard; g >= 0; g = sc->t[g].guard)
+		if (own[sc->t[g].line] >= 0)
+			return own[sc->t[g].line];
+	return -1;
+}
+
+/* The change that token k belongs to: the hunk holding its line, else the
+ * one guarding it, else -1. */
+static long owner_of(const struct scan *sc, const long *own, size_t k)
+{
+	long o = own[sc->t[k].line];
+	return o >= 0 ? o : guarded_by(sc, own, k);
+}
+
 static int bracket(const struct tok *t)
 {
 	return !t->directive && t->kind == T_PUNCT && t->len == 1 && strchr("{}()", t->s[0]);
-}
-
-/* A preprocessor conditional's directive at token k of sc, read as a
- * bracket: 'o' opens (#if, #ifdef, #ifndef), 'c' closes (#endif), 'm'
- * closes a branch and opens the next (#else, #elif); 0 for any other
- * token. */
-static char cond(const struct scan *sc, size_t k)
-{
-	const struct tok *t = &sc->t[k];
-	if (!t->directive || t->kind != T_IDENT || k == 0 || !punct(&sc->t[k - 1], '#') ||
-	    sc->t[k - 1].line != t->line)
-		return 0;
-	if (tok_is(t, "if") || tok_is(t, "ifdef") || tok_is(t, "ifndef"))
-		return 'o';
-	if (tok_is(t, "endif"))
-		return 'c';
-	return tok_is(t, "else") || tok_is(t, "elif") ? 'm' : 0;
 }
 
 /* How many bracket nodes token k of sc is: a #else or #elif is two (the
@@ -509,7 +571,8 @@ static int bracket_nodes(const struct scan *sc, size_t k)
  * brace now ends a function another hunk opens). The hunks of every
  * connected set holding such a link are one group; hunks that only replace
  * brackets alike (`-} else {` `+} else {`) stay apart. */
-static void pair_brackets(const struct change_set *s, size_t f, const struct scan *sc, long *parent)
+static void pair_brackets(const struct change_set *s, size_t f, const struct scan *sc, long *const *owners,
+			  long *parent)
 {
 	const struct change_file *cf = &s->files[f];
 	size_t nh = cf->nchanges, nctx[2] = {0, 0};
@@ -518,14 +581,7 @@ static void pair_brackets(const struct change_set *s, size_t f, const struct sca
 		int maxl = sc[side].nt ? sc[side].t[sc[side].nt - 1].line : 0;
 		own[side] = xmalloc(((size_t)maxl + 2) * sizeof(long));
 		for (int l = 0; l <= maxl + 1; l++)
-			own[side][l] = -1;
-		for (size_t h = 0; h < nh; h++) {
-			int from, to;
-			side_range(s, cf->change0 + h, side, &from, &to);
-			for (int l = from; l < to && l <= maxl; l++)
-				if (l >= 0)
-					own[side][l] = (long)h;
-		}
+			own[side][l] = owners[side][l] < 0 ? -1 : owners[side][l] - (long)cf->change0;
 		for (size_t k = 0; k < sc[side].nt; k++)
 			if (own[side][sc[side].t[k].line] < 0)
 				nctx[side] += (size_t)bracket_nodes(&sc[side], k);
@@ -649,38 +705,34 @@ static int moved(const size_t *members, const int *side, size_t n)
 }
 
 /* Each change's uses of the names some hunk declares: for repair. */
-static void record_uses(const struct change_set *s, const struct scan *scans, const struct hdecl *hd, size_t nhd,
-			struct deps *d)
+static void record_uses(const struct change_set *s, const struct scan *scans, long *const *owners,
+			const struct hdecl *hd, size_t nhd, struct deps *d)
 {
 	const char **names = xmalloc((nhd + 1) * sizeof(*names));
 	for (size_t i = 0; i < nhd; i++)
 		names[i] = hd[i].d->name;
 	qsort(names, nhd, sizeof(*names), cmp_cstr);
-	for (size_t f = 0; f < s->nfiles; f++) {
-		const struct change_file *cf = &s->files[f];
-		for (size_t c = cf->change0; c < cf->change0 + cf->nchanges; c++) {
-			struct buf b = BUF_INIT;
-			for (int side = 0; side < 2; side++) {
-				int from, to;
-				side_range(s, c, side, &from, &to);
-				const struct scan *sc = &scans[2 * f + side];
-				for (size_t k = 0; k < sc->nu; k++) {
-					const struct use *u = &sc->u[k];
-					if (u->line < from || u->line >= to)
-						continue;
-					char *nm = xstrndup(u->s, u->len);
-					const char *key = nm;
-					if (nhd && bsearch(&key, names, nhd, sizeof(*names), cmp_cstr)) {
-						buf_adds(&b, nm);
-						buf_addc(&b, '\0');
-					}
-					free(nm);
-				}
+	struct buf *b = xcalloc(s->nchanges + 1, sizeof(*b));
+	for (size_t f = 0; f < 2 * s->nfiles && nhd; f++) {
+		const struct scan *sc = &scans[f];
+		for (size_t k = 0; k < sc->nu; k++) {
+			long c = owner_of(sc, owners[f], sc->u[k].tok);
+			if (c < 0)
+				continue;
+			char *nm = xstrndup(sc->u[k].s, sc->u[k].len);
+			const char *key = nm;
+			if (bsearch(&key, names, nhd, sizeof(*names), cmp_cstr)) {
+				buf_adds(&b[c], nm);
+				buf_addc(&b[c], '\0');
 			}
-			buf_addc(&b, '\0');
-			d->uses[c] = buf_detach(&b);
+			free(nm);
 		}
 	}
+	for (size_t c = 0; c < s->nchanges; c++) {
+		buf_addc(&b[c], '\0');
+		d->uses[c] = buf_detach(&b[c]);
+	}
+	free(b);
 	free(names);
 }
 
@@ -693,42 +745,63 @@ void deps_compute(const struct change_set *s, struct deps *d)
 	d->uses = xcalloc(s->nchanges + 1, sizeof(*d->uses));
 	d->need = xcalloc(s->nchanges + 1, sizeof(*d->need));
 	d->nneed = xcalloc(s->nchanges + 1, sizeof(*d->nneed));
+	d->block = xmalloc((s->nchanges + 1) * sizeof(*d->block));
 	long *parent = xmalloc((s->nchanges + 1) * sizeof(*parent));
+	long *hard = xmalloc((s->nchanges + 1) * sizeof(*hard));   /* the blocks' ties, also the groups' */
 	for (size_t c = 0; c < s->nchanges; c++)
-		parent[c] = (long)c;
+		parent[c] = hard[c] = (long)c;
 
 	struct scan *scans = xcalloc(2 * s->nfiles + 1, sizeof(*scans));
+	long **owners = xcalloc(2 * s->nfiles + 1, sizeof(*owners));
 	struct hdecl *hd = NULL;
 	size_t nhd = 0;
 	for (size_t f = 0; f < s->nfiles; f++) {
 		const struct change_file *cf = &s->files[f];
-		if (cf->binary || !c_like(cf->new_path))
-			continue;
-		scan_file(cf->old_data, cf->old_len, &scans[2 * f]);
-		scan_file(cf->new_data, cf->new_len, &scans[2 * f + 1]);
-		for (size_t c = cf->change0; c < cf->change0 + cf->nchanges; c++) {
-			struct buf names = BUF_INIT;
-			for (int side = 0; side < 2; side++) {
-				int from, to;
-				side_range(s, c, side, &from, &to);
-				const struct scan *sc = &scans[2 * f + side];
-				for (size_t k = 0; k < sc->nd; k++)
-					if (sc->d[k].last >= from && sc->d[k].first < to) {
-						hd = xrealloc(hd, (nhd + 1) * sizeof(*hd));
-						hd[nhd++] = (struct hdecl){c, side, &sc->d[k]};
-						buf_adds(&names, sc->d[k].name);
-						buf_addc(&names, '\0');
-					}
+		if (!cf->binary && c_like(cf->new_path)) {
+			scan_file(cf->old_data, cf->old_len, &scans[2 * f]);
+			scan_file(cf->new_data, cf->new_len, &scans[2 * f + 1]);
+		}
+		for (int side = 0; side < 2; side++)
+			owners[2 * f + side] = line_owners(s, f, &scans[2 * f + side], side);
+	}
+	/* The declarations in each hunk, and the unchanged ones whose branch a
+	 * hunk's directive opens or closes (on both sides: their condition is
+	 * what changed). */
+	for (size_t f = 0; f < 2 * s->nfiles; f++) {
+		const struct scan *sc = &scans[f];
+		const long *own = owners[f];
+		int side = (int)(f % 2);
+		for (size_t k = 0; k < sc->nd; k++) {
+			long last = -1;
+			for (int l = sc->d[k].first; l <= sc->d[k].last; l++)
+				if (own[l] >= 0 && own[l] != last) {
+					last = own[l];
+					hd = xrealloc(hd, (nhd + 1) * sizeof(*hd));
+					hd[nhd++] = (struct hdecl){(size_t)last, side, &sc->d[k], 0};
+				}
+			long g = last < 0 ? guarded_by(sc, own, sc->d[k].tok) : -1;
+			if (g >= 0) {
+				hd = xrealloc(hd, (nhd + 2) * sizeof(*hd));
+				hd[nhd++] = (struct hdecl){(size_t)g, 0, &sc->d[k], 1};
+				hd[nhd++] = (struct hdecl){(size_t)g, 1, &sc->d[k], 1};
 			}
-			buf_addc(&names, '\0');
-			d->names[c] = buf_detach(&names);
 		}
 	}
+	struct buf *names = xcalloc(s->nchanges + 1, sizeof(*names));
+	for (size_t i = 0; i < nhd; i++) {
+		buf_adds(&names[hd[i].change], hd[i].d->name);
+		buf_addc(&names[hd[i].change], '\0');
+	}
+	for (size_t c = 0; c < s->nchanges; c++) {
+		buf_addc(&names[c], '\0');
+		d->names[c] = buf_detach(&names[c]);
+	}
+	free(names);
 	/* Hunks that change how the brackets pair only build together. */
 	for (size_t f = 0; f < s->nfiles; f++) {
 		const struct change_file *cf = &s->files[f];
 		if (!cf->binary && c_like(cf->new_path))
-			pair_brackets(s, f, &scans[2 * f], parent);
+			pair_brackets(s, f, &scans[2 * f], &owners[2 * f], hard);
 	}
 	/* Each name whose declarations changed ties its declaring hunks to its users. */
 	char *done = xcalloc(nhd + 1, 1);
@@ -739,14 +812,16 @@ void deps_compute(const struct change_set *s, struct deps *d)
 		size_t nsh[2] = {0, 0};
 		size_t *members = xmalloc((nhd + 1) * sizeof(*members)), nm = 0;
 		int *mside = xmalloc((nhd + 1) * sizeof(*mside));
+		int guarded = 0;
 		for (size_t k = i; k < nhd; k++)
 			if (!done[k] && same_key(hd[i].d, hd[k].d)) {
 				done[k] = 1;
+				guarded |= hd[k].guarded;
 				sh[hd[k].side][nsh[hd[k].side]++] = hd[k].d->shape;
 				mside[nm] = hd[k].side;
 				members[nm++] = hd[k].change;
 			}
-		int changed = nsh[0] != nsh[1];
+		int changed = guarded || nsh[0] != nsh[1];
 		if (!changed) {
 			qsort(sh[0], nsh[0], sizeof(char *), cmp_str);
 			qsort(sh[1], nsh[1], sizeof(char *), cmp_str);
@@ -759,7 +834,7 @@ void deps_compute(const struct change_set *s, struct deps *d)
 		 * without the other it is defined twice); its users need neither. */
 		if (!changed && hd[i].d->cls == 'g' && moved(members, mside, nm))
 			for (size_t k = 1; k < nm; k++)
-				unite(parent, members[0], members[k]);
+				unite(hard, members[0], members[k]);
 		/* Only one revision declares it (within the hunks): a one-way tie. */
 		int added = !changed ? 0 : nsh[0] == 0 ? 1 : nsh[1] == 0 ? -1 : 0;
 		if (changed) {
@@ -767,36 +842,32 @@ void deps_compute(const struct change_set *s, struct deps *d)
 			size_t len = strlen(key->name);
 			if (!added)
 				for (size_t k = 1; k < nm; k++)
-					unite(parent, members[0], members[k]);
-			/* Its users, old lines or new. */
-			for (size_t f = 0; f < s->nfiles; f++)
-				for (int side = 0; side < 2; side++) {
-					const struct scan *sc = &scans[2 * f + side];
-					for (size_t k = 0; k < sc->nu; k++) {
-						const struct use *u = &sc->u[k];
-						if (u->len != len || memcmp(u->s, key->name, len) ||
-						    (key->cls == 'f') != (u->member != 0) ||
-						    (key->cls == 'l' && strcmp(u->scope, key->scope)))
-							continue;
-						for (size_t c = s->files[f].change0;
-						     c < s->files[f].change0 + s->files[f].nchanges; c++) {
-							int from, to;
-							side_range(s, c, side, &from, &to);
-							if (u->line < from || u->line >= to)
-								continue;
-							if (!added)
-								unite(parent, members[0], c);
-							else if (added > 0 && side == 1)
-								/* A new name's user needs its declarations. */
-								for (size_t m = 0; m < nm; m++)
-									add_need(d, c, members[m]);
-							else if (added < 0 && side == 0)
-								/* Removing a name's declaration needs its uses gone. */
-								for (size_t m = 0; m < nm; m++)
-									add_need(d, members[m], c);
-						}
-					}
+					unite(guarded ? hard : parent, members[0], members[k]);
+			/* Its users, old lines or new (in a hunk, or in a branch one guards). */
+			for (size_t f = 0; f < 2 * s->nfiles; f++) {
+				const struct scan *sc = &scans[f];
+				int side = (int)(f % 2);
+				for (size_t k = 0; k < sc->nu; k++) {
+					const struct use *u = &sc->u[k];
+					if (u->len != len || memcmp(u->s, key->name, len) ||
+					    (key->cls == 'f') != (u->member != 0) ||
+					    (key->cls == 'l' && strcmp(u->scope, key->scope)))
+						continue;
+					long c = owner_of(sc, owners[f], u->tok);
+					if (c < 0)
+						continue;
+					if (!added)
+						unite(guarded ? hard : parent, members[0], (size_t)c);
+					else if (added > 0 && side == 1)
+						/* A new name's user needs its declarations. */
+						for (size_t m = 0; m < nm; m++)
+							add_need(d, (size_t)c, members[m]);
+					else if (added < 0 && side == 0)
+						/* Removing a name's declaration needs its uses gone. */
+						for (size_t m = 0; m < nm; m++)
+							add_need(d, members[m], (size_t)c);
 				}
+			}
 		}
 		free(sh[0]);
 		free(sh[1]);
@@ -804,15 +875,24 @@ void deps_compute(const struct change_set *s, struct deps *d)
 		free(mside);
 	}
 	free(done);
-	record_uses(s, scans, hd, nhd, d);
+	record_uses(s, scans, owners, hd, nhd, d);
 	free(hd);
-	for (size_t f = 0; f < 2 * s->nfiles; f++)
+	for (size_t f = 0; f < 2 * s->nfiles; f++) {
 		scan_release(&scans[f]);
+		free(owners[f]);
+	}
+	free(owners);
 	free(scans);
 
-	size_t *size = xcalloc(s->nchanges + 1, sizeof(*size));
-	for (size_t c = 0; c < s->nchanges; c++)
+	size_t *size = xcalloc(s->nchanges + 1, sizeof(*size)), *bsize = xcalloc(s->nchanges + 1, sizeof(*bsize));
+	for (size_t c = 0; c < s->nchanges; c++) {
+		unite(parent, c, find(hard, c));
+		bsize[find(hard, c)]++;
+	}
+	for (size_t c = 0; c < s->nchanges; c++) {
 		size[find(parent, c)]++;
+		d->block[c] = bsize[find(hard, c)] > 1 ? (long)find(hard, c) : -1;
+	}
 	for (size_t c = 0; c < s->nchanges; c++) {
 		size_t r = find(parent, c);
 		d->group[c] = size[r] > 1 ? (long)r : -1;
@@ -826,7 +906,9 @@ void deps_compute(const struct change_set *s, struct deps *d)
 			d->uses[c] = xcalloc(2, 1);
 	}
 	free(size);
+	free(bsize);
 	free(parent);
+	free(hard);
 }
 
 void deps_release(struct deps *d)
@@ -841,6 +923,7 @@ void deps_release(struct deps *d)
 	free(d->need);
 	free(d->nneed);
 	free(d->group);
+	free(d->block);
 	memset(d, 0, sizeof(*d));
 }
 

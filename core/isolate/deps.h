@@ -26,6 +26,13 @@ struct deps {
 	long *group;        /* per change: its group's first change, or -1 when alone */
 	size_t ngroups;     /* groups of two changes or more */
 	size_t linked;      /* changes in such groups */
+	/* Per change: its block's first change, or -1 when alone. A block is
+	 * the part of a group tied by what no build survives apart, either
+	 * way: brackets one hunk opens and another closes, and a declaration
+	 * compiled out by a conditional a hunk puts around it, with its uses.
+	 * Names whose type or signature changed tie groups only: reverting
+	 * part of such a group may build. */
+	long *block;
 	/* Per change: the names it declares or defines (either side), NUL-separated, "" ended. */
 	char **names;
 	/* Per change: the names of hunk declarations it uses (either side), the same way. */

@@ -523,10 +523,12 @@ static size_t close_deps(const struct search *sr, struct bits *b, int revert)
 			for (size_t g = 0; g < s->nchanges; g++) {
 				if (g == c || (apart && (bits_test(apart, c) || bits_test(apart, g))))
 					continue;
-				/* Reverting, a group's ties are not followed: reverting
+				/* Reverting, only a block's ties are followed: reverting
 				 * part of a group is how the fix search tells its causes
-				 * from its build needs (split_fix). */
-				int tie = !revert && d->group[c] >= 0 && d->group[c] == d->group[g];
+				 * from its build needs (split_fix), but no part of a block
+				 * builds. */
+				int tie = revert ? d->block[c] >= 0 && d->block[c] == d->block[g]
+						 : d->group[c] >= 0 && d->group[c] == d->group[g];
 				for (size_t k = 0; !tie && !revert && k < d->nneed[c]; k++)
 					tie = d->need[c][k] == g;
 				for (size_t k = 0; !tie && revert && k < d->nneed[g]; k++)
@@ -967,6 +969,15 @@ static int split_fix(struct search *sr, const size_t *R, size_t nr, struct bits 
 	}
 	units_add_atoms(sr->u, c, nc, causes, 1);
 	close_blocks(sr, causes, 0);   /* a cause in a file learnt whole: the file, whole */
+	/* A cause's block mates are reverted with it whatever the split: no
+	 * reversion tells them apart, so they are causes as much as it. */
+	for (size_t k = 0; sr->deps && !sr->u->tokens && k < sr->s->nchanges; k++) {
+		long blk = sr->deps->block[k];
+		if (blk >= 0 && bits_test(causes, sr->s->changes[k].atom0))
+			for (size_t j = (size_t)blk; j < sr->s->nchanges; j++)
+				if (sr->deps->block[j] == blk)
+					change_set_to(&sr->s->changes[j], causes, 1);
+	}
 	units_add_atoms(sr->u, a, na, aux, 1);
 	for (size_t k = 0; k < sr->s->natoms; k++)
 		if (bits_test(causes, k))

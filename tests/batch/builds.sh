@@ -48,6 +48,15 @@ check "ifdef_wrap: exit 0" [ "$RC" = 0 ]
 check "ifdef_wrap: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
 check "ifdef_wrap: the constant is the fix" [ "$(jqf '.fix | length')" = 1 ] &&
 	[ "$(jqf '.fix[0].removed[0]')" = "	return 3;" ]
+# An unchanged field left under a new #else, with the #if's macro defined
+# by the build: it is compiled out, as if the hunk opening the branch had
+# removed it, so its wrapped uses in other files go with that hunk.
+d=$(fixture guarded_field)
+culprit_json "$d" --good good --bad bad --build 'make CFLAGS=-DSPLIT_BUF' --no-semantic -- ./run-test.sh
+check "guarded_field: exit 0" [ "$RC" = 0 ]
+check "guarded_field: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
+check "guarded_field: the constant is the fix" [ "$(jqf '.fix | length')" = 1 ] &&
+	[ "$(jqf '.fix[0].removed[0]')" = "	return 3;" ]
 # A submodule's directory exists in the worktrees, empty, as in a plain clone.
 d=$(fixture submodule)
 culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh

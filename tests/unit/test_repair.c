@@ -60,6 +60,7 @@ static void test_unbalanced_hunks(void)
 	struct deps d;
 	deps_compute(s, &d);
 	CHECK(d.group[0] >= 0 && d.group[0] == d.group[1]);
+	CHECK(d.block[0] >= 0 && d.block[0] == d.block[1]);   /* no part builds alone */
 	CHECK(d.group[2] < 0);
 	deps_release(&d);
 	change_set_free(s);
@@ -230,8 +231,44 @@ static void test_local_in_compared_block(void)
 	change_set_free(s);
 }
 
+/* A field left unchanged under a new #else is compiled out when the #if's
+ * macro is defined, as if the hunk holding the #else had removed it: that
+ * hunk, its #endif and the uses of the field wrapped the same way in
+ * another file are one block (no part of it builds reverted alone), and a
+ * constant elsewhere stays alone. */
+static void test_guarded_field(void)
+{
+	const char *oh = "struct s {\n\tint n;\n\tint *buf;\n};\n";
+	const char *nh = "struct s {\n\tint n;\n#ifdef X\n\tint *lo;\n#else\n\tint *buf;\n#endif\n};\n";
+	const char *ou = "int f(struct s *p)\n{\n\treturn p->buf[0];\n}\n";
+	const char *nu = "int f(struct s *p)\n{\n#ifdef X\n\treturn p->lo[0];\n#else\n\treturn p->buf[0];\n#endif\n}\n";
+	const char *og = "int g(void)\n{\n\treturn 3;\n}\n", *ng = "int g(void)\n{\n\treturn 4;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	change_set_add_file(s, "a.h", "a.h", 0100644, 0100644, oh, strlen(oh), nh, strlen(nh), CHANGE_MODIFIED, 0);
+	change_set_add_hunk(s, 2, 0, 3, 3, "", 0);   /* + #ifdef X  int *lo;  #else */
+	change_set_add_hunk(s, 3, 0, 7, 1, "", 0);   /* + #endif */
+	change_set_add_file(s, "b.c", "b.c", 0100644, 0100644, ou, strlen(ou), nu, strlen(nu), CHANGE_MODIFIED, 0);
+	change_set_add_hunk(s, 2, 0, 3, 3, "", 0);
+	change_set_add_hunk(s, 3, 0, 7, 1, "", 0);
+	change_set_add_file(s, "c.c", "c.c", 0100644, 0100644, og, strlen(og), ng, strlen(ng), CHANGE_MODIFIED, 0);
+	change_set_add_hunk(s, 3, 1, 3, 1, "", 0);
+	struct cerr e;
+	CHECK(change_set_finish(s, &e) == 0);
+	struct deps d;
+	deps_compute(s, &d);
+	CHECK(d.block[0] >= 0);
+	for (size_t c = 1; c < 4; c++)
+		CHECK(d.block[c] == d.block[0] && d.group[c] == d.group[0]);
+	CHECK(d.block[4] < 0 && d.group[4] < 0);
+	size_t out[5];
+	CHECK(deps_declaring(&d, "buf", out) == 1 && out[0] == 0);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 int main(void)
 {
+	RUN(test_guarded_field);
 	RUN(test_local_in_compared_block);
 	RUN(test_one_way_needs);
 	RUN(test_unbalanced_hunks);
