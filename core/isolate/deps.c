@@ -690,6 +690,43 @@ static int cmp_cstr(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* The parameters a declaration's shape lists (its first parenthesis's
+ * top-level commas + 1; 0 for "()", "( void )" or none), -1 with no
+ * parenthesis. */
+static int params(const char *shape)
+{
+	const char *p = strchr(shape, '(');
+	if (!p)
+		return -1;
+	int depth = 0, n = 0, any = 0;
+	for (; *p; p++) {
+		if (*p == '(' || *p == '[')
+			depth++;
+		else if (*p == ')' || *p == ']') {
+			if (--depth == 0)
+				break;
+		} else if (depth == 1 && *p == ',')
+			n++;
+		else if (depth == 1 && *p != ' ')
+			any = 1;
+	}
+	const char *v = strstr(shape, "( void )");
+	return !any || (v && v == strchr(shape, '(')) ? 0 : n + 1;
+}
+
+/* Whether every declaration on both sides takes as many parameters. */
+static int same_arity(char **old, size_t nold, char **new, size_t nnew)
+{
+	int k = nold ? params(old[0]) : nnew ? params(new[0]) : -1;
+	for (size_t i = 0; i < nold; i++)
+		if (params(old[i]) != k)
+			return 0;
+	for (size_t i = 0; i < nnew; i++)
+		if (params(new[i]) != k)
+			return 0;
+	return 1;
+}
+
 /* Whether a declaration's old lines and new lines are in different hunks:
  * some hunk declares it on one side only. */
 static int moved(const size_t *members, const int *side, size_t n)
@@ -702,6 +739,29 @@ static int moved(const size_t *members, const int *side, size_t n)
 			return 1;
 	}
 	return 0;
+}
+
+/* Add name to a change's NUL-separated list (once). */
+static void list_add(char **list, const char *name)
+{
+	size_t len = 0;
+	for (const char *p = *list; p && *p; p += strlen(p) + 1) {
+		if (!strcmp(p, name))
+			return;
+		len += strlen(p) + 1;
+	}
+	size_t n = strlen(name);
+	*list = xrealloc(*list, len + n + 2);
+	memcpy(*list + len, name, n + 1);
+	(*list)[len + n + 1] = '\0';
+}
+
+/* A tie no build survives apart (a block), made by name. */
+static void tie_hard(struct deps *d, long *hard, size_t a, size_t b, const char *name)
+{
+	unite(hard, a, b);
+	list_add(&d->hard_names[a], name);
+	list_add(&d->hard_names[b], name);
 }
 
 /* Each change's uses of the names some hunk declares: for repair. */
@@ -743,6 +803,7 @@ void deps_compute(const struct change_set *s, struct deps *d)
 	d->group = xmalloc((s->nchanges + 1) * sizeof(*d->group));
 	d->names = xcalloc(s->nchanges + 1, sizeof(*d->names));
 	d->uses = xcalloc(s->nchanges + 1, sizeof(*d->uses));
+	d->hard_names = xcalloc(s->nchanges + 1, sizeof(*d->hard_names));
 	d->need = xcalloc(s->nchanges + 1, sizeof(*d->need));
 	d->nneed = xcalloc(s->nchanges + 1, sizeof(*d->nneed));
 	d->block = xmalloc((s->nchanges + 1) * sizeof(*d->block));
@@ -834,15 +895,24 @@ void deps_compute(const struct change_set *s, struct deps *d)
 		 * without the other it is defined twice); its users need neither. */
 		if (!changed && hd[i].d->cls == 'g' && moved(members, mside, nm))
 			for (size_t k = 1; k < nm; k++)
-				unite(hard, members[0], members[k]);
+				tie_hard(d, hard, members[0], members[k], hd[i].d->name);
 		/* Only one revision declares it (within the hunks): a one-way tie. */
 		int added = !changed ? 0 : nsh[0] == 0 ? 1 : nsh[1] == 0 ? -1 : 0;
 		if (changed) {
 			const struct decl *key = hd[i].d;
 			size_t len = strlen(key->name);
-			if (!added)
-				for (size_t k = 1; k < nm; k++)
-					unite(guarded ? hard : parent, members[0], members[k]);
+			/* A function or macro whose parameters were added or
+			 * removed: no call builds against the other revision's. */
+			int arity = key->cls == 'g' && !same_arity(sh[0], nsh[0], sh[1], nsh[1]);
+			/* A function's, type's or macro's declarations must agree:
+			 * a prototype reverted without its definition conflicts, a
+			 * definition kept beside its old place is defined twice. */
+			for (size_t k = 1; !added && k < nm; k++) {
+				if (guarded || key->cls == 'g')
+					tie_hard(d, hard, members[0], members[k], key->name);
+				else
+					unite(parent, members[0], members[k]);
+			}
 			/* Its users, old lines or new (in a hunk, or in a branch one guards). */
 			for (size_t f = 0; f < 2 * s->nfiles; f++) {
 				const struct scan *sc = &scans[f];
@@ -856,8 +926,10 @@ void deps_compute(const struct change_set *s, struct deps *d)
 					long c = owner_of(sc, owners[f], u->tok);
 					if (c < 0)
 						continue;
-					if (!added)
-						unite(guarded ? hard : parent, members[0], (size_t)c);
+					if (!added && (guarded || arity))
+						tie_hard(d, hard, members[0], (size_t)c, key->name);
+					else if (!added)
+						unite(parent, members[0], (size_t)c);
 					else if (added > 0 && side == 1)
 						/* A new name's user needs its declarations. */
 						for (size_t m = 0; m < nm; m++)
@@ -904,6 +976,8 @@ void deps_compute(const struct change_set *s, struct deps *d)
 			d->names[c] = xcalloc(2, 1);
 		if (!d->uses[c])
 			d->uses[c] = xcalloc(2, 1);
+		if (!d->hard_names[c])
+			d->hard_names[c] = xcalloc(2, 1);
 	}
 	free(size);
 	free(bsize);
@@ -916,10 +990,12 @@ void deps_release(struct deps *d)
 	for (size_t c = 0; c < d->nchanges; c++) {
 		free(d->names[c]);
 		free(d->uses[c]);
+		free(d->hard_names[c]);
 		free(d->need[c]);
 	}
 	free(d->names);
 	free(d->uses);
+	free(d->hard_names);
 	free(d->need);
 	free(d->nneed);
 	free(d->group);

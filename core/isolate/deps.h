@@ -28,11 +28,17 @@ struct deps {
 	size_t linked;      /* changes in such groups */
 	/* Per change: its block's first change, or -1 when alone. A block is
 	 * the part of a group tied by what no build survives apart, either
-	 * way: brackets one hunk opens and another closes, and a declaration
-	 * compiled out by a conditional a hunk puts around it, with its uses.
-	 * Names whose type or signature changed tie groups only: reverting
-	 * part of such a group may build. */
+	 * way: brackets one hunk opens and another closes; a declaration
+	 * compiled out by a conditional a hunk puts around it, with its uses;
+	 * the hunks declaring one function, type or macro whose declarations
+	 * changed (a prototype and its definition), or that moved. A changed
+	 * name's users, and fields and locals, tie groups only: reverting part
+	 * of such a group may build. */
 	long *block;
+	/* Per change: the names whose declarations tie it into its block (none
+	 * for brackets), NUL-separated, "" ended: a piece of it not holding
+	 * one of them is not held by the block. */
+	char **hard_names;
 	/* Per change: the names it declares or defines (either side), NUL-separated, "" ended. */
 	char **names;
 	/* Per change: the names of hunk declarations it uses (either side), the same way. */

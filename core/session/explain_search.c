@@ -505,9 +505,11 @@ static int change_touched(const struct change *ch, const struct bits *b, int val
 /* The dependences' closure: applied to good (revert 0), each applied
  * change brings its group and what it needs; reverted from bad (revert 1),
  * each reverted change takes the changes that need it (the new users of a
- * declaration it takes away). At token level, between the changes that are
- * not taken apart only (sr->token_apart): a piece has no dependences of
- * its own. Returns how many changes it added. */
+ * declaration it takes away). At token level, only into the changes that
+ * are not taken apart (sr->token_apart): a piece has no dependences of its
+ * own, so a change taken apart brings what it ties to whole as soon as one
+ * of its pieces is in (a new field its new lines use). Returns how many
+ * changes it added. */
 static size_t close_deps(const struct search *sr, struct bits *b, int revert)
 {
 	const struct deps *d = sr->deps;
@@ -521,7 +523,7 @@ static size_t close_deps(const struct search *sr, struct bits *b, int revert)
 			const struct change *ch = &s->changes[c];
 			int in = change_touched(ch, b, value);
 			for (size_t g = 0; g < s->nchanges; g++) {
-				if (g == c || (apart && (bits_test(apart, c) || bits_test(apart, g))))
+				if (g == c || (apart && bits_test(apart, g)))
 					continue;
 				/* Reverting, only a block's ties are followed: reverting
 				 * part of a group is how the fix search tells its causes
@@ -598,6 +600,87 @@ static size_t close_blocks(const struct search *sr, struct bits *b, int revert)
 	return added;
 }
 
+/* Whether the real lines holding piece a (either revision) hold one of
+ * the NUL-separated names as an identifier. */
+static int atom_holds(const struct change_set *s, size_t a, const char *names)
+{
+	struct change_lines l;
+	change_lines_of_atom(s, a, &l);
+	int found = 0;
+	for (size_t i = 0; i < l.nremoved + l.nadded && !found; i++) {
+		const char *line = i < l.nremoved ? l.removed[i] : l.added[i - l.nremoved];
+		for (const char *n = names; *n && !found; n += strlen(n) + 1)
+			for (const char *p = strstr(line, n); p && !found; p = strstr(p + 1, n)) {
+				size_t k = strlen(n);
+				found = (p == line || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
+					!(isalnum((unsigned char)p[k]) || p[k] == '_');
+			}
+	}
+	change_lines_free(&l);
+	return found;
+}
+
+/* At token level, a configuration b that did not build and took a
+ * dependence block in part (deps.h: what no build survives apart, as a
+ * function moved with its prototype removed): the block's changes are
+ * taken whole together from now on (close_deps), so its pieces cost one
+ * failed build, not one per configuration. Learnt for the configurations
+ * to come: b itself is not tested again. */
+static void learn_block(struct search *sr, const struct bits *b, int revert)
+{
+	const struct change_set *s = sr->s;
+	int value = revert ? 0 : 1;
+	for (size_t c = 0; sr->deps && sr->token_block && c < s->nchanges; c++) {
+		if (sr->deps->block[c] != (long)c || bits_test(sr->token_block, c))
+			continue;
+		int in = 0, out = 0;
+		for (size_t k = c; k < s->nchanges; k++)
+			if (sr->deps->block[k] == (long)c) {
+				in |= change_touched(&s->changes[k], b, value);
+				out |= change_touched(&s->changes[k], b, !value);
+			}
+		if (!in || !out)
+			continue;
+		bits_set(sr->token_block, c);
+		for (size_t k = c; k < s->nchanges; k++) {
+			const struct change *ch = &s->changes[k];
+			for (size_t a = ch->atom0; sr->deps->block[k] == (long)c && a < ch->atom0 + ch->natoms; a++)
+				if (!bits_test(sr->token_apart, k) || !sr->deps->hard_names[k][0] ||
+				    atom_holds(s, a, sr->deps->hard_names[k]))
+					bits_set(sr->token_tied, a);
+		}
+		ex_event(sr->x, "WHOLE", "the pieces of #%u's block that hold what ties it do not build apart: "
+			 "they are taken together", s->changes[c].id);
+	}
+}
+
+/* At token level, the blocks learnt there (learn_block): when one of a
+ * block's tied pieces is in (revert 0: applied; 1: reverted), all of them
+ * are. Returns how many pieces it added. */
+static size_t close_token_blocks(const struct search *sr, struct bits *b, int revert)
+{
+	const struct change_set *s = sr->s;
+	int value = revert ? 0 : 1;
+	size_t added = 0;
+	for (size_t c = 0; sr->token_block && sr->u && sr->u->tokens && c < s->nchanges; c++) {
+		if (!bits_test(sr->token_block, c))
+			continue;
+		int in = 0;
+		for (size_t k = c; k < s->nchanges && !in; k++)
+			for (size_t a = s->changes[k].atom0; sr->deps->block[k] == (long)c &&
+			     a < s->changes[k].atom0 + s->changes[k].natoms && !in; a++)
+				in = bits_test(sr->token_tied, a) && bits_test(b, a) == value;
+		for (size_t k = c; in && k < s->nchanges; k++)
+			for (size_t a = s->changes[k].atom0; sr->deps->block[k] == (long)c &&
+			     a < s->changes[k].atom0 + s->changes[k].natoms; a++)
+				if (bits_test(sr->token_tied, a) && bits_test(b, a) != value) {
+					value ? bits_set(b, a) : bits_clear(b, a);
+					added++;
+				}
+	}
+	return added;
+}
+
 /* Close a configuration under the dependences (hunk level) and what failed
  * builds taught. Returns how many changes it added. */
 static size_t close_config(const struct search *sr, struct bits *b, int revert)
@@ -606,6 +689,7 @@ static size_t close_config(const struct search *sr, struct bits *b, int revert)
 	do {
 		n = sr->deps && (!(sr->u && sr->u->tokens) || sr->token_apart) ? close_deps(sr, b, revert) : 0;
 		n += close_blocks(sr, b, revert);
+		n += close_token_blocks(sr, b, revert);
 		added += n;
 	} while (n);
 	return added;
@@ -672,8 +756,12 @@ static size_t learn_whole(struct search *sr, const char *excerpt, const struct b
 	int value = revert ? 0 : 1;
 	size_t learnt = 0;
 	/* At token level failed builds are how the fix's pieces are told from
-	 * their build needs (split_fix): nothing is learnt there. */
-	if (!sr->whole_file || !excerpt || (sr->u && sr->u->tokens))
+	 * their build needs (split_fix): only blocks are learnt there. */
+	if (sr->u && sr->u->tokens) {
+		learn_block(sr, b, revert);
+		return 0;
+	}
+	if (!sr->whole_file || !excerpt)
 		return 0;
 	for (const char *line = excerpt; *line;) {
 		const char *nl = strchr(line, '\n');
@@ -681,8 +769,11 @@ static size_t learn_whole(struct search *sr, const char *excerpt, const struct b
 		long f = error_file(s, line, len);
 		int named = f >= 0 && !beyond && error_named(sr, line, len);
 		line += len + (nl != NULL);
-		if (f < 0 || named || bits_test(sr->whole_file, (size_t)f))
+		if (f < 0 || named)
 			continue;
+		/* A group reverted in part is learnt even in a file already
+		 * learnt whole: the file's changes are in or out together, the
+		 * group's other changes are elsewhere. */
 		const struct change_file *cf = &s->files[f];
 		int in = 0, out = 0;
 		for (size_t c = cf->change0; c < cf->change0 + cf->nchanges; c++) {
@@ -708,7 +799,7 @@ static size_t learn_whole(struct search *sr, const char *excerpt, const struct b
 				learnt++;
 			}
 		}
-		if (in && out) {
+		if (in && out && !bits_test(sr->whole_file, (size_t)f)) {
 			bits_set(sr->whole_file, (size_t)f);
 			ex_event(sr->x, "WHOLE", "%s does not build with part of its %zu changes: they are taken "
 				 "together", cf->new_path, cf->nchanges);
@@ -915,6 +1006,26 @@ static int pred_builds(void *priv, const size_t *units, size_t n)
 	return v < 0 ? v : why != WHY_BUILD && why != WHY_BUILD_TIMEOUT;
 }
 
+/* Whether a dependence block (deps.h) has a change in b (atoms) and a
+ * change out of it. */
+static int straddles_block(const struct search *sr, const struct bits *b)
+{
+	const struct change_set *s = sr->s;
+	for (size_t c = 0; sr->deps && c < s->nchanges; c++) {
+		if (sr->deps->block[c] != (long)c)
+			continue;
+		int in = 0, out = 0;
+		for (size_t k = c; k < s->nchanges; k++)
+			if (sr->deps->block[k] == (long)c) {
+				in |= change_touched(&s->changes[k], b, 1);
+				out |= change_touched(&s->changes[k], b, 0);
+			}
+		if (in && out)
+			return 1;
+	}
+	return 0;
+}
+
 /* Split a minimal fix R (units of sr->u) into causes and auxiliary units: a
  * unit is a cause when reverting R without it still fails; the auxiliary
  * units are the fewest of the others that reverting the causes needs to
@@ -969,15 +1080,7 @@ static int split_fix(struct search *sr, const size_t *R, size_t nr, struct bits 
 	}
 	units_add_atoms(sr->u, c, nc, causes, 1);
 	close_blocks(sr, causes, 0);   /* a cause in a file learnt whole: the file, whole */
-	/* A cause's block mates are reverted with it whatever the split: no
-	 * reversion tells them apart, so they are causes as much as it. */
-	for (size_t k = 0; sr->deps && !sr->u->tokens && k < sr->s->nchanges; k++) {
-		long blk = sr->deps->block[k];
-		if (blk >= 0 && bits_test(causes, sr->s->changes[k].atom0))
-			for (size_t j = (size_t)blk; j < sr->s->nchanges; j++)
-				if (sr->deps->block[j] == blk)
-					change_set_to(&sr->s->changes[j], causes, 1);
-	}
+	close_token_blocks(sr, causes, 0);   /* a cause's pieces a learnt block holds: all of them */
 	units_add_atoms(sr->u, a, na, aux, 1);
 	for (size_t k = 0; k < sr->s->natoms; k++)
 		if (bits_test(causes, k))
@@ -1242,6 +1345,18 @@ static int search_level(struct explain *x, struct search *sr, const struct units
 				if (!bits_test(b, a) && !bits_test(l->causes, a))
 					bits_set(l->aux, a);
 			bits_free(b);
+			/* A cause whose block (deps.h) is partly auxiliary was
+			 * never told from its block mates: no reversion takes one
+			 * without the others. The fix is the blocks whole, and the
+			 * token level may tell their pieces apart. */
+			if (straddles_block(sr, l->causes)) {
+				for (size_t a = 0; a < sr->s->natoms; a++)
+					if (bits_test(l->aux, a) || bits_test(l->causes, a))
+						bits_set(l->revert, a);
+				bits_zero(l->causes);
+				bits_zero(l->aux);
+				rc = 0;
+			}
 		}
 	}
 	sr->u = u;
@@ -1594,6 +1709,8 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 		size_t *ic = bits_list(ind_pool, &ni), *rc_ = bits_list(rev_pool, &nr);
 		sr.token_start = x->nconfigs;
 		sr.token_apart = bits_new(s->nchanges);
+		sr.token_block = bits_new(s->nchanges);
+		sr.token_tied = bits_new(s->natoms);
 		for (size_t c = 0; c < s->nchanges; c++)
 			if (change_touched(&s->changes[c], hl.inducing, 1))
 				bits_set(sr.token_apart, c);
@@ -1610,7 +1727,12 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 			goto out;
 		bits_zero(ans.ind);
 		bits_zero(ans.ind_aux);
-		bits_or(ans.ind, tl.inducing);   /* tested as is: no repair at token level */
+		bits_or(ans.ind, tl.inducing);
+		close_token_blocks(&sr, ans.ind, 0);
+		bits_or(ans.ind_aux, tl.repair);   /* what the dependences brought (no repair at token level) */
+		for (size_t a = 0; a < s->natoms; a++)
+			if (bits_test(ans.ind, a))
+				bits_clear(ans.ind_aux, a);
 		if (tl.split) {
 			/* When the hunk-level fix only built as a whole, what it
 			 * carried beyond the token-level causes is what the build
@@ -1752,6 +1874,8 @@ out:
 	x->p->whole_file = sr.whole_file;
 	x->p->whole_group = sr.whole_group;
 	bits_free(sr.token_apart);
+	bits_free(sr.token_block);
+	bits_free(sr.token_tied);
 	bits_free(ind);
 	bits_free(fix);
 	bits_free(ind_pool);

@@ -82,6 +82,12 @@ struct search {
 	 * (those holding a failure-inducing change); its other changes stay
 	 * whole together. Over s->changes; NULL before the token level. */
 	struct bits *token_apart;
+	/* At token level, the dependence blocks (deps.h, by first change)
+	 * whose pieces failed to build apart: the pieces that hold what ties
+	 * them (whole changes that are not taken apart) are taken together
+	 * from then on. */
+	struct bits *token_block;
+	struct bits *token_tied;     /* over s->atoms: the pieces those blocks hold */
 	size_t token_start;          /* x->nconfigs when the token level began */
 };
 
