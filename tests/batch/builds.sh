@@ -57,6 +57,18 @@ check "guarded_field: exit 0" [ "$RC" = 0 ]
 check "guarded_field: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
 check "guarded_field: the constant is the fix" [ "$(jqf '.fix | length')" = 1 ] &&
 	[ "$(jqf '.fix[0].removed[0]')" = "	return 3;" ]
+# A function moved above its callers with its forward declaration removed
+# and the old definition renamed: its declarations build only together,
+# whichever way, so reverting one reverts them all, and the token level
+# ties only the pieces that hold the name.
+d=$(fixture moved_mark)
+culprit_json "$d" --good good --bad bad --no-semantic -- ./run-test.sh
+check "moved_mark: exit 0" [ "$RC" = 0 ]
+total=$(jqf .configurations_tested); unbuilt=$(jqf .configurations_failed_to_build)
+check "moved_mark: at most 15% of configurations fail to build ($unbuilt of $total)" [ $((unbuilt * 100)) -le $((total * 15)) ]
+check "moved_mark: the wrong mark is failure-inducing" \
+	sh -c "jq -r '.failure_inducing[].added[]' '$T/out.json' | grep -qF '	o->mark = 2;'"
+check "moved_mark: the fix is proved" [ "$(jqf .fix_proof.verdict)" = PASS ]
 # A submodule's directory exists in the worktrees, empty, as in a plain clone.
 d=$(fixture submodule)
 culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh

@@ -266,8 +266,42 @@ static void test_guarded_field(void)
 	change_set_free(s);
 }
 
+/* A function's prototype and definition are one block whenever their
+ * declarations change; its callers join the block only when parameters
+ * were added or removed (a call does not build against the other arity),
+ * not when a type changed (int to long: the call builds either way). */
+static void test_signature_blocks(void)
+{
+	const char *oh = "int f(int x);\nint g(int x);\n", *nh = "int f(int x, int k);\nint g(long x);\n";
+	const char *oc = "int f(int x)\n{\n\treturn x;\n}\nint g(int x)\n{\n\treturn 2;\n}\n"
+			 "int h(void)\n{\n\treturn f(1) + g(2);\n}\n";
+	const char *nc = "int f(int x, int k)\n{\n\treturn x;\n}\nint g(long x)\n{\n\treturn 2;\n}\n"
+			 "int h(void)\n{\n\treturn f(1, 2) +\n\t\tg(3);\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	change_set_add_file(s, "a.h", "a.h", 0100644, 0100644, oh, strlen(oh), nh, strlen(nh), CHANGE_MODIFIED, 0);
+	change_set_add_hunk(s, 1, 1, 1, 1, "", 0);    /* f's prototype */
+	change_set_add_hunk(s, 2, 1, 2, 1, "", 0);    /* g's prototype */
+	change_set_add_file(s, "b.c", "b.c", 0100644, 0100644, oc, strlen(oc), nc, strlen(nc), CHANGE_MODIFIED, 0);
+	change_set_add_hunk(s, 1, 1, 1, 1, "", 0);    /* f's definition */
+	change_set_add_hunk(s, 5, 1, 5, 1, "", 0);    /* g's definition */
+	change_set_add_hunk(s, 11, 1, 11, 2, "", 0);  /* the calls */
+	struct cerr e;
+	CHECK(change_set_finish(s, &e) == 0);
+	struct deps d;
+	deps_compute(s, &d);
+	CHECK(d.block[0] >= 0 && d.block[0] == d.block[2] && d.block[0] == d.block[4]);   /* f: arity */
+	CHECK(d.block[1] >= 0 && d.block[1] == d.block[3] && d.block[1] != d.block[0]);   /* g: type */
+	CHECK(d.group[4] == d.group[1]);   /* the call to g is tied to g, but softly */
+	size_t out[5];
+	CHECK(deps_declaring(&d, "f", out) == 2);
+	CHECK(!strcmp(d.hard_names[4], "f") && !d.hard_names[4][2]);   /* the name that ties it, not g */
+	deps_release(&d);
+	change_set_free(s);
+}
+
 int main(void)
 {
+	RUN(test_signature_blocks);
 	RUN(test_guarded_field);
 	RUN(test_local_in_compared_block);
 	RUN(test_one_way_needs);
