@@ -274,8 +274,8 @@ static void declare(struct scan *sc, size_t a, size_t b, char ctx, const char *s
 			depth++;
 		else if (k < b && (punct(&t[k], ')') || punct(&t[k], ']')))
 			depth--;
-		if (depth == 0 && k < b && punct(&t[k], '='))
-			init = 1;
+		/* The '=' ends the declarator before it (`size_t n = 0`), then
+		 * starts the initializer, whose names are uses. */
 		int end = k == b || (depth == 0 && (punct(&t[k], ',') || punct(&t[k], ':') || punct(&t[k], '[') ||
 						   punct(&t[k], '=')));
 		if (end && !init && t[k - 1].kind == T_IDENT && !typeish(&t[k - 1]))
@@ -283,6 +283,8 @@ static void declare(struct scan *sc, size_t a, size_t b, char ctx, const char *s
 		/* A function pointer: ( * NAME ) */
 		if (k + 2 < b && punct(&t[k], '(') && punct(&t[k + 1], '*') && t[k + 2].kind == T_IDENT && !init)
 			add_decl(sc, &t[k + 2], cls == 'g' || cls == 'f' ? "" : scope, cls, &t[a], &t[b - 1], 1);
+		if (depth == 0 && k < b && punct(&t[k], '='))
+			init = 1;
 		if (depth == 0 && k < b && punct(&t[k], ','))
 			init = 0;
 	}

@@ -506,10 +506,10 @@ static int change_touched(const struct change *ch, const struct bits *b, int val
  * change brings its group and what it needs; reverted from bad (revert 1),
  * each reverted change takes the changes that need it (the new users of a
  * declaration it takes away). At token level, only into the changes that
- * are not taken apart (sr->token_apart): a piece has no dependences of its
- * own, so a change taken apart brings what it ties to whole as soon as one
- * of its pieces is in (a new field its new lines use). Returns how many
- * changes it added. */
+ * are not taken apart (sr->token_apart): a change taken apart brings what
+ * it ties to whole as soon as one of its pieces that hold its names
+ * (sr->token_named) is in (a new field its new lines use). Returns how
+ * many changes it added. */
 static size_t close_deps(const struct search *sr, struct bits *b, int revert)
 {
 	const struct deps *d = sr->deps;
@@ -522,6 +522,13 @@ static size_t close_deps(const struct search *sr, struct bits *b, int revert)
 		for (size_t c = 0; c < s->nchanges; c++) {
 			const struct change *ch = &s->changes[c];
 			int in = change_touched(ch, b, value);
+			/* A change taken apart ties by the pieces that hold its
+			 * names (a rename, not the value beside it). */
+			if (apart && bits_test(apart, c)) {
+				in = 0;
+				for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms && !in; a++)
+					in = bits_test(b, a) == value && bits_test(sr->token_named, a);
+			}
 			for (size_t g = 0; g < s->nchanges; g++) {
 				if (g == c || (apart && bits_test(apart, g)))
 					continue;
@@ -600,6 +607,28 @@ static size_t close_blocks(const struct search *sr, struct bits *b, int revert)
 	return added;
 }
 
+/* Whether text[0, n) holds one of the NUL-separated names as an identifier. */
+static int holds_name(const char *text, size_t n, const char *names)
+{
+	for (const char *nm = names; *nm; nm += strlen(nm) + 1) {
+		size_t k = strlen(nm);
+		for (const char *p = text; p + k <= text + n; p++)
+			if (!memcmp(p, nm, k) && (p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
+			    (p + k == text + n || !(isalnum((unsigned char)p[k]) || p[k] == '_')))
+				return 1;
+	}
+	return 0;
+}
+
+/* Whether piece a's own tokens (either revision) hold one of the names. */
+static int piece_names(const struct change_set *s, size_t a, const char *names)
+{
+	const struct change_atom *t = &s->atoms[a];
+	const struct change_file *f = &s->files[s->changes[t->change].file];
+	return (f->old_data && holds_name(f->old_data + t->old_off, t->old_end - t->old_off, names)) ||
+	       (f->new_data && holds_name(f->new_data + t->new_off, t->new_end - t->new_off, names));
+}
+
 /* Whether the real lines holding piece a (either revision) hold one of
  * the NUL-separated names as an identifier. */
 static int atom_holds(const struct change_set *s, size_t a, const char *names)
@@ -609,12 +638,7 @@ static int atom_holds(const struct change_set *s, size_t a, const char *names)
 	int found = 0;
 	for (size_t i = 0; i < l.nremoved + l.nadded && !found; i++) {
 		const char *line = i < l.nremoved ? l.removed[i] : l.added[i - l.nremoved];
-		for (const char *n = names; *n && !found; n += strlen(n) + 1)
-			for (const char *p = strstr(line, n); p && !found; p = strstr(p + 1, n)) {
-				size_t k = strlen(n);
-				found = (p == line || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
-					!(isalnum((unsigned char)p[k]) || p[k] == '_');
-			}
+		found = holds_name(line, strlen(line), names);
 	}
 	change_lines_free(&l);
 	return found;
@@ -1710,10 +1734,17 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 		sr.token_start = x->nconfigs;
 		sr.token_apart = bits_new(s->nchanges);
 		sr.token_block = bits_new(s->nchanges);
+
 		sr.token_tied = bits_new(s->natoms);
 		for (size_t c = 0; c < s->nchanges; c++)
 			if (change_touched(&s->changes[c], hl.inducing, 1))
 				bits_set(sr.token_apart, c);
+		sr.token_named = bits_new(s->natoms);
+		for (size_t c = 0; c < s->nchanges; c++)
+			for (size_t a = s->changes[c].atom0; bits_test(sr.token_apart, c) &&
+			     a < s->changes[c].atom0 + s->changes[c].natoms; a++)
+				if (piece_names(s, a, dp.names[c]) || piece_names(s, a, dp.uses[c]))
+					bits_set(sr.token_named, a);
 		rc = search_level(x, &sr, &au, ic, ni, rc_, nr, &tl, &stopped);
 		free(ic);
 		free(rc_);
@@ -1764,6 +1795,18 @@ proofs:;
 			/* Split into causes and build needs, nothing proves it:
 			 * the fix as found, the configuration its search tested. */
 			answer_fix_whole(&ans, &hl);
+			ok_fix = prove(&sr, ans.fix, ans.fix_aux, 1, &pfix);
+		}
+		if (ok_fix == 0 && ok_ind >= 0 && x->refined && tl.split) {
+			/* The hunk level's build needs do not build with the
+			 * token-level causes (a use renamed back, its new name
+			 * kept): what the token level's own search reverted. */
+			bits_zero(ans.fix_aux);
+			bits_or(ans.fix_aux, tl.aux);
+			for (size_t a = 0; a < s->natoms; a++)
+				if (bits_test(ans.fix, a))
+					bits_clear(ans.fix_aux, a);
+			ex_list_release(&pfix);
 			ok_fix = prove(&sr, ans.fix, ans.fix_aux, 1, &pfix);
 		}
 		if (ok_ind < 0 || ok_fix < 0) {
@@ -1876,6 +1919,7 @@ out:
 	bits_free(sr.token_apart);
 	bits_free(sr.token_block);
 	bits_free(sr.token_tied);
+	bits_free(sr.token_named);
 	bits_free(ind);
 	bits_free(fix);
 	bits_free(ind_pool);

@@ -88,6 +88,7 @@ struct search {
 	 * from then on. */
 	struct bits *token_block;
 	struct bits *token_tied;     /* over s->atoms: the pieces those blocks hold */
+	struct bits *token_named;    /* over s->atoms: pieces taken apart whose tokens hold their change's names */
 	size_t token_start;          /* x->nconfigs when the token level began */
 };
 
