@@ -299,8 +299,35 @@ static void test_signature_blocks(void)
 	change_set_free(s);
 }
 
+/* A local renamed where it is declared with an initializer and where it is
+ * used, in two hunks: each needs the other (the new name's use needs its
+ * declaration, the old declaration's removal needs its use gone). */
+static void test_renamed_initialized_local(void)
+{
+	const char *old = "int f(const char *s)\n{\n\tsize_t alloced = strlen(s) + 1;\n\tint a = 1;\n"
+			  "\treturn a + (int)alloced;\n}\n";
+	const char *new = "int f(const char *s)\n{\n\tsize_t max_size = strlen(s) + 1;\n\tint a = 1;\n"
+			  "\treturn a + (int)max_size;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	change_set_add_file(s, "f.c", "f.c", 0100644, 0100644, old, strlen(old), new, strlen(new), CHANGE_MODIFIED, 0);
+	change_set_add_hunk(s, 3, 1, 3, 1, "", 0);   /* size_t max_size = ... */
+	change_set_add_hunk(s, 5, 1, 5, 1, "", 0);   /* return a + (int)max_size; */
+	struct cerr e;
+	CHECK(change_set_finish(s, &e) == 0);
+	struct deps d;
+	deps_compute(s, &d);
+	CHECK(d.nneed[0] == 1 && d.need[0][0] == 1);
+	CHECK(d.nneed[1] == 1 && d.need[1][0] == 0);
+	size_t out[2];
+	CHECK(deps_declaring(&d, "max_size", out) == 1 && out[0] == 0);
+	CHECK(deps_declaring(&d, "alloced", out) == 1 && out[0] == 0);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 int main(void)
 {
+	RUN(test_renamed_initialized_local);
 	RUN(test_signature_blocks);
 	RUN(test_guarded_field);
 	RUN(test_local_in_compared_block);
