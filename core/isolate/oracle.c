@@ -17,7 +17,9 @@ struct oracle {
 	/* What moves when the code changes, not between runs of one build: a
 	 * source position's numbers ("file.c:12"), a pointer-sized hex address
 	 * (where the allocator puts a block, as AddressSanitizer reports it,
-	 * depends on what the code allocated before). */
+	 * depends on what the code allocated before); and what moves every
+	 * run, in a report whose lines are cut: the process id that starts
+	 * each line of a sanitizer's or valgrind's report ("==4242=="). */
 	pcre2_code *moving;
 };
 
@@ -60,7 +62,7 @@ int oracle_new(struct oracle **out, const char *fail_pattern, struct cerr *e)
 	}
 	o->assertion = compile("Assertion [`'\"](.*)['\"] failed", e, "assertion pattern");
 	o->moving = compile("[\\w./+-]+\\.(?:c|h|cc|cpp|cxx|hh|hpp|y|l|inc|def):\\K[0-9]+(?::[0-9]+)?"
-			    "|\\b0x\\K[0-9a-fA-F]{6,16}\\b", e, "moving-text pattern");
+			    "|\\b0x\\K[0-9a-fA-F]{6,16}\\b|^==\\K[0-9]+(?===)", e, "moving-text pattern");
 	if (!o->assertion || !o->moving) {
 		oracle_free(o);
 		return -1;
@@ -139,23 +141,27 @@ static void add_text(struct buf *b, const char *s, size_t n)
  * lines and what is allocated where). */
 static void add_line(const struct oracle *o, struct buf *b, const char *s, size_t len)
 {
-	struct buf t = BUF_INIT;
-	size_t keep = len > TAIL_WIDTH ? TAIL_WIDTH : len;
-	buf_add(&t, s, keep);
+	/* Masked first, then cut: a moving part of another length (a pid's
+	 * digits) must not move where the line is cut. */
+	struct buf m = BUF_INIT;
 	pcre2_match_data *md = pcre2_match_data_create_from_pattern(o->moving, NULL);
 	size_t at = 0;
-	while (at <= t.len && pcre2_match(o->moving, (PCRE2_SPTR)(t.s ? t.s : ""), t.len, at, 0, md, NULL) >= 0) {
+	while (at <= len && pcre2_match(o->moving, (PCRE2_SPTR)(len ? s : ""), len, at, 0, md, NULL) >= 0) {
 		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
-		add_text(b, t.s + at, ov[0] - at);
-		buf_adds(b, MASK);
+		buf_add(&m, s + at, ov[0] - at);
+		buf_adds(&m, MASK);
 		at = ov[1] > ov[0] ? ov[1] : ov[0] + 1;
 	}
 	pcre2_match_data_free(md);
-	if (at < t.len)
-		add_text(b, t.s + at, t.len - at);
-	buf_release(&t);
-	if (len > keep)
+	if (at < len)
+		buf_add(&m, s + at, len - at);
+	size_t keep = m.len > TAIL_WIDTH ? TAIL_WIDTH : m.len;
+	while (keep < m.len && keep > 0 && ((unsigned char)m.s[keep] & 0xc0) == 0x80)
+		keep--;   /* not inside a mask or another UTF-8 character */
+	add_text(b, m.s ? m.s : "", keep);
+	if (keep < m.len)
 		buf_adds(b, MASK);
+	buf_release(&m);
 }
 
 /* The run's failure without a fail pattern: exit status or signal, the

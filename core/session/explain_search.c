@@ -1356,9 +1356,10 @@ static int search_level(struct explain *x, struct search *sr, const struct units
 		rc = 0;
 	} else if (rc >= 0) {
 		rc = split_fix(sr, out, nout, l->causes, l->aux);
-		if (rc == 1 && !u->tokens) {
+		if (rc == 1) {
 			/* What the dependences reverted along with the fix is
-			 * what its reversion needs to build: auxiliary. */
+			 * what its reversion needs to build: auxiliary (at token
+			 * level, the whole changes its named pieces bring). */
 			struct bits *b = bits_new(sr->s->natoms);
 			bits_fill(b);
 			for (size_t a = 0; a < sr->s->natoms; a++)
@@ -1373,7 +1374,7 @@ static int search_level(struct explain *x, struct search *sr, const struct units
 			 * never told from its block mates: no reversion takes one
 			 * without the others. The fix is the blocks whole, and the
 			 * token level may tell their pieces apart. */
-			if (straddles_block(sr, l->causes)) {
+			if (!u->tokens && straddles_block(sr, l->causes)) {
 				for (size_t a = 0; a < sr->s->natoms; a++)
 					if (bits_test(l->aux, a) || bits_test(l->causes, a))
 						bits_set(l->revert, a);
@@ -1503,6 +1504,25 @@ int ex_search_begin(struct explain *x, struct cerr *e)
 		return 1;
 	}
 	return 0;
+}
+
+/* Whether reverting atoms and extra from bad is a configuration tested
+ * already (its outcome known without a build). */
+static int tested_reverted(const struct explain *x, const struct change_set *s, const struct bits *atoms,
+			   const struct bits *extra)
+{
+	struct bits *b = bits_new(s->natoms);
+	bits_fill(b);
+	for (size_t a = 0; a < s->natoms; a++)
+		if (bits_test(atoms, a) || bits_test(extra, a))
+			bits_clear(b, a);
+	char key[41];
+	config_key(s, b, key);
+	bits_free(b);
+	int tested = 0;
+	for (size_t i = 0; i < x->nconfigs && !tested; i++)
+		tested = !strcmp(x->configs[i].key, key);
+	return tested;
 }
 
 /* Test the configuration that proves a set: `atoms` (with `extra`, what
@@ -1800,14 +1820,19 @@ proofs:;
 		if (ok_fix == 0 && ok_ind >= 0 && x->refined && tl.split) {
 			/* The hunk level's build needs do not build with the
 			 * token-level causes (a use renamed back, its new name
-			 * kept): what the token level's own search reverted. */
-			bits_zero(ans.fix_aux);
-			bits_or(ans.fix_aux, tl.aux);
+			 * kept): what the token level's own search reverted, if
+			 * it tested that (no new build for a proof). */
+			struct bits *aux = bits_dup(tl.aux);
 			for (size_t a = 0; a < s->natoms; a++)
 				if (bits_test(ans.fix, a))
-					bits_clear(ans.fix_aux, a);
-			ex_list_release(&pfix);
-			ok_fix = prove(&sr, ans.fix, ans.fix_aux, 1, &pfix);
+					bits_clear(aux, a);
+			if (tested_reverted(x, s, ans.fix, aux)) {
+				bits_zero(ans.fix_aux);
+				bits_or(ans.fix_aux, aux);
+				ex_list_release(&pfix);
+				ok_fix = prove(&sr, ans.fix, ans.fix_aux, 1, &pfix);
+			}
+			bits_free(aux);
 		}
 		if (ok_ind < 0 || ok_fix < 0) {
 			rc = ok_ind < 0 ? ok_ind : ok_fix;

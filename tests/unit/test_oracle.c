@@ -155,6 +155,20 @@ static void test_identity(void)
 	CHECK(oracle_identity(o, &uaf1, &uaf1b, &id) == 0);
 	CHECK(oracle_judge(o, id, &uaf2, &why, NULL) == VERDICT_FAIL);
 	free(id);
+	/* A line longer than is kept, starting with the process id: a pid of
+	 * another length does not move where the line is cut. */
+	struct run_result long1 = result(RUN_EXITED, 1, "==7134==ERROR: AddressSanitizer: heap-use-after-free on address "
+					 "0x60300000e4b0 at pc 0x55871f95969a bp 0x7ffd2c1e3a40 sp 0x7ffd2c1e3a38\n");
+	struct run_result long2 = result(RUN_EXITED, 1, "==7160==ERROR: AddressSanitizer: heap-use-after-free on address "
+					 "0x60300000e4b0 at pc 0x55e9d25e005b bp 0x7ffc1b2e4a40 sp 0x7ffc1b2e4a38\n");
+	struct run_result long3 = result(RUN_EXITED, 1, "==10988==ERROR: AddressSanitizer: heap-use-after-free on address "
+					 "0x60300000e690 at pc 0x5560983425e3 bp 0x7ffe0b1e2a40 sp 0x7ffe0b1e2a38\n");
+	CHECK(oracle_identity(o, &long1, &long2, &id) == 0);
+	CHECK(oracle_judge(o, id, &long3, &why, NULL) == VERDICT_FAIL);
+	free(id);
+	run_result_release(&long1);
+	run_result_release(&long2);
+	run_result_release(&long3);
 	CHECK(oracle_identity(o, &hex1, &hex1, &id) == 0);
 	CHECK(oracle_judge(o, id, &hex2, &why, NULL) == VERDICT_UNRESOLVED && why == WHY_DIFFERENT);
 	free(id);
