@@ -644,25 +644,34 @@ static int atom_holds(const struct change_set *s, size_t a, const char *names)
 	return found;
 }
 
+/* Whether the block whose first change is root (deps.h) has a change
+ * touched at value in b (*in) and one touched at the other value (*out). */
+static void block_touched(const struct search *sr, size_t root, const struct bits *b, int value, int *in, int *out)
+{
+	*in = *out = 0;
+	for (size_t k = root; k < sr->s->nchanges; k++)
+		if (sr->deps->block[k] == (long)root) {
+			*in |= change_touched(&sr->s->changes[k], b, value);
+			*out |= change_touched(&sr->s->changes[k], b, !value);
+		}
+}
+
 /* At token level, a configuration b that did not build and took a
  * dependence block in part (deps.h: what no build survives apart, as a
- * function moved with its prototype removed): the block's changes are
- * taken whole together from now on (close_deps), so its pieces cost one
- * failed build, not one per configuration. Learnt for the configurations
- * to come: b itself is not tested again. */
+ * function moved with its prototype removed): the block's pieces whose
+ * lines hold the names that tie it (all of a change not taken apart, or
+ * of a block tied by brackets) are taken together from now on
+ * (close_token_blocks), so they cost one failed build, not one per
+ * configuration. Learnt for the configurations to come: b itself is not
+ * tested again. */
 static void learn_block(struct search *sr, const struct bits *b, int revert)
 {
 	const struct change_set *s = sr->s;
-	int value = revert ? 0 : 1;
 	for (size_t c = 0; sr->deps && sr->token_block && c < s->nchanges; c++) {
 		if (sr->deps->block[c] != (long)c || bits_test(sr->token_block, c))
 			continue;
-		int in = 0, out = 0;
-		for (size_t k = c; k < s->nchanges; k++)
-			if (sr->deps->block[k] == (long)c) {
-				in |= change_touched(&s->changes[k], b, value);
-				out |= change_touched(&s->changes[k], b, !value);
-			}
+		int in, out;
+		block_touched(sr, c, b, revert ? 0 : 1, &in, &out);
 		if (!in || !out)
 			continue;
 		bits_set(sr->token_block, c);
@@ -1034,16 +1043,11 @@ static int pred_builds(void *priv, const size_t *units, size_t n)
  * change out of it. */
 static int straddles_block(const struct search *sr, const struct bits *b)
 {
-	const struct change_set *s = sr->s;
-	for (size_t c = 0; sr->deps && c < s->nchanges; c++) {
+	for (size_t c = 0; sr->deps && c < sr->s->nchanges; c++) {
+		int in, out;
 		if (sr->deps->block[c] != (long)c)
 			continue;
-		int in = 0, out = 0;
-		for (size_t k = c; k < s->nchanges; k++)
-			if (sr->deps->block[k] == (long)c) {
-				in |= change_touched(&s->changes[k], b, 1);
-				out |= change_touched(&s->changes[k], b, 0);
-			}
+		block_touched(sr, c, b, 1, &in, &out);
 		if (in && out)
 			return 1;
 	}
@@ -1754,7 +1758,6 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 		sr.token_start = x->nconfigs;
 		sr.token_apart = bits_new(s->nchanges);
 		sr.token_block = bits_new(s->nchanges);
-
 		sr.token_tied = bits_new(s->natoms);
 		for (size_t c = 0; c < s->nchanges; c++)
 			if (change_touched(&s->changes[c], hl.inducing, 1))
