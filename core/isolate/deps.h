@@ -9,7 +9,10 @@
  * two; hunks that change how braces, parentheses or preprocessor
  * conditionals pair (one opens what another closes, as an #ifdef line and
  * its #else ... #endif wrapped around old code; or an unchanged bracket's
- * partner differs between the revisions) are tied. The groups are the connected hunks. A name that only one revision declares
+ * partner differs between the revisions) are tied; an unchanged
+ * declaration or use inside a conditional branch a hunk's directive opens
+ * or closes counts as that hunk's (an old field under a new #else is
+ * compiled out with the #if's macro defined). The groups are the connected hunks. A name that only one revision declares
  * ties one way (needs): applied to the old revision, a hunk using a new
  * name needs the hunks declaring it, and a hunk removing a name's
  * declaration needs the hunks removing its uses; reverted from the new
