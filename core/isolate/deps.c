@@ -578,21 +578,12 @@ static void pair_brackets(const struct change_set *s, size_t f, const struct sca
 {
 	const struct change_file *cf = &s->files[f];
 	size_t nh = cf->nchanges, nctx[2] = {0, 0};
-	long *own[2];
-	for (int side = 0; side < 2; side++) {
-		int maxl = sc[side].nt ? sc[side].t[sc[side].nt - 1].line : 0;
-		own[side] = xmalloc(((size_t)maxl + 2) * sizeof(long));
-		for (int l = 0; l <= maxl + 1; l++)
-			own[side][l] = owners[side][l] < 0 ? -1 : owners[side][l] - (long)cf->change0;
+	for (int side = 0; side < 2; side++)
 		for (size_t k = 0; k < sc[side].nt; k++)
-			if (own[side][sc[side].t[k].line] < 0)
+			if (owners[side][sc[side].t[k].line] < 0)
 				nctx[side] += (size_t)bracket_nodes(&sc[side], k);
-	}
-	if (nctx[0] != nctx[1]) {   /* not the same context (cannot happen with whole-line hunks) */
-		free(own[0]);
-		free(own[1]);
+	if (nctx[0] != nctx[1])   /* not the same context (cannot happen with whole-line hunks) */
 		return;
-	}
 	/* Nodes: hunks 0..nh-1, then context brackets. */
 	size_t nn = nh + nctx[0];
 	long *uf = xmalloc((nn + 1) * sizeof(*uf));
@@ -612,7 +603,7 @@ static void pair_brackets(const struct change_set *s, size_t f, const struct sca
 				int nodes = bracket_nodes(&sc[side], k);
 				if (!nodes)
 					continue;
-				long o = own[side][t->line];
+				long o = owners[side][t->line] < 0 ? -1 : owners[side][t->line] - (long)cf->change0;
 				size_t node = o >= 0 ? (size_t)o : nh + ctx;
 				ctx += o < 0 ? (size_t)nodes : 0;
 				char role = kind == 2 ? cond(&sc[side], k)
@@ -662,8 +653,6 @@ static void pair_brackets(const struct change_set *s, size_t f, const struct sca
 	free(linked);
 	free(partner);
 	free(uf);
-	free(own[0]);
-	free(own[1]);
 }
 
 static int cmp_str(const void *a, const void *b)
