@@ -787,6 +787,82 @@ static void record_uses(const struct change_set *s, const struct scan *scans, lo
 	free(names);
 }
 
+/* Whether scan sc declares global name at all (*any), and before line. */
+static int declared_before(const struct scan *sc, const char *name, int line, int *any)
+{
+	*any = 0;
+	for (size_t k = 0; k < sc->nd; k++)
+		if (sc->d[k].cls == 'g' && !strcmp(sc->d[k].name, name)) {
+			*any = 1;
+			if (sc->d[k].first < line)
+				return 1;
+		}
+	return 0;
+}
+
+/* A declaration moved within a file: C wants it before its uses. A hunk
+ * using the name where the other revision's file declares it only further
+ * down (a function moved up above a new call) builds only on the side of
+ * the move it was written for: applied, it needs the moved declaration
+ * applied; reverted, the move reverted. */
+static void order_needs(const struct change_set *s, const struct scan *scans, long *const *owners,
+			const char *name, const size_t *members, size_t nm, struct deps *d)
+{
+	size_t len = strlen(name);
+	for (size_t f = 0; f < 2 * s->nfiles; f++) {
+		const struct scan *sc = &scans[f];
+		int side = (int)(f % 2), any;
+		for (size_t k = 0; k < sc->nu; k++) {
+			const struct use *u = &sc->u[k];
+			if (u->member || u->len != len || memcmp(u->s, name, len))
+				continue;
+			long c = owner_of(sc, owners[f], u->tok);
+			int from, to, mine = 0;
+			for (size_t m = 0; m < nm && c >= 0; m++)
+				mine |= members[m] == (size_t)c;
+			if (c < 0 || mine)
+				continue;
+			side_range(s, (size_t)c, !side, &from, &to);
+			if (declared_before(&scans[f ^ 1], name, from, &any) || !any)
+				continue;
+			for (size_t m = 0; m < nm; m++) {
+				if (side)
+					add_need(d, (size_t)c, members[m]);
+				else
+					add_need(d, members[m], (size_t)c);
+			}
+		}
+	}
+}
+
+/* An unchanged use of a global name only one revision declares: on the
+ * side without the global, a local or parameter of its function that a
+ * hunk declares must stand in for it (a static removed, its function's
+ * body unchanged, now reading a new parameter of the same name). Removing
+ * the global needs that local declared; the other way, removing the local
+ * needs the global. */
+static void shadow_needs(const struct hdecl *hd, size_t nhd, const struct use *u, int side, const size_t *members,
+			 size_t nm, int added, struct deps *d)
+{
+	for (size_t j = 0; j < nhd; j++) {
+		const struct decl *l = hd[j].d;
+		if (hd[j].side != side || l->cls != 'l' || strlen(l->name) != u->len ||
+		    memcmp(l->name, u->s, u->len) || strcmp(l->scope, u->scope))
+			continue;
+		int both = 0;   /* declared on the other side too: it stood in there as well */
+		for (size_t k = 0; k < nhd && !both; k++)
+			both = hd[k].side != side && same_key(hd[k].d, l);
+		if (both)
+			continue;
+		for (size_t m = 0; m < nm; m++) {
+			if (added < 0)
+				add_need(d, members[m], hd[j].change);
+			else
+				add_need(d, hd[j].change, members[m]);
+		}
+	}
+}
+
 void deps_compute(const struct change_set *s, struct deps *d)
 {
 	memset(d, 0, sizeof(*d));
@@ -883,10 +959,13 @@ void deps_compute(const struct change_set *s, struct deps *d)
 		/* The same declaration moved to another hunk (a function rewritten
 		 * around it, a prototype moved): the hunk removing it and the hunk
 		 * adding it only build together (without the one the name is gone,
-		 * without the other it is defined twice); its users need neither. */
-		if (!changed && hd[i].d->cls == 'g' && moved(members, mside, nm))
+		 * without the other it is defined twice); its users need neither,
+		 * unless they sit between its two places. */
+		if (!changed && hd[i].d->cls == 'g' && moved(members, mside, nm)) {
 			for (size_t k = 1; k < nm; k++)
 				tie_hard(d, hard, members[0], members[k], hd[i].d->name);
+			order_needs(s, scans, owners, hd[i].d->name, members, nm, d);
+		}
 		/* Only one revision declares it (within the hunks): a one-way tie. */
 		int added = !changed ? 0 : nsh[0] == 0 ? 1 : nsh[1] == 0 ? -1 : 0;
 		if (changed) {
@@ -915,6 +994,8 @@ void deps_compute(const struct change_set *s, struct deps *d)
 					    (key->cls == 'l' && strcmp(u->scope, key->scope)))
 						continue;
 					long c = owner_of(sc, owners[f], u->tok);
+					if (c < 0 && added && key->cls == 'g' && side == (added > 0 ? 0 : 1))
+						shadow_needs(hd, nhd, u, side, members, nm, added, d);
 					if (c < 0)
 						continue;
 					if (!added && (guarded || arity))

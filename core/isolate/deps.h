@@ -17,7 +17,11 @@
  * name needs the hunks declaring it, and a hunk removing a name's
  * declaration needs the hunks removing its uses; reverted from the new
  * revision, the same ties read backwards (a reverted declaration needs its
- * new users reverted). Also the hunks that declare or use a given name,
+ * new users reverted). Two more one-way ties come from where a name is
+ * declared: a declaration moved up within its file is needed by the hunks
+ * using it between its two places (C wants it declared before use), and a
+ * global removed while an unchanged use now reads a local or parameter of
+ * the same name that a hunk declares needs that hunk. Also the hunks that declare or use a given name,
  * for repairing a configuration from compiler errors (repair.h). */
 #ifndef CULPRIT_DEPS_H
 #define CULPRIT_DEPS_H

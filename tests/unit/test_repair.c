@@ -141,6 +141,56 @@ static void test_moved_definition(void)
 	change_set_free(s);
 }
 
+/* A function moved up above a new call to it: the hunk adding it above
+ * and the hunk removing it below are one block, and the new call, which the
+ * old revision's file declares only further down, needs them (without,
+ * the call is an implicit declaration the definition then conflicts
+ * with); a call below both places needs nothing. */
+static void test_moved_up_definition(void)
+{
+	const char *old = "int h(void)\n{\n\treturn 1;\n}\n\nstatic int g(int x)\n{\n\treturn x;\n}\n"
+			  "int k(void)\n{\n\treturn g(2);\n}\n";
+	const char *new = "static int g(int x)\n{\n\treturn x;\n}\n\nint h(void)\n{\n\treturn g(1);\n}\n"
+			  "int k(void)\n{\n\treturn g(3);\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	change_set_add_file(s, "f.c", "f.c", 0100644, 0100644, old, strlen(old), new, strlen(new), CHANGE_MODIFIED, 0);
+	change_set_add_hunk(s, 0, 0, 1, 5, "", 0);    /* + g above h */
+	change_set_add_hunk(s, 3, 1, 8, 1, "", 0);    /* return 1 -> return g(1) */
+	change_set_add_hunk(s, 5, 5, 9, 0, "", 0);    /* - g below h */
+	change_set_add_hunk(s, 12, 1, 12, 1, "", 0);  /* g(2) -> g(3) */
+	struct cerr e;
+	CHECK(change_set_finish(s, &e) == 0);
+	struct deps d;
+	deps_compute(s, &d);
+	CHECK(d.block[0] >= 0 && d.block[0] == d.block[2]);
+	CHECK(d.block[1] < 0 && d.nneed[1] == 2);
+	CHECK(d.nneed[3] == 0 && d.block[3] < 0);
+	deps_release(&d);
+	change_set_free(s);
+}
+
+/* A static removed while the unchanged body of the function that read it
+ * now reads a new parameter of the same name: the removal needs the
+ * parameter (and its old uses removed); the parameter needs nothing. */
+static void test_shadowing_parameter(void)
+{
+	const char *old = "static int unit;\n\nstatic void drop(void)\n{\n\tunit = 0;\n}\n\n/* x */\n"
+			  "static int get(void)\n{\n\treturn unit;\n}\n";
+	const char *new = "/* x */\nstatic int get(int unit)\n{\n\treturn unit;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	change_set_add_file(s, "f.c", "f.c", 0100644, 0100644, old, strlen(old), new, strlen(new), CHANGE_MODIFIED, 0);
+	change_set_add_hunk(s, 1, 7, 0, 0, "", 0);    /* - the static and drop */
+	change_set_add_hunk(s, 9, 1, 2, 1, "", 0);    /* get(void) -> get(int unit) */
+	struct cerr e;
+	CHECK(change_set_finish(s, &e) == 0);
+	struct deps d;
+	deps_compute(s, &d);
+	CHECK(d.nneed[0] == 1 && d.need[0][0] == 1);
+	CHECK(d.nneed[1] == 0);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* Net depth of one kind of bracket over d[a, b), or -1 when it closes one
  * it did not open (comments are not in these texts). */
 static int depth_of(const char *d, size_t a, size_t b, char open, char close)
@@ -334,6 +384,8 @@ int main(void)
 	RUN(test_one_way_needs);
 	RUN(test_unbalanced_hunks);
 	RUN(test_moved_definition);
+	RUN(test_moved_up_definition);
+	RUN(test_shadowing_parameter);
 	RUN(test_bracket_pairs);
 	RUN(test_pieces_balanced);
 	RUN(test_pieces_if_else);
