@@ -30,6 +30,8 @@ static const char *const patterns[] = {
 	"incomplete type " Q "(?:struct |union )?(\\w+)" E,
 	"unknown field " Q "(\\w+)" E,
 	"field designator " Q "(\\w+)" E " does not refer",
+	"label " Q "(\\w+)" E " used but not defined",
+	"use of undeclared label " Q "(\\w+)" E,
 };
 
 static void add_name(char ***names, size_t *n, const char *s, size_t len)

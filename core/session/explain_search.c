@@ -15,6 +15,7 @@
 #define REFINE_MAX_ATOMS 32     /* token-level search budget, in pieces */
 #define REPAIR_ROUNDS 3         /* compiler-error repairs of one configuration at most */
 #define TOKEN_UNBUILT_MAX 8     /* token pieces that failed to build this often do not build apart */
+#define TOKEN_UNBUILT_FIRST 2   /* nor when they failed this often before any built */
 #define TOKENS_DROPPED (-1001)  /* the token level gave up: the hunk-level answer stands */
 
 struct bisect_ctx {
@@ -687,6 +688,81 @@ static void learn_block(struct search *sr, const struct bits *b, int revert)
 	}
 }
 
+static size_t tie_root(size_t *tie, size_t a)
+{
+	while (tie[a] != a)
+		a = tie[a] = tie[tie[a]];
+	return a;
+}
+
+/* At token level, a configuration b that did not build with errors naming
+ * something (repair.h) that pieces taken apart hold, some in b and some
+ * out (revert 0: applied; 1: reverted): those pieces only build together
+ * (a variable's declaration and its uses, a label and its goto) and are
+ * taken together from now on (close_token_ties). Returns how many names
+ * it learnt. */
+static size_t learn_names(struct search *sr, const char *excerpt, const struct bits *b, int revert)
+{
+	const struct change_set *s = sr->s;
+	if (!sr->token_tie || !excerpt)
+		return 0;
+	char **names;
+	size_t nn = repair_names(excerpt, &names), learnt = 0;
+	int value = revert ? 0 : 1;
+	for (size_t i = 0; i < nn; i++) {
+		char *list = xcalloc(strlen(names[i]) + 2, 1);   /* one name, "" ended */
+		memcpy(list, names[i], strlen(names[i]));
+		long first = -1;
+		int in = 0, out = 0, joined = 0;
+		for (size_t a = 0; a < s->natoms; a++) {
+			if (!bits_test(sr->token_apart, s->atoms[a].change) || !piece_names(s, a, list))
+				continue;
+			in |= bits_test(b, a) == value;
+			out |= bits_test(b, a) != value;
+			if (first < 0)
+				first = (long)a;
+		}
+		for (size_t a = (size_t)first + 1; first >= 0 && in && out && a < s->natoms; a++)
+			if (bits_test(sr->token_apart, s->atoms[a].change) && piece_names(s, a, list)) {
+				size_t r = tie_root(sr->token_tie, a), q = tie_root(sr->token_tie, (size_t)first);
+				if (r != q) {
+					sr->token_tie[r] = q;
+					joined = 1;
+				}
+			}
+		if (joined) {
+			ex_event(sr->x, "WHOLE", "the pieces that hold '%s' do not build apart: they are taken together",
+				 names[i]);
+			learnt++;
+		}
+		free(list);
+	}
+	repair_names_free(names);
+	return learnt;
+}
+
+/* At token level, the ties learnt from named errors (learn_names): when
+ * one of a tie's pieces is in, all are. Returns how many pieces it added. */
+static size_t close_token_ties(const struct search *sr, struct bits *b, int revert)
+{
+	const struct change_set *s = sr->s;
+	int value = revert ? 0 : 1;
+	size_t added = 0;
+	if (!sr->token_tie || !(sr->u && sr->u->tokens))
+		return 0;
+	struct bits *roots = bits_new(s->natoms);
+	for (size_t a = 0; a < s->natoms; a++)
+		if (bits_test(b, a) == value)
+			bits_set(roots, tie_root(sr->token_tie, a));
+	for (size_t a = 0; a < s->natoms; a++)
+		if (bits_test(b, a) != value && bits_test(roots, tie_root(sr->token_tie, a))) {
+			value ? bits_set(b, a) : bits_clear(b, a);
+			added++;
+		}
+	bits_free(roots);
+	return added;
+}
+
 /* At token level, the blocks learnt there (learn_block): when one of a
  * block's tied pieces is in (revert 0: applied; 1: reverted), all of them
  * are. Returns how many pieces it added. */
@@ -723,6 +799,7 @@ static size_t close_config(const struct search *sr, struct bits *b, int revert)
 		n = sr->deps && (!(sr->u && sr->u->tokens) || sr->token_apart) ? close_deps(sr, b, revert) : 0;
 		n += close_blocks(sr, b, revert);
 		n += close_token_blocks(sr, b, revert);
+		n += close_token_ties(sr, b, revert);
 		added += n;
 	} while (n);
 	return added;
@@ -792,7 +869,7 @@ static size_t learn_whole(struct search *sr, const char *excerpt, const struct b
 	 * their build needs (split_fix): only blocks are learnt there. */
 	if (sr->u && sr->u->tokens) {
 		learn_block(sr, b, revert);
-		return 0;
+		return learn_names(sr, excerpt, b, revert);
 	}
 	if (!sr->whole_file || !excerpt)
 		return 0;
@@ -976,16 +1053,21 @@ static int test_revert_repaired(struct search *sr, struct bits *applied, enum un
 
 /* An unresolved configuration for the search: 2 when it did not build
  * (a split nearby may), 3 when the program ran and failed otherwise; at
- * token level, pieces that failed to build TOKEN_UNBUILT_MAX times end
- * the token level (TOKENS_DROPPED): they do not build apart, and each
- * further try would cost a build for nothing. */
+ * token level, pieces that failed to build TOKEN_UNBUILT_MAX times, or
+ * TOKEN_UNBUILT_FIRST times before any built (a function rewritten: its
+ * pieces share locals no lexical tie sees), end the token level
+ * (TOKENS_DROPPED): they do not build apart, and each further try would
+ * cost a build for nothing. */
 static int unresolved_code(struct search *sr)
 {
 	if (sr->u && sr->u->tokens && (sr->why == WHY_BUILD || sr->why == WHY_BUILD_TIMEOUT)) {
-		size_t unbuilt = 0;   /* distinct configurations since the token level began */
-		for (size_t i = sr->token_start; i < sr->x->nconfigs; i++)
-			unbuilt += sr->x->configs[i].why == WHY_BUILD || sr->x->configs[i].why == WHY_BUILD_TIMEOUT;
-		if (unbuilt >= TOKEN_UNBUILT_MAX)
+		size_t unbuilt = 0, built = 0;   /* distinct configurations since the token level began */
+		for (size_t i = sr->token_start; i < sr->x->nconfigs; i++) {
+			int no = sr->x->configs[i].why == WHY_BUILD || sr->x->configs[i].why == WHY_BUILD_TIMEOUT;
+			unbuilt += no;
+			built += !no;
+		}
+		if (unbuilt >= TOKEN_UNBUILT_MAX || (!built && unbuilt >= TOKEN_UNBUILT_FIRST))
 			return TOKENS_DROPPED;
 	}
 	return sr->why == WHY_DIFFERENT ? 3 : 2;
@@ -1089,15 +1171,13 @@ static int split_fix(struct search *sr, const size_t *R, size_t nr, struct bits 
 			rest[nrest++] = R[i];
 	}
 	size_t *a = xmalloc((nrest + 1) * sizeof(*a)), na = 0;
-	rc = nrest ? pred_builds(&(struct search){.x = sr->x, .s = sr->s, .u = sr->u, .reverted = c, .nreverted = nc,
-						     .deps = sr->deps, .whole_file = sr->whole_file,
-						     .whole_group = sr->whole_group},
-				 NULL, 0)
-		   : 1;
+	/* The causes reverted alone, closed as every configuration is (at
+	 * token level too: the blocks learnt there). */
+	struct search sub = *sr;
+	sub.reverted = c;
+	sub.nreverted = nc;
+	rc = nrest ? pred_builds(&sub, NULL, 0) : 1;
 	if (rc == 0) {
-		struct search sub = *sr;
-		sub.reverted = c;
-		sub.nreverted = nc;
 		rc = dd_minimize(rest, nrest, pred_builds, &sub, a, &na);
 	} else if (rc == 1) {
 		rc = 0;
@@ -1179,6 +1259,78 @@ static int minimize(struct search *sr, const struct units *u, const size_t *cand
 	if (rc == 0 || rc == DD_STOP) {
 		units_add_atoms(u, out, *nout, result, 1);
 		close_blocks(sr, result, 0);   /* a file or hunk learnt whole is in the answer whole */
+	}
+	return rc;
+}
+
+/* Whether unit k of u has an atom set in b. */
+static int unit_in(const struct units *u, size_t k, const struct bits *b)
+{
+	struct bits *one = bits_new(b->n);
+	units_add_atoms(u, &k, 1, one, 1);
+	int in = 0;
+	for (size_t a = 0; a < b->n && !in; a++)
+		in = bits_test(one, a) && bits_test(b, a);
+	bits_free(one);
+	return in;
+}
+
+/* A failure-inducing set (out, over candidates cand) can be minimal only
+ * with what it needs to build: a declaration's removal is applied with the
+ * removal of its uses, and those may hold the cause (a static made unused
+ * by the change that breaks the test). Each unit whose closure brings in
+ * other candidates is tried without it, with the rest of that closure;
+ * when that fails as well, the search goes on among them, until no unit's
+ * needs fail without it. result: the answer as atoms. Returns 0, DD_STOP
+ * or <0. */
+static int narrow_needs(struct search *sr, const struct units *u, const size_t *cand, size_t n, size_t *out,
+			size_t *nout, struct bits *result)
+{
+	int rc = 0;
+	size_t *rest = xmalloc((n + 1) * sizeof(*rest));
+	for (int again = 1; again && rc == 0;) {
+		again = 0;
+		struct bits *all = bits_new(sr->s->natoms);
+		units_add_atoms(u, out, *nout, all, 1);
+		close_config(sr, all, 0);
+		for (size_t i = 0; i < *nout && !again && rc == 0; i++) {
+			size_t nr = 0;
+			for (size_t k = 0; k < n; k++)
+				if (cand[k] != out[i] && unit_in(u, cand[k], all))
+					rest[nr++] = cand[k];
+			if (nr < *nout)
+				continue;   /* its closure brings no other candidate */
+			struct bits *b = bits_new(sr->s->natoms);
+			units_add_atoms(u, rest, nr, b, 1);
+			close_config(sr, b, 0);
+			int back = unit_in(u, out[i], b);   /* the rest needs it: nothing to try */
+			bits_free(b);
+			if (back)
+				continue;
+			struct buf d = BUF_INIT;
+			struct bits *one = bits_new(sr->s->natoms);
+			units_add_atoms(u, &out[i], 1, one, 1);
+			describe_atoms(sr->s, one, 0, &d);
+			bits_free(one);
+			sr->u = u;
+			int v = pred_inducing(sr, rest, nr);
+			if (v == 1) {
+				ex_event(sr->x, "NARROW", "%s is failure-inducing only with what it needs to build, "
+					 "which fails without it: searching among those", d.s);
+				rc = dd_minimize_left(rest, nr, pred_inducing, border, publish_left, sr, out, nout);
+				again = 1;
+			} else if (v < 0) {
+				rc = v;
+			}
+			buf_release(&d);
+		}
+		bits_free(all);
+	}
+	free(rest);
+	if (rc == 0 || rc == DD_STOP) {
+		bits_zero(result);
+		units_add_atoms(u, out, *nout, result, 1);
+		close_blocks(sr, result, 0);
 	}
 	return rc;
 }
@@ -1280,6 +1432,8 @@ static int search_level(struct explain *x, struct search *sr, const struct units
 		rc = TOKENS_DROPPED;
 	if (rc == 1)
 		rc = minimize(sr, u, ind_cand, nind, pred_inducing, out, &nout, l->inducing);
+	if (rc == 0 && !u->tokens && sr->deps)
+		rc = narrow_needs(sr, u, ind_cand, nind, out, &nout, l->inducing);
 	if (rc == DD_STOP)
 		*stopped = 1;
 	if (rc == 0) {
@@ -1759,6 +1913,9 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 		sr.token_apart = bits_new(s->nchanges);
 		sr.token_block = bits_new(s->nchanges);
 		sr.token_tied = bits_new(s->natoms);
+		sr.token_tie = xmalloc((s->natoms + 1) * sizeof(*sr.token_tie));
+		for (size_t a = 0; a < s->natoms; a++)
+			sr.token_tie[a] = a;
 		for (size_t c = 0; c < s->nchanges; c++)
 			if (change_touched(&s->changes[c], hl.inducing, 1))
 				bits_set(sr.token_apart, c);
@@ -1947,6 +2104,7 @@ out:
 	bits_free(sr.token_apart);
 	bits_free(sr.token_block);
 	bits_free(sr.token_tied);
+	free(sr.token_tie);
 	bits_free(sr.token_named);
 	bits_free(ind);
 	bits_free(fix);

@@ -89,6 +89,11 @@ struct search {
 	struct bits *token_block;
 	struct bits *token_tied;     /* over s->atoms: the pieces those blocks hold */
 	struct bits *token_named;    /* over s->atoms: pieces taken apart whose tokens hold their change's names */
+	/* At token level, over s->atoms: the pieces taken apart that a failed
+	 * build's errors named together (a label's goto and its definition),
+	 * as a forest (each piece's parent, itself at a root): taken together
+	 * from then on. */
+	size_t *token_tie;
 	size_t token_start;          /* x->nconfigs when the token level began */
 };
 

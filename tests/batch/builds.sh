@@ -69,6 +69,22 @@ check "moved_mark: at most 15% of configurations fail to build ($unbuilt of $tot
 check "moved_mark: the wrong mark is failure-inducing" \
 	sh -c "jq -r '.failure_inducing[].added[]' '$T/out.json' | grep -qF '	o->mark = 2;'"
 check "moved_mark: the fix is proved" [ "$(jqf .fix_proof.verdict)" = PASS ]
+# A static made unused and removed, the body of the function that read it
+# unchanged and now reading a new parameter of the same name: the removal
+# builds only with that parameter and with its uses removed, and the wrong
+# value is among them. The search goes on among what the removal needs, so
+# the caller's line is failure-inducing, not the removal.
+d=$(fixture unused_static)
+culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh
+check "unused_static: exit 0" [ "$RC" = 0 ]
+check "unused_static: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
+check "unused_static: the caller's wrong value is failure-inducing" \
+	sh -c "jq -r '.failure_inducing[].added[]' '$T/out.json' | grep -qF 'unit_of(100)'"
+check "unused_static: the static's removal is not failure-inducing" \
+	[ "$(jqf '[.failure_inducing[].removed[] | select(contains("static int unit = 0;"))] | length')" = 0 ]
+check "unused_static: the fix holds the wrong value, proved" \
+	sh -c "jq -r '.fix[].added[]' '$T/out.json' | grep -qF 'unit_of(100)'" &&
+	[ "$(jqf .fix_proof.verdict)" = PASS ]
 # A submodule's directory exists in the worktrees, empty, as in a plain clone.
 d=$(fixture submodule)
 culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh
