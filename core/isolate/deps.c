@@ -665,14 +665,22 @@ static int same_key(const struct decl *a, const struct decl *b)
 	return a->cls == b->cls && !strcmp(a->name, b->name) && !strcmp(a->scope, b->scope);
 }
 
-static void add_need(struct deps *d, size_t from, size_t to)
+static void list_add(char **list, const char *name);
+
+/* Change from needs change to, for name. */
+static void add_need(struct deps *d, size_t from, size_t to, const char *name)
 {
 	if (from == to)
 		return;
 	for (size_t k = 0; k < d->nneed[from]; k++)
-		if (d->need[from][k] == to)
+		if (d->need[from][k] == to) {
+			list_add(&d->need_names[from][k], name);
 			return;
+		}
 	d->need[from] = xrealloc(d->need[from], (d->nneed[from] + 1) * sizeof(**d->need));
+	d->need_names[from] = xrealloc(d->need_names[from], (d->nneed[from] + 1) * sizeof(**d->need_names));
+	d->need_names[from][d->nneed[from]] = NULL;
+	list_add(&d->need_names[from][d->nneed[from]], name);
 	d->need[from][d->nneed[from]++] = to;
 }
 
@@ -827,9 +835,9 @@ static void order_needs(const struct change_set *s, const struct scan *scans, lo
 				continue;
 			for (size_t m = 0; m < nm; m++) {
 				if (side)
-					add_need(d, (size_t)c, members[m]);
+					add_need(d, (size_t)c, members[m], name);
 				else
-					add_need(d, members[m], (size_t)c);
+					add_need(d, members[m], (size_t)c, name);
 			}
 		}
 	}
@@ -856,9 +864,9 @@ static void shadow_needs(const struct hdecl *hd, size_t nhd, const struct use *u
 			continue;
 		for (size_t m = 0; m < nm; m++) {
 			if (added < 0)
-				add_need(d, members[m], hd[j].change);
+				add_need(d, members[m], hd[j].change, l->name);
 			else
-				add_need(d, hd[j].change, members[m]);
+				add_need(d, hd[j].change, members[m], l->name);
 		}
 	}
 }
@@ -873,6 +881,7 @@ void deps_compute(const struct change_set *s, struct deps *d)
 	d->hard_names = xcalloc(s->nchanges + 1, sizeof(*d->hard_names));
 	d->need = xcalloc(s->nchanges + 1, sizeof(*d->need));
 	d->nneed = xcalloc(s->nchanges + 1, sizeof(*d->nneed));
+	d->need_names = xcalloc(s->nchanges + 1, sizeof(*d->need_names));
 	d->block = xmalloc((s->nchanges + 1) * sizeof(*d->block));
 	long *parent = xmalloc((s->nchanges + 1) * sizeof(*parent));
 	long *hard = xmalloc((s->nchanges + 1) * sizeof(*hard));   /* the blocks' ties, also the groups' */
@@ -1005,11 +1014,11 @@ void deps_compute(const struct change_set *s, struct deps *d)
 					else if (added > 0 && side == 1)
 						/* A new name's user needs its declarations. */
 						for (size_t m = 0; m < nm; m++)
-							add_need(d, (size_t)c, members[m]);
+							add_need(d, (size_t)c, members[m], key->name);
 					else if (added < 0 && side == 0)
 						/* Removing a name's declaration needs its uses gone. */
 						for (size_t m = 0; m < nm; m++)
-							add_need(d, members[m], (size_t)c);
+							add_need(d, members[m], (size_t)c, key->name);
 				}
 			}
 		}
@@ -1064,11 +1073,15 @@ void deps_release(struct deps *d)
 		free(d->uses[c]);
 		free(d->hard_names[c]);
 		free(d->need[c]);
+		for (size_t k = 0; k < d->nneed[c]; k++)
+			free(d->need_names[c][k]);
+		free(d->need_names[c]);
 	}
 	free(d->names);
 	free(d->uses);
 	free(d->hard_names);
 	free(d->need);
+	free(d->need_names);
 	free(d->nneed);
 	free(d->group);
 	free(d->block);

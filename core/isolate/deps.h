@@ -53,6 +53,7 @@ struct deps {
 	/* Per change: the changes it needs when applied to the old revision
 	 * (one-way ties; the groups' ties go both ways and are not listed). */
 	size_t **need;
+	char ***need_names;  /* per need: the names it is for, NUL-separated, "" ended */
 	size_t *nneed;
 	size_t nchanges;
 };

@@ -503,14 +503,65 @@ static int change_touched(const struct change *ch, const struct bits *b, int val
 	return 0;
 }
 
+static int piece_names(const struct change_set *s, size_t a, const char *names);
+
+/* Whether NUL-separated, "" ended list l holds name. */
+static int listed(const char *l, const char *name)
+{
+	for (; *l; l += strlen(l) + 1)
+		if (!strcmp(l, name))
+			return 1;
+	return 0;
+}
+
+/* Append to o the names of NUL-separated, "" ended list l (that list also
+ * holds, when given), once each. */
+static void names_add(struct buf *o, const char *l, const char *also)
+{
+	for (; *l; l += strlen(l) + 1) {
+		if (also && !listed(also, l))
+			continue;
+		if (!listed(o->len ? o->s : "", l)) {
+			buf_adds(o, l);
+			buf_addc(o, '\0');
+		}
+	}
+}
+
+/* The names a tie between changes c and g is for (deps.h): those of the
+ * needs either way, and the names that tie both into their block.
+ * NUL-separated, "" ended; to free. */
+static char *tie_names(const struct deps *d, size_t c, size_t g)
+{
+	struct buf o = BUF_INIT;
+	for (size_t k = 0; k < d->nneed[c]; k++)
+		if (d->need[c][k] == g)
+			names_add(&o, d->need_names[c][k], NULL);
+	for (size_t k = 0; k < d->nneed[g]; k++)
+		if (d->need[g][k] == c)
+			names_add(&o, d->need_names[g][k], NULL);
+	if (d->block[c] >= 0 && d->block[c] == d->block[g])
+		names_add(&o, d->hard_names[c], d->hard_names[g]);
+	buf_addc(&o, '\0');
+	return buf_detach(&o);
+}
+
+/* Whether piece a of a change taken apart carries a tie by names (none
+ * known, as brackets: by its change's own names, sr->token_named). */
+static int piece_ties(const struct search *sr, size_t a, const char *names)
+{
+	return names[0] ? piece_names(sr->s, a, names) : bits_test(sr->token_named, a);
+}
+
 /* The dependences' closure: applied to good (revert 0), each applied
  * change brings its group and what it needs; reverted from bad (revert 1),
  * each reverted change takes the changes that need it (the new users of a
- * declaration it takes away). At token level, only into the changes that
- * are not taken apart (sr->token_apart): a change taken apart brings what
- * it ties to whole as soon as one of its pieces that hold its names
- * (sr->token_named) is in (a new field its new lines use). Returns how
- * many changes it added. */
+ * declaration it takes away). At token level, a change taken apart
+ * (sr->token_apart) ties by its pieces that hold the names the tie is for
+ * (tie_names): it brings a change it ties to as soon as one of them is in
+ * (a new field its new lines use), and a change that needs it or shares
+ * its block brings those pieces (the rename a use needs), not the others
+ * (the value beside it). Returns how many changes or pieces it added. */
 static size_t close_deps(const struct search *sr, struct bits *b, int revert)
 {
 	const struct deps *d = sr->deps;
@@ -522,29 +573,39 @@ static size_t close_deps(const struct search *sr, struct bits *b, int revert)
 		again = 0;
 		for (size_t c = 0; c < s->nchanges; c++) {
 			const struct change *ch = &s->changes[c];
-			int in = change_touched(ch, b, value);
-			/* A change taken apart ties by the pieces that hold its
-			 * names (a rename, not the value beside it). */
-			if (apart && bits_test(apart, c)) {
-				in = 0;
-				for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms && !in; a++)
-					in = bits_test(b, a) == value && bits_test(sr->token_named, a);
-			}
+			int capart = apart && bits_test(apart, c);
+			if (!capart && !change_touched(ch, b, value))
+				continue;
 			for (size_t g = 0; g < s->nchanges; g++) {
-				if (g == c || (apart && bits_test(apart, g)))
+				if (g == c)
 					continue;
+				int gapart = apart && bits_test(apart, g);
 				/* Reverting, only a block's ties are followed: reverting
 				 * part of a group is how the fix search tells its causes
 				 * from its build needs (split_fix), but no part of a block
-				 * builds. */
-				int tie = revert ? d->block[c] >= 0 && d->block[c] == d->block[g]
-						 : d->group[c] >= 0 && d->group[c] == d->group[g];
+				 * builds. Into a change taken apart, only the ties no
+				 * build survives (blocks and needs). */
+				int tie = revert || gapart ? d->block[c] >= 0 && d->block[c] == d->block[g]
+							   : d->group[c] >= 0 && d->group[c] == d->group[g];
 				for (size_t k = 0; !tie && !revert && k < d->nneed[c]; k++)
 					tie = d->need[c][k] == g;
 				for (size_t k = 0; !tie && revert && k < d->nneed[g]; k++)
 					tie = d->need[g][k] == c;
+				if (!tie)
+					continue;
 				const struct change *gh = &s->changes[g];
-				if (!tie || !in || !change_touched(gh, b, !value))
+				char *tn = capart || gapart ? tie_names(d, c, g) : NULL;
+				int in = !capart;
+				for (size_t a = ch->atom0; !in && a < ch->atom0 + ch->natoms; a++)
+					in = bits_test(b, a) == value && piece_ties(sr, a, tn);
+				for (size_t a = gh->atom0; in && gapart && a < gh->atom0 + gh->natoms; a++)
+					if (bits_test(b, a) != value && piece_ties(sr, a, tn)) {
+						value ? bits_set(b, a) : bits_clear(b, a);
+						added++;
+						again = 1;
+					}
+				free(tn);
+				if (!in || gapart || !change_touched(gh, b, !value))
 					continue;
 				if (!revert && sr->pool && !bits_test(sr->pool, gh->atom0))
 					continue;
@@ -1279,9 +1340,10 @@ static int unit_in(const struct units *u, size_t k, const struct bits *b)
  * with what it needs to build: a declaration's removal is applied with the
  * removal of its uses, and those may hold the cause (a static made unused
  * by the change that breaks the test). Each unit whose closure brings in
- * other candidates is tried without it, with the rest of that closure;
- * when that fails as well, the search goes on among them, until no unit's
- * needs fail without it. result: the answer as atoms. Returns 0, DD_STOP
+ * other candidates is tried without it, with those of them that do not
+ * bring it back; when that fails as well, the search goes on among them,
+ * until no unit's needs fail without it. At token level too: a rename
+ * piece is not the answer when the piece beside it fails without it. result: the answer as atoms. Returns 0, DD_STOP
  * or <0. */
 static int narrow_needs(struct search *sr, const struct units *u, const size_t *cand, size_t n, size_t *out,
 			size_t *nout, struct bits *result)
@@ -1294,12 +1356,25 @@ static int narrow_needs(struct search *sr, const struct units *u, const size_t *
 		units_add_atoms(u, out, *nout, all, 1);
 		close_config(sr, all, 0);
 		for (size_t i = 0; i < *nout && !again && rc == 0; i++) {
-			size_t nr = 0;
-			for (size_t k = 0; k < n; k++)
-				if (cand[k] != out[i] && unit_in(u, cand[k], all))
+			/* The candidates in the closure that do not bring it back. */
+			size_t nr = 0, others = 0;
+			for (size_t k = 0; k < n; k++) {
+				if (cand[k] == out[i] || !unit_in(u, cand[k], all))
+					continue;
+				struct bits *b = bits_new(sr->s->natoms);
+				units_add_atoms(u, &cand[k], 1, b, 1);
+				close_config(sr, b, 0);
+				if (!unit_in(u, out[i], b)) {
+					int mine = 0;
+					for (size_t j = 0; j < *nout && !mine; j++)
+						mine = out[j] == cand[k];
 					rest[nr++] = cand[k];
-			if (nr < *nout)
-				continue;   /* its closure brings no other candidate */
+					others += !mine;
+				}
+				bits_free(b);
+			}
+			if (!others)
+				continue;   /* no other candidate in its closure stands without it */
 			struct bits *b = bits_new(sr->s->natoms);
 			units_add_atoms(u, rest, nr, b, 1);
 			close_config(sr, b, 0);
@@ -1432,7 +1507,7 @@ static int search_level(struct explain *x, struct search *sr, const struct units
 		rc = TOKENS_DROPPED;
 	if (rc == 1)
 		rc = minimize(sr, u, ind_cand, nind, pred_inducing, out, &nout, l->inducing);
-	if (rc == 0 && !u->tokens && sr->deps)
+	if (rc == 0 && sr->deps)
 		rc = narrow_needs(sr, u, ind_cand, nind, out, &nout, l->inducing);
 	if (rc == DD_STOP)
 		*stopped = 1;
