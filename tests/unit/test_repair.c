@@ -164,6 +164,7 @@ static void test_moved_up_definition(void)
 	deps_compute(s, &d);
 	CHECK(d.block[0] >= 0 && d.block[0] == d.block[2]);
 	CHECK(d.block[1] < 0 && d.nneed[1] == 2);
+	CHECK(!strcmp(d.need_names[1][0], "g") && !d.need_names[1][0][2]);   /* the need is for g */
 	CHECK(d.nneed[3] == 0 && d.block[3] < 0);
 	deps_release(&d);
 	change_set_free(s);
@@ -186,6 +187,7 @@ static void test_shadowing_parameter(void)
 	struct deps d;
 	deps_compute(s, &d);
 	CHECK(d.nneed[0] == 1 && d.need[0][0] == 1);
+	CHECK(!strcmp(d.need_names[0][0], "unit"));
 	CHECK(d.nneed[1] == 0);
 	deps_release(&d);
 	change_set_free(s);
