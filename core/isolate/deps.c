@@ -270,14 +270,15 @@ static void declare(struct scan *sc, size_t a, size_t b, char ctx, const char *s
 	depth = 0;
 	int init = 0;
 	for (size_t k = a + 1; k <= b; k++) {
-		if (k < b && (punct(&t[k], '(') || punct(&t[k], '[')))
-			depth++;
-		else if (k < b && (punct(&t[k], ')') || punct(&t[k], ']')))
+		if (k < b && (punct(&t[k], ')') || punct(&t[k], ']')))
 			depth--;
 		/* The '=' ends the declarator before it (`size_t n = 0`), then
-		 * starts the initializer, whose names are uses. */
+		 * starts the initializer, whose names are uses; so does the '['
+		 * of an array (`char buf[32]`). */
 		int end = k == b || (depth == 0 && (punct(&t[k], ',') || punct(&t[k], ':') || punct(&t[k], '[') ||
 						   punct(&t[k], '=')));
+		if (k < b && (punct(&t[k], '(') || punct(&t[k], '[')))
+			depth++;
 		if (end && !init && t[k - 1].kind == T_IDENT && !typeish(&t[k - 1]))
 			add_decl(sc, &t[k - 1], cls == 'g' || cls == 'f' ? "" : scope, cls, &t[a], &t[b - 1], 1);
 		/* A function pointer: ( * NAME ) */
@@ -843,6 +844,42 @@ static void order_needs(const struct change_set *s, const struct scan *scans, lo
 	}
 }
 
+/* An include moved: a hunk removing `#include X` (from a header its users
+ * read X through) and a hunk adding it elsewhere (to the file that uses
+ * what X declares): without the addition, what X declares is gone, so the
+ * removal needs it. */
+static void include_needs(const struct change_set *s, const struct scan *scans, long *const *owners, struct deps *d)
+{
+	struct inc {
+		size_t change;
+		int side;
+		char *key;
+	} *v = NULL;
+	size_t n = 0;
+	for (size_t f = 0; f < 2 * s->nfiles; f++) {
+		const struct scan *sc = &scans[f];
+		for (size_t k = 0; k + 2 < sc->nt; k++) {
+			const struct tok *t = &sc->t[k];
+			if (!t->directive || !tok_is(t, "#") || !tok_is(&t[1], "include") || t[1].line != t->line ||
+			    t[2].line != t->line || owners[f][t->line] < 0)
+				continue;
+			size_t e = k + 2;
+			while (e + 1 < sc->nt && sc->t[e + 1].line == t->line)
+				e++;
+			v = xrealloc(v, (n + 1) * sizeof(*v));
+			v[n++] = (struct inc){(size_t)owners[f][t->line], (int)(f % 2),
+					      xstrndup(t[2].s, (size_t)(sc->t[e].s + sc->t[e].len - t[2].s))};
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; v[i].side == 0 && j < n; j++)
+			if (v[j].side == 1 && v[j].change != v[i].change && !strcmp(v[i].key, v[j].key))
+				add_need(d, v[i].change, v[j].change, v[i].key);
+	for (size_t i = 0; i < n; i++)
+		free(v[i].key);
+	free(v);
+}
+
 /* An unchanged use of a global name only one revision declares: on the
  * side without the global, a local or parameter of its function that a
  * hunk declares must stand in for it (a static removed, its function's
@@ -1028,6 +1065,7 @@ void deps_compute(const struct change_set *s, struct deps *d)
 		free(mside);
 	}
 	free(done);
+	include_needs(s, scans, owners, d);
 	record_uses(s, scans, owners, hd, nhd, d);
 	free(hd);
 	for (size_t f = 0; f < 2 * s->nfiles; f++) {

@@ -867,7 +867,9 @@ static size_t close_config(const struct search *sr, struct bits *b, int revert)
 }
 
 /* The changed file a compiler's error line points into (PATH:LINE[:COL]:
- * [fatal ]error: ...), as an index into s->files, or -1. The path may be
+ * [fatal ]error: ...), or a linker's (PATH:LINE: undefined reference to
+ * ..., from the debug information: a macro its header no longer defines,
+ * called as a function), as an index into s->files, or -1. The path may be
  * relative to the top (./src/a.c), to a build directory (../src/a.c) or
  * absolute: it matches a file whose path it ends with. */
 static long error_file(const struct change_set *s, const char *line, size_t len)
@@ -875,7 +877,8 @@ static long error_file(const struct change_set *s, const char *line, size_t len)
 	const char *colon = memchr(line, ':', len);
 	const char *err = NULL;
 	for (const char *p = line; p + 7 <= line + len && !err; p++)
-		if (!strncmp(p, ": error", 7) || !strncmp(p, ": fatal error", 13))
+		if (!strncmp(p, ": error", 7) || !strncmp(p, ": fatal error", 13) ||
+		    !strncmp(p, ": undefined reference to", 24))
 			err = p;
 	if (!colon || !err || colon == line || !isdigit((unsigned char)colon[1]))
 		return -1;

@@ -193,6 +193,53 @@ static void test_shadowing_parameter(void)
 	change_set_free(s);
 }
 
+/* An array declarator declares its name (`char buf[12];`): a new array
+ * field's users need the hunk adding it. */
+static void test_array_field(void)
+{
+	const char *oh = "struct it {\n\tint n;\n};\n";
+	const char *nh = "struct it {\n\tint n;\n\tchar buf[12];\n};\n";
+	const char *oc = "int f(struct it *p)\n{\n\treturn p->n;\n}\n";
+	const char *nc = "int f(struct it *p)\n{\n\treturn p->buf[0];\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	change_set_add_file(s, "a.h", "a.h", 0100644, 0100644, oh, strlen(oh), nh, strlen(nh), CHANGE_MODIFIED, 0);
+	change_set_add_hunk(s, 2, 0, 3, 1, "", 0);
+	change_set_add_file(s, "b.c", "b.c", 0100644, 0100644, oc, strlen(oc), nc, strlen(nc), CHANGE_MODIFIED, 0);
+	change_set_add_hunk(s, 3, 1, 3, 1, "", 0);
+	struct cerr e;
+	CHECK(change_set_finish(s, &e) == 0);
+	struct deps d;
+	deps_compute(s, &d);
+	size_t out[3];
+	CHECK(deps_declaring(&d, "buf", out) == 1 && out[0] == 0);
+	CHECK(d.nneed[1] == 1 && d.need[1][0] == 0);
+	deps_release(&d);
+	change_set_free(s);
+}
+
+/* An include moved from a header into the file that uses it: removing it
+ * from the header needs it added there. */
+static void test_moved_include(void)
+{
+	const char *oh = "#include <stddef.h>\n#include \"jv.h\"\nvoid *al(size_t);\n";
+	const char *nh = "#include <stddef.h>\nvoid *al(size_t);\n";
+	const char *oc = "#include \"al.h\"\nint x;\n";
+	const char *nc = "#include \"jv.h\"\nint x;\n";
+	struct change_set *s = change_set_new("a", "b");
+	change_set_add_file(s, "al.c", "al.c", 0100644, 0100644, oc, strlen(oc), nc, strlen(nc), CHANGE_MODIFIED, 0);
+	change_set_add_hunk(s, 1, 1, 1, 1, "", 0);
+	change_set_add_file(s, "al.h", "al.h", 0100644, 0100644, oh, strlen(oh), nh, strlen(nh), CHANGE_MODIFIED, 0);
+	change_set_add_hunk(s, 2, 1, 1, 0, "", 0);
+	struct cerr e;
+	CHECK(change_set_finish(s, &e) == 0);
+	struct deps d;
+	deps_compute(s, &d);
+	CHECK(d.nneed[1] == 1 && d.need[1][0] == 0 && !strcmp(d.need_names[1][0], "\"jv.h\""));
+	CHECK(d.nneed[0] == 0);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* Net depth of one kind of bracket over d[a, b), or -1 when it closes one
  * it did not open (comments are not in these texts). */
 static int depth_of(const char *d, size_t a, size_t b, char open, char close)
@@ -387,6 +434,8 @@ int main(void)
 	RUN(test_unbalanced_hunks);
 	RUN(test_moved_definition);
 	RUN(test_moved_up_definition);
+	RUN(test_array_field);
+	RUN(test_moved_include);
 	RUN(test_shadowing_parameter);
 	RUN(test_bracket_pairs);
 	RUN(test_pieces_balanced);
