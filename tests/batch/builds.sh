@@ -85,6 +85,19 @@ check "unused_static: the static's removal is not failure-inducing" \
 check "unused_static: the fix holds the wrong value, proved" \
 	sh -c "jq -r '.fix[].added[]' '$T/out.json' | grep -qF 'unit_of(100)'" &&
 	[ "$(jqf .fix_proof.verdict)" = PASS ]
+# An assert() and its #include added in two hunks of one file, built as
+# C89 without warnings: without the include only the linker complains
+# ("undefined reference to `assert'", pointing into the file), and the
+# search learns from that as from a compiler's error: one failed build.
+d=$(fixture linked_assert)
+culprit_json "$d" --good good --bad bad --build 'make CFLAGS="-g -w -std=gnu89"' --no-semantic -- ./run-test.sh
+check "linked_assert: exit 0" [ "$RC" = 0 ]
+check "linked_assert: one configuration failed to build, not more" [ "$(jqf .configurations_failed_to_build)" -le 1 ]
+check "linked_assert: the check is failure-inducing" \
+	sh -c "jq -r '.failure_inducing[].added[]' '$T/out.json' | grep -qF 'assert(x > 0);'"
+check "linked_assert: the fix reverts the check, proved" \
+	sh -c "jq -r '.fix[].added[]' '$T/out.json' | grep -qF 'assert(x > 0);'" &&
+	[ "$(jqf .fix_proof.verdict)" = PASS ]
 # A submodule's directory exists in the worktrees, empty, as in a plain clone.
 d=$(fixture submodule)
 culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh
