@@ -21,7 +21,9 @@
  * declared: a declaration moved up within its file is needed by the hunks
  * using it between its two places (C wants it declared before use), and a
  * global removed while an unchanged use now reads a local or parameter of
- * the same name that a hunk declares needs that hunk. Also the hunks that declare or use a given name,
+ * the same name that a hunk declares needs that hunk; a hunk removing an
+ * #include needs the hunk adding the same #include elsewhere (an include
+ * moved from a header into the file that uses it). Also the hunks that declare or use a given name,
  * for repairing a configuration from compiler errors (repair.h). */
 #ifndef CULPRIT_DEPS_H
 #define CULPRIT_DEPS_H
