@@ -561,8 +561,9 @@ static int piece_ties(const struct search *sr, size_t a, const char *names)
  * (tie_names): it brings a change it ties to as soon as one of them is in
  * (a new field its new lines use), and a change that needs it or shares
  * its block brings those pieces (the rename a use needs), not the others
- * (the value beside it). Returns how many changes or pieces it added. */
-static size_t close_deps(const struct search *sr, struct bits *b, int revert)
+ * (the value beside it). blocks_only: only the ties of blocks. Returns
+ * how many changes or pieces it added. */
+static size_t close_deps(const struct search *sr, struct bits *b, int revert, int blocks_only)
 {
 	const struct deps *d = sr->deps;
 	const struct change_set *s = sr->s;
@@ -585,11 +586,11 @@ static size_t close_deps(const struct search *sr, struct bits *b, int revert)
 				 * from its build needs (split_fix), but no part of a block
 				 * builds. Into a change taken apart, only the ties no
 				 * build survives (blocks and needs). */
-				int tie = revert || gapart ? d->block[c] >= 0 && d->block[c] == d->block[g]
-							   : d->group[c] >= 0 && d->group[c] == d->group[g];
-				for (size_t k = 0; !tie && !revert && k < d->nneed[c]; k++)
+				int tie = revert || gapart || blocks_only ? d->block[c] >= 0 && d->block[c] == d->block[g]
+									  : d->group[c] >= 0 && d->group[c] == d->group[g];
+				for (size_t k = 0; !tie && !blocks_only && !revert && k < d->nneed[c]; k++)
 					tie = d->need[c][k] == g;
-				for (size_t k = 0; !tie && revert && k < d->nneed[g]; k++)
+				for (size_t k = 0; !tie && !blocks_only && revert && k < d->nneed[g]; k++)
 					tie = d->need[g][k] == c;
 				if (!tie)
 					continue;
@@ -857,7 +858,7 @@ static size_t close_config(const struct search *sr, struct bits *b, int revert)
 {
 	size_t added = 0, n;
 	do {
-		n = sr->deps && (!(sr->u && sr->u->tokens) || sr->token_apart) ? close_deps(sr, b, revert) : 0;
+		n = sr->deps && (!(sr->u && sr->u->tokens) || sr->token_apart) ? close_deps(sr, b, revert, 0) : 0;
 		n += close_blocks(sr, b, revert);
 		n += close_token_blocks(sr, b, revert);
 		n += close_token_ties(sr, b, revert);
@@ -2018,6 +2019,9 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 		bits_zero(ans.ind_aux);
 		bits_or(ans.ind, tl.inducing);
 		close_token_blocks(&sr, ans.ind, 0);
+		/* What the answer's blocks hold (a declaration moved: both its
+		 * places) is the answer, not what it needs to build. */
+		close_deps(&sr, ans.ind, 0, 1);
 		bits_or(ans.ind_aux, tl.repair);   /* what the dependences brought (no repair at token level) */
 		for (size_t a = 0; a < s->natoms; a++)
 			if (bits_test(ans.ind, a))
@@ -2033,10 +2037,11 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 				bits_or(ans.fix_aux, hl.revert);
 			bits_or(ans.fix_aux, hl.aux);
 			bits_or(ans.fix_aux, tl.aux);
-			for (size_t a = 0; a < s->natoms; a++)
-				if (bits_test(ans.fix, a))
-					bits_clear(ans.fix_aux, a);
 		}
+		close_deps(&sr, ans.fix, 0, 1);   /* a cause's block mates: causes too */
+		for (size_t a = 0; a < s->natoms; a++)
+			if (bits_test(ans.fix, a))
+				bits_clear(ans.fix_aux, a);
 		x->refined = 1;
 	}
 
