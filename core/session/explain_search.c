@@ -1331,13 +1331,15 @@ static int minimize(struct search *sr, const struct units *u, const size_t *cand
 /* Whether unit k of u has an atom set in b. */
 static int unit_in(const struct units *u, size_t k, const struct bits *b)
 {
-	struct bits *one = bits_new(b->n);
-	units_add_atoms(u, &k, 1, one, 1);
-	int in = 0;
-	for (size_t a = 0; a < b->n && !in; a++)
-		in = bits_test(one, a) && bits_test(b, a);
-	bits_free(one);
-	return in;
+	size_t nr = u->member ? u->nmember[k] : 1;
+	for (size_t r = 0; r < nr; r++) {
+		size_t start = u->member ? u->member[k][2 * r] : u->start[k];
+		size_t len = u->member ? u->member[k][2 * r + 1] : u->len[k];
+		for (size_t a = start; a < start + len; a++)
+			if (bits_test(b, a))
+				return 1;
+	}
+	return 0;
 }
 
 /* A failure-inducing set (out, over candidates cand) can be minimal only

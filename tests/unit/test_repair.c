@@ -12,6 +12,20 @@ static int has(char **names, const char *n)
 	return 0;
 }
 
+/* A modified file of set s, from its old and new texts. */
+static void add_text(struct change_set *s, const char *path, const char *old, const char *new)
+{
+	change_set_add_file(s, path, path, 0100644, 0100644, old, strlen(old), new, strlen(new), CHANGE_MODIFIED, 0);
+}
+
+/* Finish set s and compute its dependences into d. */
+static void deps_of(struct change_set *s, struct deps *d)
+{
+	struct cerr e;
+	CHECK(change_set_finish(s, &e) == 0);
+	deps_compute(s, d);
+}
+
 static void test_gcc_messages(void)
 {
 	char **names;
@@ -51,14 +65,12 @@ static void test_unbalanced_hunks(void)
 	const char *old = "int f(int x)\n{\n\tx++;\n\treturn x;\n}\n";
 	const char *new = "int f(int x)\n{\n\tif (x > 0) {\n\tx++;\n\t}\n\treturn x + 1;\n}\n";
 	struct change_set *s = change_set_new("a", "b");
-	change_set_add_file(s, "f.c", "f.c", 0100644, 0100644, old, strlen(old), new, strlen(new), CHANGE_MODIFIED, 0);
+	add_text(s, "f.c", old, new);
 	change_set_add_hunk(s, 2, 0, 3, 1, "", 0);   /* + if (x > 0) { */
 	change_set_add_hunk(s, 3, 0, 5, 1, "", 0);   /* + } */
 	change_set_add_hunk(s, 4, 1, 6, 1, "", 0);   /* return x + 1 */
-	struct cerr e;
-	CHECK(change_set_finish(s, &e) == 0);
 	struct deps d;
-	deps_compute(s, &d);
+	deps_of(s, &d);
 	CHECK(d.group[0] >= 0 && d.group[0] == d.group[1]);
 	CHECK(d.block[0] >= 0 && d.block[0] == d.block[1]);   /* no part builds alone */
 	CHECK(d.group[2] < 0);
@@ -73,13 +85,11 @@ static void test_one_way_needs(void)
 	const char *old = "#define A 1\n\nint f(void)\n{\n\treturn 1;\n}\n";
 	const char *new = "#define A 1\n#define LIMIT 8\n\nint f(void)\n{\n\treturn LIMIT;\n}\n";
 	struct change_set *s = change_set_new("a", "b");
-	change_set_add_file(s, "f.c", "f.c", 0100644, 0100644, old, strlen(old), new, strlen(new), CHANGE_MODIFIED, 0);
+	add_text(s, "f.c", old, new);
 	change_set_add_hunk(s, 1, 0, 2, 1, "", 0);   /* + #define LIMIT 8 */
 	change_set_add_hunk(s, 5, 1, 6, 1, "", 0);   /* return LIMIT */
-	struct cerr e;
-	CHECK(change_set_finish(s, &e) == 0);
 	struct deps d;
-	deps_compute(s, &d);
+	deps_of(s, &d);
 	CHECK(d.group[0] < 0 && d.group[1] < 0);
 	CHECK(d.nneed[1] == 1 && d.need[1][0] == 0);
 	CHECK(d.nneed[0] == 0);
@@ -101,15 +111,13 @@ static void test_bracket_pairs(void)
 	const char *new = "int f(int x)\n{\n\tif (x > 0) {\n\tx++;\n\tx *= 3;\n\tx--;\n\t}\n\tif (x) {\n\t\tx = 1;\n"
 			  "\t} else if (x < 0) {\n\t\tx = 2;\n\t}\n\treturn x;\n}\n";
 	struct change_set *s = change_set_new("a", "b");
-	change_set_add_file(s, "f.c", "f.c", 0100644, 0100644, old, strlen(old), new, strlen(new), CHANGE_MODIFIED, 0);
+	add_text(s, "f.c", old, new);
 	change_set_add_hunk(s, 2, 0, 3, 1, "", 0);    /* + if (x > 0) { */
 	change_set_add_hunk(s, 4, 1, 5, 1, "", 0);    /* x *= 2 -> x *= 3 */
 	change_set_add_hunk(s, 5, 0, 7, 1, "", 0);    /* + } */
 	change_set_add_hunk(s, 8, 1, 10, 1, "", 0);   /* } else { -> } else if (x < 0) { */
-	struct cerr e;
-	CHECK(change_set_finish(s, &e) == 0);
 	struct deps d;
-	deps_compute(s, &d);
+	deps_of(s, &d);
 	CHECK(d.group[0] >= 0 && d.group[0] == d.group[2]);
 	CHECK(d.group[1] < 0);
 	CHECK(d.group[3] < 0);
@@ -127,14 +135,12 @@ static void test_moved_definition(void)
 	const char *new = "static int core(int x, int k)\n{\n\treturn x * k;\n}\n\nint g(int x)\n{\n"
 			  "\treturn core(x, 1);\n}\n\nint h(void)\n{\n\treturn g(2);\n}\n";
 	struct change_set *s = change_set_new("a", "b");
-	change_set_add_file(s, "f.c", "f.c", 0100644, 0100644, old, strlen(old), new, strlen(new), CHANGE_MODIFIED, 0);
+	add_text(s, "f.c", old, new);
 	change_set_add_hunk(s, 1, 1, 1, 1, "", 0);    /* - int g(int x)  + static int core(int x, int k) */
 	change_set_add_hunk(s, 3, 1, 3, 6, "", 0);    /* - return x;  + return x * k; } int g(int x) { return core(x, 1); */
 	change_set_add_hunk(s, 8, 1, 13, 1, "", 0);   /* return g(1) -> g(2) */
-	struct cerr e;
-	CHECK(change_set_finish(s, &e) == 0);
 	struct deps d;
-	deps_compute(s, &d);
+	deps_of(s, &d);
 	CHECK(d.group[0] >= 0 && d.group[0] == d.group[1]);
 	CHECK(d.group[2] < 0);
 	deps_release(&d);
@@ -153,15 +159,13 @@ static void test_moved_up_definition(void)
 	const char *new = "static int g(int x)\n{\n\treturn x;\n}\n\nint h(void)\n{\n\treturn g(1);\n}\n"
 			  "int k(void)\n{\n\treturn g(3);\n}\n";
 	struct change_set *s = change_set_new("a", "b");
-	change_set_add_file(s, "f.c", "f.c", 0100644, 0100644, old, strlen(old), new, strlen(new), CHANGE_MODIFIED, 0);
+	add_text(s, "f.c", old, new);
 	change_set_add_hunk(s, 0, 0, 1, 5, "", 0);    /* + g above h */
 	change_set_add_hunk(s, 3, 1, 8, 1, "", 0);    /* return 1 -> return g(1) */
 	change_set_add_hunk(s, 5, 5, 9, 0, "", 0);    /* - g below h */
 	change_set_add_hunk(s, 12, 1, 12, 1, "", 0);  /* g(2) -> g(3) */
-	struct cerr e;
-	CHECK(change_set_finish(s, &e) == 0);
 	struct deps d;
-	deps_compute(s, &d);
+	deps_of(s, &d);
 	CHECK(d.block[0] >= 0 && d.block[0] == d.block[2]);
 	CHECK(d.block[1] < 0 && d.nneed[1] == 2);
 	CHECK(!strcmp(d.need_names[1][0], "g") && !d.need_names[1][0][2]);   /* the need is for g */
@@ -179,13 +183,11 @@ static void test_shadowing_parameter(void)
 			  "static int get(void)\n{\n\treturn unit;\n}\n";
 	const char *new = "/* x */\nstatic int get(int unit)\n{\n\treturn unit;\n}\n";
 	struct change_set *s = change_set_new("a", "b");
-	change_set_add_file(s, "f.c", "f.c", 0100644, 0100644, old, strlen(old), new, strlen(new), CHANGE_MODIFIED, 0);
+	add_text(s, "f.c", old, new);
 	change_set_add_hunk(s, 1, 7, 0, 0, "", 0);    /* - the static and drop */
 	change_set_add_hunk(s, 9, 1, 2, 1, "", 0);    /* get(void) -> get(int unit) */
-	struct cerr e;
-	CHECK(change_set_finish(s, &e) == 0);
 	struct deps d;
-	deps_compute(s, &d);
+	deps_of(s, &d);
 	CHECK(d.nneed[0] == 1 && d.need[0][0] == 1);
 	CHECK(!strcmp(d.need_names[0][0], "unit"));
 	CHECK(d.nneed[1] == 0);
@@ -202,14 +204,12 @@ static void test_array_field(void)
 	const char *oc = "int f(struct it *p)\n{\n\treturn p->n;\n}\n";
 	const char *nc = "int f(struct it *p)\n{\n\treturn p->buf[0];\n}\n";
 	struct change_set *s = change_set_new("a", "b");
-	change_set_add_file(s, "a.h", "a.h", 0100644, 0100644, oh, strlen(oh), nh, strlen(nh), CHANGE_MODIFIED, 0);
+	add_text(s, "a.h", oh, nh);
 	change_set_add_hunk(s, 2, 0, 3, 1, "", 0);
-	change_set_add_file(s, "b.c", "b.c", 0100644, 0100644, oc, strlen(oc), nc, strlen(nc), CHANGE_MODIFIED, 0);
+	add_text(s, "b.c", oc, nc);
 	change_set_add_hunk(s, 3, 1, 3, 1, "", 0);
-	struct cerr e;
-	CHECK(change_set_finish(s, &e) == 0);
 	struct deps d;
-	deps_compute(s, &d);
+	deps_of(s, &d);
 	size_t out[3];
 	CHECK(deps_declaring(&d, "buf", out) == 1 && out[0] == 0);
 	CHECK(d.nneed[1] == 1 && d.need[1][0] == 0);
@@ -226,14 +226,12 @@ static void test_moved_include(void)
 	const char *oc = "#include \"al.h\"\nint x;\n";
 	const char *nc = "#include \"jv.h\"\nint x;\n";
 	struct change_set *s = change_set_new("a", "b");
-	change_set_add_file(s, "al.c", "al.c", 0100644, 0100644, oc, strlen(oc), nc, strlen(nc), CHANGE_MODIFIED, 0);
+	add_text(s, "al.c", oc, nc);
 	change_set_add_hunk(s, 1, 1, 1, 1, "", 0);
-	change_set_add_file(s, "al.h", "al.h", 0100644, 0100644, oh, strlen(oh), nh, strlen(nh), CHANGE_MODIFIED, 0);
+	add_text(s, "al.h", oh, nh);
 	change_set_add_hunk(s, 2, 1, 1, 0, "", 0);
-	struct cerr e;
-	CHECK(change_set_finish(s, &e) == 0);
 	struct deps d;
-	deps_compute(s, &d);
+	deps_of(s, &d);
 	CHECK(d.nneed[1] == 1 && d.need[1][0] == 0 && !strcmp(d.need_names[1][0], "\"jv.h\""));
 	CHECK(d.nneed[0] == 0);
 	deps_release(&d);
@@ -265,7 +263,7 @@ static void test_pieces_balanced(void)
 	const char *new = "int f(struct n *c)\n{\n\tif (c->prev) {\n\t\tadd(c->prev);\n\t} else {\n\t\twhile (c->next)\n"
 			  "\t\t\tc = c->next;\n\t}\n\treturn g(3) + 4; /* ( */\n}\n";
 	struct change_set *s = change_set_new("a", "b");
-	change_set_add_file(s, "f.c", "f.c", 0100644, 0100644, old, strlen(old), new, strlen(new), CHANGE_MODIFIED, 0);
+	add_text(s, "f.c", old, new);
 	change_set_add_hunk(s, 3, 2, 3, 6, "", 0);   /* the loop wrapped in if/else */
 	change_set_add_hunk(s, 5, 1, 9, 1, "", 0);   /* two constants */
 	struct cerr e;
@@ -290,7 +288,7 @@ static void test_pieces_if_else(void)
 	const char *new = "void f(struct n *c)\n{\n\tif (c->prev)\n\t{\n\t\tc = c->prev;\n\t}\n\telse\n"
 			  "\t\tc = c->next;\n}\n";
 	struct change_set *s = change_set_new("a", "b");
-	change_set_add_file(s, "f.c", "f.c", 0100644, 0100644, old, strlen(old), new, strlen(new), CHANGE_MODIFIED, 0);
+	add_text(s, "f.c", old, new);
 	change_set_add_hunk(s, 3, 1, 3, 5, "", 0);
 	struct cerr e;
 	CHECK(change_set_finish(s, &e) == 0);
@@ -313,14 +311,12 @@ static void test_local_in_compared_block(void)
 	const char *new = "int f(int n, int *p)\n{\n\tint t = 0;\n\tfor (; n != 0 && t <= 99; p = p) {\n\t\tint k;\n"
 			  "\t\tint step;\n\t\tk = n--;\n\t\tstep = k;\n\t\tt += step;\n\t}\n\treturn t == *p;\n}\n";
 	struct change_set *s = change_set_new("a", "b");
-	change_set_add_file(s, "f.c", "f.c", 0100644, 0100644, old, strlen(old), new, strlen(new), CHANGE_MODIFIED, 0);
+	add_text(s, "f.c", old, new);
 	change_set_add_hunk(s, 5, 0, 6, 1, "", 0);   /* + int step; */
 	change_set_add_hunk(s, 7, 1, 8, 2, "", 0);   /* step = k; t += step; */
 	change_set_add_hunk(s, 9, 1, 11, 1, "", 0);  /* return t == *p; */
-	struct cerr e;
-	CHECK(change_set_finish(s, &e) == 0);
 	struct deps d;
-	deps_compute(s, &d);
+	deps_of(s, &d);
 	CHECK(d.nneed[1] == 1 && d.need[1][0] == 0);
 	CHECK(d.nneed[0] == 0 && d.nneed[2] == 0);
 	CHECK(d.group[2] < 0);
@@ -343,18 +339,16 @@ static void test_guarded_field(void)
 	const char *nu = "int f(struct s *p)\n{\n#ifdef X\n\treturn p->lo[0];\n#else\n\treturn p->buf[0];\n#endif\n}\n";
 	const char *og = "int g(void)\n{\n\treturn 3;\n}\n", *ng = "int g(void)\n{\n\treturn 4;\n}\n";
 	struct change_set *s = change_set_new("a", "b");
-	change_set_add_file(s, "a.h", "a.h", 0100644, 0100644, oh, strlen(oh), nh, strlen(nh), CHANGE_MODIFIED, 0);
+	add_text(s, "a.h", oh, nh);
 	change_set_add_hunk(s, 2, 0, 3, 3, "", 0);   /* + #ifdef X  int *lo;  #else */
 	change_set_add_hunk(s, 3, 0, 7, 1, "", 0);   /* + #endif */
-	change_set_add_file(s, "b.c", "b.c", 0100644, 0100644, ou, strlen(ou), nu, strlen(nu), CHANGE_MODIFIED, 0);
+	add_text(s, "b.c", ou, nu);
 	change_set_add_hunk(s, 2, 0, 3, 3, "", 0);
 	change_set_add_hunk(s, 3, 0, 7, 1, "", 0);
-	change_set_add_file(s, "c.c", "c.c", 0100644, 0100644, og, strlen(og), ng, strlen(ng), CHANGE_MODIFIED, 0);
+	add_text(s, "c.c", og, ng);
 	change_set_add_hunk(s, 3, 1, 3, 1, "", 0);
-	struct cerr e;
-	CHECK(change_set_finish(s, &e) == 0);
 	struct deps d;
-	deps_compute(s, &d);
+	deps_of(s, &d);
 	CHECK(d.block[0] >= 0);
 	for (size_t c = 1; c < 4; c++)
 		CHECK(d.block[c] == d.block[0] && d.group[c] == d.group[0]);
@@ -377,17 +371,15 @@ static void test_signature_blocks(void)
 	const char *nc = "int f(int x, int k)\n{\n\treturn x;\n}\nint g(long x)\n{\n\treturn 2;\n}\n"
 			 "int h(void)\n{\n\treturn f(1, 2) +\n\t\tg(3);\n}\n";
 	struct change_set *s = change_set_new("a", "b");
-	change_set_add_file(s, "a.h", "a.h", 0100644, 0100644, oh, strlen(oh), nh, strlen(nh), CHANGE_MODIFIED, 0);
+	add_text(s, "a.h", oh, nh);
 	change_set_add_hunk(s, 1, 1, 1, 1, "", 0);    /* f's prototype */
 	change_set_add_hunk(s, 2, 1, 2, 1, "", 0);    /* g's prototype */
-	change_set_add_file(s, "b.c", "b.c", 0100644, 0100644, oc, strlen(oc), nc, strlen(nc), CHANGE_MODIFIED, 0);
+	add_text(s, "b.c", oc, nc);
 	change_set_add_hunk(s, 1, 1, 1, 1, "", 0);    /* f's definition */
 	change_set_add_hunk(s, 5, 1, 5, 1, "", 0);    /* g's definition */
 	change_set_add_hunk(s, 11, 1, 11, 2, "", 0);  /* the calls */
-	struct cerr e;
-	CHECK(change_set_finish(s, &e) == 0);
 	struct deps d;
-	deps_compute(s, &d);
+	deps_of(s, &d);
 	CHECK(d.block[0] >= 0 && d.block[0] == d.block[2] && d.block[0] == d.block[4]);   /* f: arity */
 	CHECK(d.block[1] >= 0 && d.block[1] == d.block[3] && d.block[1] != d.block[0]);   /* g: type */
 	CHECK(d.group[4] == d.group[1]);   /* the call to g is tied to g, but softly */
@@ -408,13 +400,11 @@ static void test_renamed_initialized_local(void)
 	const char *new = "int f(const char *s)\n{\n\tsize_t max_size = strlen(s) + 1;\n\tint a = 1;\n"
 			  "\treturn a + (int)max_size;\n}\n";
 	struct change_set *s = change_set_new("a", "b");
-	change_set_add_file(s, "f.c", "f.c", 0100644, 0100644, old, strlen(old), new, strlen(new), CHANGE_MODIFIED, 0);
+	add_text(s, "f.c", old, new);
 	change_set_add_hunk(s, 3, 1, 3, 1, "", 0);   /* size_t max_size = ... */
 	change_set_add_hunk(s, 5, 1, 5, 1, "", 0);   /* return a + (int)max_size; */
-	struct cerr e;
-	CHECK(change_set_finish(s, &e) == 0);
 	struct deps d;
-	deps_compute(s, &d);
+	deps_of(s, &d);
 	CHECK(d.nneed[0] == 1 && d.need[0][0] == 1);
 	CHECK(d.nneed[1] == 1 && d.need[1][0] == 0);
 	size_t out[2];
