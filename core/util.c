@@ -227,6 +227,14 @@ int bits_equal(const struct bits *a, const struct bits *b)
 	return a->n == b->n && !memcmp(a->w, b->w, ((a->n + 63) / 64) * sizeof(uint64_t));
 }
 
+int bits_subset(const struct bits *a, const struct bits *b)
+{
+	for (size_t i = 0; i < (a->n + 63) / 64; i++)
+		if (a->w[i] & ~b->w[i])
+			return 0;
+	return 1;
+}
+
 void bits_or(struct bits *a, const struct bits *b)
 {
 	for (size_t i = 0; i < (a->n + 63) / 64; i++)

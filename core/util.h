@@ -60,6 +60,7 @@ size_t bits_count(const struct bits *b);
 void bits_fill(struct bits *b);   /* set all n bits */
 void bits_zero(struct bits *b);
 int bits_equal(const struct bits *a, const struct bits *b);
+int bits_subset(const struct bits *a, const struct bits *b);   /* a within b (same size) */
 void bits_or(struct bits *a, const struct bits *b);   /* a |= b (same size) */
 
 /* Read a whole file (at most max bytes, else an error). */

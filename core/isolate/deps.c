@@ -1152,3 +1152,108 @@ size_t deps_involving(const struct deps *d, const char *name, size_t *out)
 	}
 	return n;
 }
+
+/* The units' needs as a graph, for deps_order: Tarjan's strongly
+ * connected components (units that need each other, as a definition and
+ * its prototype in two hunks, only come in together). */
+struct needs_graph {
+	size_t n, **adj, *nadj;
+	long *index, *low, *comp;
+	size_t *stack, nstack, next;
+	char *on;
+	size_t ncomp;
+};
+
+static void strong(struct needs_graph *g, size_t v)
+{
+	g->index[v] = g->low[v] = (long)g->next++;
+	g->stack[g->nstack++] = v;
+	g->on[v] = 1;
+	for (size_t k = 0; k < g->nadj[v]; k++) {
+		size_t w = g->adj[v][k];
+		if (g->index[w] < 0) {
+			strong(g, w);
+			if (g->low[w] < g->low[v])
+				g->low[v] = g->low[w];
+		} else if (g->on[w] && g->index[w] < g->low[v]) {
+			g->low[v] = g->index[w];
+		}
+	}
+	if (g->low[v] == g->index[v]) {
+		size_t w;
+		do {
+			w = g->stack[--g->nstack];
+			g->on[w] = 0;
+			g->comp[w] = (long)g->ncomp;
+		} while (w != v);
+		g->ncomp++;
+	}
+}
+
+/* Place component c once the components it needs are placed, its units in
+ * the order of all. */
+static void place(const struct needs_graph *g, size_t c, char *placed, const size_t *all, size_t nall, size_t *order,
+		  size_t *no)
+{
+	placed[c] = 1;
+	for (size_t i = 0; i < nall; i++) {
+		size_t u = all[i];
+		if (g->comp[u] != (long)c)
+			continue;
+		for (size_t k = 0; k < g->nadj[u]; k++) {
+			size_t d = (size_t)g->comp[g->adj[u][k]];
+			if (!placed[d])
+				place(g, d, placed, all, nall, order, no);
+		}
+	}
+	for (size_t i = 0; i < nall; i++)
+		if (g->comp[all[i]] == (long)c)
+			order[(*no)++] = all[i];
+}
+
+/* Order the n units in order (rewritten in place) so that what a unit
+ * needs comes before it, keeping the given order otherwise. */
+void deps_order(const struct deps *d, const long *unit_of, size_t nunits, size_t *order, size_t n)
+{
+	size_t nc = d->nchanges;
+	struct needs_graph g = {.n = nunits};
+	g.adj = xcalloc(nunits + 1, sizeof(*g.adj));
+	g.nadj = xcalloc(nunits + 1, sizeof(*g.nadj));
+	for (size_t c = 0; c < nc; c++) {
+		long u = unit_of[c];
+		for (size_t k = 0; u >= 0 && k < d->nneed[c]; k++) {
+			long v = unit_of[d->need[c][k]];
+			if (v < 0 || v == u)
+				continue;
+			g.adj[u] = xrealloc(g.adj[u], (g.nadj[u] + 1) * sizeof(**g.adj));
+			g.adj[u][g.nadj[u]++] = (size_t)v;
+		}
+	}
+	g.index = xmalloc((nunits + 1) * sizeof(*g.index));
+	g.low = xmalloc((nunits + 1) * sizeof(*g.low));
+	g.comp = xmalloc((nunits + 1) * sizeof(*g.comp));
+	g.stack = xmalloc((nunits + 1) * sizeof(*g.stack));
+	g.on = xcalloc(nunits + 1, 1);
+	for (size_t u = 0; u < nunits; u++)
+		g.index[u] = -1;
+	for (size_t u = 0; u < nunits; u++)
+		if (g.index[u] < 0)
+			strong(&g, u);
+	char *placed = xcalloc(g.ncomp + 1, 1);
+	size_t *out = xmalloc((n + 1) * sizeof(*out)), no = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!placed[g.comp[order[i]]])
+			place(&g, (size_t)g.comp[order[i]], placed, order, n, out, &no);
+	memcpy(order, out, no * sizeof(*order));
+	free(out);
+	free(placed);
+	for (size_t u = 0; u < nunits; u++)
+		free(g.adj[u]);
+	free(g.adj);
+	free(g.nadj);
+	free(g.index);
+	free(g.low);
+	free(g.comp);
+	free(g.stack);
+	free(g.on);
+}

@@ -70,4 +70,11 @@ size_t deps_declaring(const struct deps *d, const char *name, size_t *out);
 /* The changes that declare or use name (either side): the same way. */
 size_t deps_involving(const struct deps *d, const char *name, size_t *out);
 
+/* Order units for a search that keeps the shortest failing prefix: what a
+ * unit needs comes before it, so that a prefix is its own closure. unit_of:
+ * per change, its unit (< nunits) or -1; order: n units, rewritten in
+ * place. Otherwise the given order is kept, and so is it between units
+ * that need each other (Tarjan's components). */
+void deps_order(const struct deps *d, const long *unit_of, size_t nunits, size_t *order, size_t n);
+
 #endif

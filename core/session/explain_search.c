@@ -16,6 +16,7 @@
 #define REPAIR_ROUNDS 3         /* compiler-error repairs of one configuration at most */
 #define TOKEN_UNBUILT_MAX 8     /* token pieces that failed to build this often do not build apart */
 #define TOKEN_UNBUILT_FIRST 2   /* nor when they failed this often before any built */
+#define REWRITE_PERCENT 85      /* a hunk whose pieces hold this much of its text is kept whole */
 #define TOKENS_DROPPED (-1001)  /* the token level gave up: the hunk-level answer stands */
 
 struct bisect_ctx {
@@ -803,6 +804,28 @@ static size_t learn_names(struct search *sr, const char *excerpt, const struct b
 	return learnt;
 }
 
+/* Whether change c is a rewrite: its token pieces hold nearly all of its
+ * text (REWRITE_PERCENT), the old lines replaced rather than edited. Its
+ * pieces applied apart give code that neither revision had and that
+ * seldom builds (a loop made an if): the token level keeps it whole. */
+static int rewritten(const struct change_set *s, size_t c)
+{
+	const struct change *ch = &s->changes[c];
+	if (ch->natoms < 2)
+		return 0;
+	size_t pieces = 0, text = 0;
+	for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++)
+		pieces += s->atoms[a].old_end - s->atoms[a].old_off + s->atoms[a].new_end - s->atoms[a].new_off;
+	struct change_lines l;
+	change_lines_of(s, c, &l);
+	for (size_t i = 0; i < l.nremoved; i++)
+		text += strlen(l.removed[i]) + 1;
+	for (size_t i = 0; i < l.nadded; i++)
+		text += strlen(l.added[i]) + 1;
+	change_lines_free(&l);
+	return pieces * 100 >= text * REWRITE_PERCENT;
+}
+
 /* At token level, the ties learnt from named errors (learn_names): when
  * one of a tie's pieces is in, all are. Returns how many pieces it added. */
 static size_t close_token_ties(const struct search *sr, struct bits *b, int revert)
@@ -1013,6 +1036,11 @@ static int test_repaired(struct search *sr, struct bits *applied)
 		int names = sr->deps && sr->pool && !(sr->u && sr->u->tokens);
 		if (v != VERDICT_UNRESOLVED || why != WHY_BUILD || round == REPAIR_ROUNDS || !excerpt) {
 			free(excerpt);
+			if (v == VERDICT_PASS && sr->passed) {
+				struct passed *p = sr->passed;
+				p->b = xrealloc(p->b, (p->n + 1) * sizeof(*p->b));
+				p->b[p->n++] = bits_dup(applied);
+			}
 			/* Sound only when what repair added does not fail by itself:
 			 * else the cause may be in it, and this subset tells nothing. */
 			if (v == VERDICT_FAIL && bits_count(added_all) > 0) {
@@ -1063,6 +1091,11 @@ static int test_revert_repaired(struct search *sr, struct bits *applied, enum un
 		int names = sr->deps && !(sr->u && sr->u->tokens);
 		if (v != VERDICT_UNRESOLVED || why != WHY_BUILD || round == REPAIR_ROUNDS || !excerpt) {
 			free(excerpt);
+			if (v == VERDICT_PASS && sr->passed) {
+				struct passed *p = sr->passed;
+				p->b = xrealloc(p->b, (p->n + 1) * sizeof(*p->b));
+				p->b[p->n++] = bits_dup(applied);
+			}
 			/* Sound only when reverting what repair added still
 			 * fails by itself: else the fix may be in it. */
 			if (v == VERDICT_PASS && bits_count(added_all) > 0) {
@@ -1385,6 +1418,10 @@ static int narrow_needs(struct search *sr, const struct units *u, const size_t *
 			units_add_atoms(u, rest, nr, b, 1);
 			close_config(sr, b, 0);
 			int back = unit_in(u, out[i], b);   /* the rest needs it: nothing to try */
+			/* A configuration holding them passed: under the
+			 * monotony the search assumes, they pass. */
+			for (size_t k = 0; !back && sr->passed && k < sr->passed->n; k++)
+				back = bits_subset(b, sr->passed->b[k]);
 			bits_free(b);
 			if (back)
 				continue;
@@ -1870,6 +1907,25 @@ static void answer_fix_whole(struct answer *a, const struct level *l)
 
 /* The change search over the model's changes (after change interaction,
  * whose groups it keeps together). */
+/* Order the hunk-level units (all, nall: every unit of cu) so that what a
+ * unit needs to build comes before it (deps_order). The search keeps the
+ * shortest prefix that fails; in this order a prefix is its own closure,
+ * and the unit it ends on is the bottom of a chain of needs, not the
+ * removed declaration whose removal brings the cause along. */
+static void needs_first(const struct deps *dp, const struct units *cu, const size_t *first, size_t *all, size_t nall)
+{
+	size_t nc = dp->nchanges;
+	long *unit_of = xmalloc((nc + 1) * sizeof(*unit_of));
+	for (size_t c = 0; c < nc; c++)
+		unit_of[c] = -1;
+	for (size_t u = 0; u < cu->n; u++)
+		for (size_t c = 0; c < nc; c++)
+			if (c == first[u] || (dp->group[c] >= 0 && dp->group[c] == (long)first[u]))
+				unit_of[c] = (long)u;
+	deps_order(dp, unit_of, cu->n, all, nall);
+	free(unit_of);
+}
+
 int ex_search_changes(struct explain *x, struct cerr *e)
 {
 	const struct change_set *s = x->set;
@@ -1920,9 +1976,11 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 			}
 	}
 	free(placed);
+	needs_first(&dp, &cu, first, all, nall);
 	free(first);
 
-	struct search sr = {.x = x, .s = s, .deps = &dp, .whole_file = bits_new(s->nfiles),
+	struct passed passed = {0};
+	struct search sr = {.x = x, .s = s, .deps = &dp, .passed = &passed, .whole_file = bits_new(s->nfiles),
 			    .whole_group = bits_new(s->nchanges)};
 	struct level hl, tl;
 	struct answer ans;
@@ -1941,7 +1999,7 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 	 * the failure needs more than the fix): go to token level inside them. */
 	int splittable = 0;
 	for (size_t c = 0; c < s->nchanges; c++)
-		if (s->changes[c].natoms > 1 &&
+		if (s->changes[c].natoms > 1 && !rewritten(s, c) &&
 		    (bits_test(hl.inducing, s->changes[c].atom0) || bits_test(hl.revert, s->changes[c].atom0)))
 			splittable = 1;
 	/* The failure needing more than the fix is no reason when the more is
@@ -1959,7 +2017,7 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 	}
 	int cause_pieces = 0;
 	for (size_t c = 0; c < s->nchanges; c++)
-		if (s->changes[c].natoms > 1 && bits_test(hl.causes, s->changes[c].atom0))
+		if (s->changes[c].natoms > 1 && !rewritten(s, c) && bits_test(hl.causes, s->changes[c].atom0))
 			cause_pieces = 1;
 	/* What the dependences or repair brought along to build the
 	 * failure-inducing changes is a reason too: a piece may do without it. */
@@ -2006,6 +2064,9 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 			     a < s->changes[c].atom0 + s->changes[c].natoms; a++)
 				if (piece_names(s, a, dp.names[c]) || piece_names(s, a, dp.uses[c]))
 					bits_set(sr.token_named, a);
+		for (size_t c = 0; c < s->nchanges; c++)   /* a rewrite is one piece */
+			for (size_t a = s->changes[c].atom0 + 1; rewritten(s, c) && a < s->changes[c].atom0 + s->changes[c].natoms; a++)
+				sr.token_tie[tie_root(sr.token_tie, a)] = tie_root(sr.token_tie, s->changes[c].atom0);
 		rc = search_level(x, &sr, &au, ic, ni, rc_, nr, &tl, &stopped);
 		free(ic);
 		free(rc_);
@@ -2186,6 +2247,9 @@ out:
 	bits_free(x->p->whole_group);
 	x->p->whole_file = sr.whole_file;
 	x->p->whole_group = sr.whole_group;
+	for (size_t i = 0; i < passed.n; i++)
+		bits_free(passed.b[i]);
+	free(passed.b);
 	bits_free(sr.token_apart);
 	bits_free(sr.token_block);
 	bits_free(sr.token_tied);

@@ -95,6 +95,14 @@ struct search {
 	 * from then on. */
 	size_t *token_tie;
 	size_t token_start;          /* x->nconfigs when the token level began */
+	/* The configurations applied to good that passed, as tested (or
+	 * NULL): shared by the copies of a search. */
+	struct passed *passed;
+};
+
+struct passed {
+	struct bits **b;
+	size_t n;
 };
 
 /* stage.c: the helpers every stage uses */

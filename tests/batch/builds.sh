@@ -98,6 +98,21 @@ check "linked_assert: the check is failure-inducing" \
 check "linked_assert: the fix reverts the check, proved" \
 	sh -c "jq -r '.fix[].added[]' '$T/out.json' | grep -qF 'assert(x > 0);'" &&
 	[ "$(jqf .fix_proof.verdict)" = PASS ]
+# A chain of needs whose top comes first in diff order (a tag's macro, the
+# macro testing for it, the loop using that): the search tries the bottom
+# first and does not go down the chain; the loop's rewrite is kept whole
+# at token level, where its pieces would make code neither revision had.
+d=$(fixture chain_of_needs)
+culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh
+check "chain_of_needs: exit 0" [ "$RC" = 0 ]
+check "chain_of_needs: the loop's rewrite is failure-inducing, alone" [ "$(jqf '.failure_inducing | length')" = 1 ] &&
+	sh -c "jq -r '.failure_inducing[0].added[]' '$T/out.json' | grep -qF 'while (e < end && e->key != key)'"
+check "chain_of_needs: the fix reverts the loop, proved" \
+	sh -c "jq -r '.fix[].added[]' '$T/out.json' | grep -qF 'while (e < end'" && [ "$(jqf .fix_proof.verdict)" = PASS ]
+check "chain_of_needs: one configuration found it, one proved the fix ($(jqf .configurations_tested) tested)" \
+	[ "$(jqf .configurations_tested)" -le 4 ]
+check "chain_of_needs: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
+check "chain_of_needs: not taken apart into tokens" [ "$(jqf .refined_to_tokens)" = false ]
 # A submodule's directory exists in the worktrees, empty, as in a plain clone.
 d=$(fixture submodule)
 culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh

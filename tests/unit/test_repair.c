@@ -238,6 +238,49 @@ static void test_moved_include(void)
 	change_set_free(s);
 }
 
+/* deps_order over needs given by hand: change k is unit k. */
+static void order_of(size_t n, const long *needs, size_t *order)
+{
+	struct deps d = {.nchanges = n};
+	d.need = xcalloc(n, sizeof(*d.need));
+	d.nneed = xcalloc(n, sizeof(*d.nneed));
+	long unit_of[8];
+	for (size_t c = 0; c < n; c++) {
+		unit_of[c] = (long)c;
+		order[c] = c;
+		d.need[c] = xmalloc(n * sizeof(**d.need));
+	}
+	for (size_t k = 0; needs[k] >= 0; k += 2)
+		d.need[needs[k]][d.nneed[needs[k]]++] = (size_t)needs[k + 1];
+	deps_order(&d, unit_of, n, order, n);
+	for (size_t c = 0; c < n; c++)
+		free(d.need[c]);
+	free(d.need);
+	free(d.nneed);
+}
+
+/* A chain of needs whose top comes first (a removed tag, the removed macro
+ * testing it, the loop using that) is taken bottom first; what needs
+ * nothing keeps its place. */
+static void test_order_chain(void)
+{
+	const long needs[] = {0, 2, 2, 3, -1};   /* 0 needs 2, 2 needs 3 */
+	size_t order[5];
+	order_of(5, needs, order);
+	CHECK(order[0] == 3 && order[1] == 2 && order[2] == 0 && order[3] == 1 && order[4] == 4);
+}
+
+/* Units that need each other (a definition and its prototype, the
+ * prototype last in diff order) keep their order: the definition, which
+ * may hold the cause, comes first, and what needs them comes after both. */
+static void test_order_cycle(void)
+{
+	const long needs[] = {0, 3, 3, 0, 1, 0, -1};   /* 0 and 3 need each other; 1 needs 0 */
+	size_t order[4];
+	order_of(4, needs, order);
+	CHECK(order[0] == 0 && order[1] == 3 && order[2] == 1 && order[3] == 2);
+}
+
 /* Net depth of one kind of bracket over d[a, b), or -1 when it closes one
  * it did not open (comments are not in these texts). */
 static int depth_of(const char *d, size_t a, size_t b, char open, char close)
@@ -426,6 +469,8 @@ int main(void)
 	RUN(test_moved_up_definition);
 	RUN(test_array_field);
 	RUN(test_moved_include);
+	RUN(test_order_chain);
+	RUN(test_order_cycle);
 	RUN(test_shadowing_parameter);
 	RUN(test_bracket_pairs);
 	RUN(test_pieces_balanced);
