@@ -326,6 +326,35 @@ static void guard_tokens(struct scan *sc)
 	free(open);
 }
 
+/* Append token k (the name of a `#define A B` whose value is one name) to
+ * the aliases; their new count. */
+static size_t alias_add(size_t **alias, size_t n, size_t k)
+{
+	*alias = xrealloc(*alias, (n + 1) * sizeof(**alias));
+	(*alias)[n] = k;
+	return n + 1;
+}
+
+/* A file that defines `#define A B` and then declares A (a function
+ * defined under its new name while its callers keep the old one) declares
+ * B: the compiler sees B, whose other declarations it must agree with. */
+static void alias_declare(struct scan *sc, const size_t *alias, size_t nalias)
+{
+	size_t nd = sc->nd;
+	for (size_t i = 0; i < nalias; i++) {
+		const struct tok *a = &sc->t[alias[i]], *b = a + 1;
+		for (size_t k = 0; k < nd; k++) {
+			struct decl *d = &sc->d[k];
+			if (d->tok <= alias[i] || strlen(d->name) != a->len || memcmp(d->name, a->s, a->len))
+				continue;
+			sc->d = xrealloc(sc->d, (sc->nd + 1) * sizeof(*sc->d));
+			d = &sc->d[k];
+			sc->d[sc->nd++] = (struct decl){xstrndup(b->s, b->len), xstrdup(d->scope), xstrdup(d->shape), d->cls,
+							d->first, d->last, d->tok};
+		}
+	}
+}
+
 static void scan_file(const char *data, size_t len, struct scan *sc)
 {
 	memset(sc, 0, sizeof(*sc));
@@ -339,6 +368,7 @@ static void scan_file(const char *data, size_t len, struct scan *sc)
 	} *st = xmalloc((sc->nt + 2) * sizeof(*st));
 	size_t sp = 0, stmt = 0;
 	int post_body = 0;   /* after a struct, union or enum body: "} NAME ;" declares NAME */
+	size_t *alias = NULL, nalias = 0;
 	char *fn = NULL;
 	sc->scopes = xmalloc(sizeof(*sc->scopes));
 	sc->scopes[sc->nscopes++] = xstrdup("");
@@ -359,6 +389,10 @@ static void scan_file(const char *data, size_t len, struct scan *sc)
 				if (end >= sc->nt)
 					end = k;
 				add_decl(sc, &sc->t[k], "", 'g', &sc->t[k], &sc->t[end], 0);
+				if (end == k && k + 2 < sc->nt && sc->t[k + 1].kind == T_IDENT && sc->t[k + 1].directive &&
+				    sc->t[k + 1].line == t->line && !(k + 2 < sc->nt && sc->t[k + 2].directive &&
+								     sc->t[k + 2].line == t->line))
+					nalias = alias_add(&alias, nalias, k);
 				i = end;
 				continue;
 			}
@@ -444,6 +478,8 @@ static void scan_file(const char *data, size_t len, struct scan *sc)
 	}
 	free(fn);
 	free(st);
+	alias_declare(sc, alias, nalias);
+	free(alias);
 }
 
 static void scan_release(struct scan *sc)

@@ -238,6 +238,28 @@ static void test_moved_include(void)
 	change_set_free(s);
 }
 
+/* A function defined under a new name that a macro maps to the old one,
+ * with another signature, while the old definition goes in another hunk:
+ * the compiler sees one name declared twice, so the two hunks only build
+ * together. */
+static void test_macro_alias(void)
+{
+	const char *old = "int h(int n);\n\nint f(int n)\n{\n\treturn n;\n}\n\nint h(int n)\n{\n\treturn f(n);\n}\n";
+	const char *new = "int h(int n);\n\nint h(int n)\n{\n\treturn f(n);\n}\n#define f2 f\nlong f2(long n)\n{\n"
+			  "\treturn n;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "f.c", old, new);
+	change_set_add_hunk(s, 3, 5, 2, 0, "", 0);    /* - int f(int n) { ... } */
+	change_set_add_hunk(s, 11, 0, 7, 5, "", 0);   /* + #define f2 f, long f2(long n) { ... } */
+	struct deps d;
+	deps_of(s, &d);
+	CHECK(d.block[0] >= 0 && d.block[0] == d.block[1]);
+	size_t out[2];
+	CHECK(deps_declaring(&d, "f", out) == 2);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* deps_order over needs given by hand: change k is unit k. */
 static void order_of(size_t n, const long *needs, size_t *order)
 {
@@ -470,6 +492,7 @@ int main(void)
 	RUN(test_array_field);
 	RUN(test_moved_include);
 	RUN(test_order_chain);
+	RUN(test_macro_alias);
 	RUN(test_order_cycle);
 	RUN(test_shadowing_parameter);
 	RUN(test_bracket_pairs);
