@@ -389,7 +389,7 @@ static void scan_file(const char *data, size_t len, struct scan *sc)
 				if (end >= sc->nt)
 					end = k;
 				add_decl(sc, &sc->t[k], "", 'g', &sc->t[k], &sc->t[end], 0);
-				if (end == k && k + 2 < sc->nt && sc->t[k + 1].kind == T_IDENT && sc->t[k + 1].directive &&
+				if (end == k && k + 1 < sc->nt && sc->t[k + 1].kind == T_IDENT && sc->t[k + 1].directive &&
 				    sc->t[k + 1].line == t->line && !(k + 2 < sc->nt && sc->t[k + 2].directive &&
 								     sc->t[k + 2].line == t->line))
 					nalias = alias_add(&alias, nalias, k);
