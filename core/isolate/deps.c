@@ -1247,24 +1247,30 @@ static void place(const struct needs_graph *g, size_t c, char *placed, const siz
 			order[(*no)++] = all[i];
 }
 
+/* Add edge: change from needs change to (users_first: the reverse), as units. */
+static void edge(struct needs_graph *g, const long *unit_of, size_t from, size_t to, int users_first)
+{
+	long u = unit_of[users_first ? to : from], v = unit_of[users_first ? from : to];
+	if (u < 0 || v < 0 || u == v)
+		return;
+	g->adj[u] = xrealloc(g->adj[u], (g->nadj[u] + 1) * sizeof(**g->adj));
+	g->adj[u][g->nadj[u]++] = (size_t)v;
+}
+
 /* Order the n units in order (rewritten in place) so that what a unit
  * needs comes before it, keeping the given order otherwise. */
-void deps_order(const struct deps *d, const long *unit_of, size_t nunits, size_t *order, size_t n)
+void deps_order(const struct deps *d, const long *unit_of, size_t nunits, size_t *order, size_t n,
+		const size_t (*more)[2], size_t nmore, int users_first)
 {
 	size_t nc = d->nchanges;
 	struct needs_graph g = {.n = nunits};
 	g.adj = xcalloc(nunits + 1, sizeof(*g.adj));
 	g.nadj = xcalloc(nunits + 1, sizeof(*g.nadj));
-	for (size_t c = 0; c < nc; c++) {
-		long u = unit_of[c];
-		for (size_t k = 0; u >= 0 && k < d->nneed[c]; k++) {
-			long v = unit_of[d->need[c][k]];
-			if (v < 0 || v == u)
-				continue;
-			g.adj[u] = xrealloc(g.adj[u], (g.nadj[u] + 1) * sizeof(**g.adj));
-			g.adj[u][g.nadj[u]++] = (size_t)v;
-		}
-	}
+	for (size_t c = 0; c < nc; c++)
+		for (size_t k = 0; k < d->nneed[c]; k++)
+			edge(&g, unit_of, c, d->need[c][k], users_first);
+	for (size_t k = 0; k < nmore; k++)
+		edge(&g, unit_of, more[k][0], more[k][1], users_first);
 	g.index = xmalloc((nunits + 1) * sizeof(*g.index));
 	g.low = xmalloc((nunits + 1) * sizeof(*g.low));
 	g.comp = xmalloc((nunits + 1) * sizeof(*g.comp));

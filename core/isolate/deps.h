@@ -73,8 +73,12 @@ size_t deps_involving(const struct deps *d, const char *name, size_t *out);
 /* Order units for a search that keeps the shortest failing prefix: what a
  * unit needs comes before it, so that a prefix is its own closure. unit_of:
  * per change, its unit (< nunits) or -1; order: n units, rewritten in
- * place. Otherwise the given order is kept, and so is it between units
- * that need each other (Tarjan's components). */
-void deps_order(const struct deps *d, const long *unit_of, size_t nunits, size_t *order, size_t n);
+ * place; more: nmore needs beside d's (change more[k][0] needs change
+ * more[k][1]). Otherwise the given order is kept, and so is it between
+ * units that need each other (Tarjan's components). users_first: the
+ * reverse, for a search that reverts (reverting a change reverts its
+ * users). */
+void deps_order(const struct deps *d, const long *unit_of, size_t nunits, size_t *order, size_t n,
+		const size_t (*more)[2], size_t nmore, int users_first);
 
 #endif

@@ -877,6 +877,8 @@ static size_t close_token_blocks(const struct search *sr, struct bits *b, int re
 
 /* Close a configuration under the dependences (hunk level) and what failed
  * builds taught. Returns how many changes it added. */
+static size_t close_learnt(const struct search *sr, struct bits *b, int revert);
+
 static size_t close_config(const struct search *sr, struct bits *b, int revert)
 {
 	size_t added = 0, n;
@@ -885,6 +887,7 @@ static size_t close_config(const struct search *sr, struct bits *b, int revert)
 		n += close_blocks(sr, b, revert);
 		n += close_token_blocks(sr, b, revert);
 		n += close_token_ties(sr, b, revert);
+		n += close_learnt(sr, b, revert);
 		added += n;
 	} while (n);
 	return added;
@@ -1021,6 +1024,150 @@ static size_t complained_of(struct search *sr, const char *excerpt, int involvin
 	return n;
 }
 
+/* Whether line p is blank, a comment or an #include (counted in *includes). */
+static int include_line(const char *p, int *includes)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!*p || !strncmp(p, "/*", 2) || !strncmp(p, "//", 2) || *p == '*')
+		return 1;
+	if (*p++ != '#')
+		return 0;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (strncmp(p, "include", 7))
+		return 0;
+	++*includes;
+	return 1;
+}
+
+/* Whether change c adds #include lines and touches nothing else (blank
+ * lines, comments and other includes aside): an include some new code
+ * needs, not a rewrite that holds one. */
+static int adds_include(const struct change_set *s, size_t c)
+{
+	struct change_lines l;
+	change_lines_of(s, c, &l);
+	int includes = 0, removed = 0, only = 1;
+	for (size_t i = 0; i < l.nremoved && only; i++)
+		only = include_line(l.removed[i], &removed);
+	for (size_t i = 0; i < l.nadded && only; i++)
+		only = include_line(l.added[i], &includes);
+	change_lines_free(&l);
+	return only && includes;
+}
+
+/* Learn that the changes of include change c's file whose added lines
+ * hold a name error line `line` gives (one no change declares) need c,
+ * both ways from now on (close_learnt). */
+static void learn_include(struct search *sr, size_t c, const char *line)
+{
+	const struct change_set *s = sr->s;
+	struct learnt *l = sr->learnt;
+	if (!l)
+		return;
+	char **names;
+	size_t nn = repair_names(line, &names);
+	const struct change_file *cf = &s->files[s->changes[c].file];
+	for (size_t u = cf->change0; u < cf->change0 + cf->nchanges; u++) {
+		if (u == c)
+			continue;
+		struct change_lines cl;
+		change_lines_of(s, u, &cl);
+		size_t holds = 0;   /* 1 + the name's index */
+		for (size_t i = 0; i < nn && !holds; i++) {
+			char *list = xcalloc(strlen(names[i]) + 2, 1);   /* one name, "" ended */
+			memcpy(list, names[i], strlen(names[i]));
+			for (size_t k = 0; k < cl.nadded && !holds; k++)
+				holds = holds_name(cl.added[k], strlen(cl.added[k]), list) ? i + 1 : 0;
+			free(list);
+		}
+		change_lines_free(&cl);
+		int known = 0;
+		for (size_t k = 0; k < l->n && !known; k++)
+			known = l->need[k][0] == u && l->need[k][1] == c;
+		if (!holds || known)
+			continue;
+		l->need = xrealloc(l->need, (l->n + 1) * sizeof(*l->need));
+		l->name = xrealloc(l->name, (l->n + 1) * sizeof(*l->name));
+		l->name[l->n] = xcalloc(strlen(names[holds - 1]) + 2, 1);
+		memcpy(l->name[l->n], names[holds - 1], strlen(names[holds - 1]));
+		l->need[l->n][0] = u;
+		l->need[l->n++][1] = c;
+	}
+	repair_names_free(names);
+}
+
+/* The needs learnt from repairs: applied (revert 0), a change brings what
+ * it needs; reverted (revert 1), a change takes what needs it. At token
+ * level, a change taken apart ties by its pieces that hold the name the
+ * need is for, as close_deps does. Returns how many atoms it added. */
+static size_t close_learnt(const struct search *sr, struct bits *b, int revert)
+{
+	const struct change_set *s = sr->s;
+	const struct learnt *l = sr->learnt;
+	const struct bits *apart = sr->u && sr->u->tokens ? sr->token_apart : NULL;
+	int value = revert ? 0 : 1;
+	size_t added = 0;
+	for (size_t k = 0; l && k < l->n; k++) {
+		size_t fc = l->need[k][revert], tc = l->need[k][!revert];
+		const struct change *from = &s->changes[fc], *to = &s->changes[tc];
+		int in = 0;
+		for (size_t a = from->atom0; a < from->atom0 + from->natoms && !in; a++)
+			in = bits_test(b, a) == value && !(apart && bits_test(apart, fc) && !piece_names(s, a, l->name[k]));
+		if (!in || (!revert && sr->pool && !bits_test(sr->pool, to->atom0)))
+			continue;
+		for (size_t a = to->atom0; a < to->atom0 + to->natoms; a++)
+			if (bits_test(b, a) != value && !(apart && bits_test(apart, tc) && !piece_names(s, a, l->name[k]))) {
+				value ? bits_set(b, a) : bits_clear(b, a);
+				added++;
+			}
+	}
+	return added;
+}
+
+/* A name the errors say is missing that no change declares comes from a
+ * header (assert, memcpy): the changes of the search that add an #include
+ * to the file the error is in are added to applied (and to added_all).
+ * Returns how many atoms it added. */
+static size_t add_includes(struct search *sr, const char *excerpt, struct bits *applied, struct bits *added_all)
+{
+	const struct change_set *s = sr->s;
+	size_t added = 0, *tmp = xmalloc((s->nchanges + 1) * sizeof(*tmp));
+	for (const char *line = excerpt; *line;) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		long f = error_file(s, line, len);
+		char *copy = xstrndup(line, len), **names;
+		size_t nn = f >= 0 ? repair_names(copy, &names) : 0;
+		int undeclared = 0;
+		for (size_t i = 0; i < nn && !undeclared; i++)
+			undeclared = deps_declaring(sr->deps, names[i], tmp) == 0;
+		if (f >= 0)
+			repair_names_free(names);
+		line += len + (nl != NULL);
+		if (!undeclared) {
+			free(copy);
+			continue;
+		}
+		const struct change_file *cf = &s->files[f];
+		for (size_t c = cf->change0; c < cf->change0 + cf->nchanges; c++) {
+			const struct change *ch = &s->changes[c];
+			if (!bits_test(sr->pool, ch->atom0) || bits_test(applied, ch->atom0) || !adds_include(s, c))
+				continue;
+			for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++) {
+				bits_set(applied, a);
+				bits_set(added_all, a);
+				added++;
+			}
+			learn_include(sr, c, copy);
+		}
+		free(copy);
+	}
+	free(tmp);
+	return added;
+}
+
 /* Test `applied` (applied to the good side); when it does not build, add
  * the changes of the search that declare what the compiler says is missing
  * or wrong, and test that repaired configuration instead, a few rounds at
@@ -1064,9 +1211,18 @@ static int test_repaired(struct search *sr, struct bits *applied)
 				}
 		}
 		free(decl);
+		/* Names from a header: its include, before learning the file whole. */
+		size_t inc = !added && names ? add_includes(sr, excerpt, applied, added_all) : 0;
+		added += inc;
 		/* Errors no name explains: the file was taken in part. */
-		if (learn_whole(sr, excerpt, applied, 0, round > 0))
+		if (!inc && learn_whole(sr, excerpt, applied, 0, round > 0)) {
 			added += close_config(sr, applied, 0);
+			/* What repair added to a file now whole is there anyway. */
+			for (size_t a = 0; a < sr->s->natoms; a++)
+				if (bits_test(added_all, a) &&
+				    bits_test(sr->whole_file, sr->s->changes[sr->s->atoms[a].change].file))
+					bits_clear(added_all, a);
+		}
 		free(excerpt);
 		if (!added) {
 			bits_free(added_all);
@@ -1604,6 +1760,19 @@ static int search_level(struct explain *x, struct search *sr, const struct units
 		rev_cand = rcand;
 		free(out);
 		out = xmalloc((sr->s->nchanges + 1) * sizeof(*out));
+		/* Reverting a change reverts its users: they come first, so that
+		 * the search ends on the change that holds the cause, not on the
+		 * declaration or include whose reversion brings it along. */
+		if (sr->deps) {
+			long *self = xmalloc((sr->s->nchanges + 1) * sizeof(*self));
+			for (size_t c = 0; c < sr->s->nchanges; c++)
+				self[c] = (long)c;
+			const struct learnt *lr = sr->learnt;
+			const size_t(*more)[2] = lr ? (const size_t(*)[2])lr->need : NULL;
+			deps_order(sr->deps, self, sr->s->nchanges, rcand, nrc, more, lr ? lr->n : 0, 1);
+			deps_order(sr->deps, self, sr->s->nchanges, finducing, nfi, more, lr ? lr->n : 0, 1);
+			free(self);
+		}
 	}
 	/* Most often reverting the failure-inducing changes fixes the test:
 	 * then the fix lies among them, and the search stays that small. */
@@ -1922,7 +2091,7 @@ static void needs_first(const struct deps *dp, const struct units *cu, const siz
 		for (size_t c = 0; c < nc; c++)
 			if (c == first[u] || (dp->group[c] >= 0 && dp->group[c] == (long)first[u]))
 				unit_of[c] = (long)u;
-	deps_order(dp, unit_of, cu->n, all, nall);
+	deps_order(dp, unit_of, cu->n, all, nall, NULL, 0, 0);
 	free(unit_of);
 }
 
@@ -1980,7 +2149,8 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 	free(first);
 
 	struct passed passed = {0};
-	struct search sr = {.x = x, .s = s, .deps = &dp, .passed = &passed, .whole_file = bits_new(s->nfiles),
+	struct learnt repaired = {0};
+	struct search sr = {.x = x, .s = s, .deps = &dp, .passed = &passed, .learnt = &repaired, .whole_file = bits_new(s->nfiles),
 			    .whole_group = bits_new(s->nchanges)};
 	struct level hl, tl;
 	struct answer ans;
@@ -2250,6 +2420,10 @@ out:
 	for (size_t i = 0; i < passed.n; i++)
 		bits_free(passed.b[i]);
 	free(passed.b);
+	for (size_t k = 0; k < repaired.n; k++)
+		free(repaired.name[k]);
+	free(repaired.name);
+	free(repaired.need);
 	bits_free(sr.token_apart);
 	bits_free(sr.token_block);
 	bits_free(sr.token_tied);

@@ -98,10 +98,20 @@ struct search {
 	/* The configurations applied to good that passed, as tested (or
 	 * NULL): shared by the copies of a search. */
 	struct passed *passed;
+	/* Needs learnt from repairs (or NULL): a change using a name a header
+	 * declares needs the change adding its #include (add_includes).
+	 * Shared by the copies of a search. */
+	struct learnt *learnt;
 };
 
 struct passed {
 	struct bits **b;
+	size_t n;
+};
+
+struct learnt {
+	size_t (*need)[2];   /* change need[k][0] needs change need[k][1] */
+	char **name;         /* for name[k] ("" ended, to free) */
 	size_t n;
 };
 

@@ -274,7 +274,7 @@ static void order_of(size_t n, const long *needs, size_t *order)
 	}
 	for (size_t k = 0; needs[k] >= 0; k += 2)
 		d.need[needs[k]][d.nneed[needs[k]]++] = (size_t)needs[k + 1];
-	deps_order(&d, unit_of, n, order, n);
+	deps_order(&d, unit_of, n, order, n, NULL, 0, 0);
 	for (size_t c = 0; c < n; c++)
 		free(d.need[c]);
 	free(d.need);
@@ -290,6 +290,26 @@ static void test_order_chain(void)
 	size_t order[5];
 	order_of(5, needs, order);
 	CHECK(order[0] == 3 && order[1] == 2 && order[2] == 0 && order[3] == 1 && order[4] == 4);
+}
+
+/* Reverting, users come first (reverting what they need reverts them),
+ * with needs learnt beside the dependences: an include a use needs comes
+ * after the use. */
+static void test_order_users_first(void)
+{
+	struct deps d = {.nchanges = 4};
+	d.need = xcalloc(4, sizeof(*d.need));
+	d.nneed = xcalloc(4, sizeof(*d.nneed));
+	long unit_of[4] = {0, 1, 2, 3};
+	size_t order[4] = {0, 1, 2, 3};
+	const size_t more[1][2] = {{2, 0}};   /* 2 uses what include 0 declares */
+	deps_order(&d, unit_of, 4, order, 4, more, 1, 1);
+	CHECK(order[0] == 2 && order[1] == 0 && order[2] == 1 && order[3] == 3);
+	size_t again[4] = {0, 1, 2, 3};
+	deps_order(&d, unit_of, 4, again, 4, more, 1, 0);   /* applying: the include first, as given */
+	CHECK(again[0] == 0 && again[1] == 1 && again[2] == 2 && again[3] == 3);
+	free(d.need);
+	free(d.nneed);
 }
 
 /* Units that need each other (a definition and its prototype, the
@@ -494,6 +514,7 @@ int main(void)
 	RUN(test_order_chain);
 	RUN(test_macro_alias);
 	RUN(test_order_cycle);
+	RUN(test_order_users_first);
 	RUN(test_shadowing_parameter);
 	RUN(test_bracket_pairs);
 	RUN(test_pieces_balanced);
