@@ -758,6 +758,14 @@ static size_t tie_root(size_t *tie, size_t a)
 	return a;
 }
 
+/* Name as a NUL-separated, "" ended list of one; to free. */
+static char *one_name(const char *name)
+{
+	char *list = xcalloc(strlen(name) + 2, 1);
+	memcpy(list, name, strlen(name));
+	return list;
+}
+
 /* At token level, a configuration b that did not build with errors naming
  * something (repair.h) that pieces taken apart hold, some in b and some
  * out (revert 0: applied; 1: reverted): those pieces only build together
@@ -773,8 +781,7 @@ static size_t learn_names(struct search *sr, const char *excerpt, const struct b
 	size_t nn = repair_names(excerpt, &names), learnt = 0;
 	int value = revert ? 0 : 1;
 	for (size_t i = 0; i < nn; i++) {
-		char *list = xcalloc(strlen(names[i]) + 2, 1);   /* one name, "" ended */
-		memcpy(list, names[i], strlen(names[i]));
+		char *list = one_name(names[i]);
 		long first = -1;
 		int in = 0, out = 0, joined = 0;
 		for (size_t a = 0; a < s->natoms; a++) {
@@ -875,10 +882,10 @@ static size_t close_token_blocks(const struct search *sr, struct bits *b, int re
 	return added;
 }
 
-/* Close a configuration under the dependences (hunk level) and what failed
- * builds taught. Returns how many changes it added. */
 static size_t close_learnt(const struct search *sr, struct bits *b, int revert);
 
+/* Close a configuration under the dependences (hunk level) and what failed
+ * builds taught. Returns how many changes it added. */
 static size_t close_config(const struct search *sr, struct bits *b, int revert)
 {
 	size_t added = 0, n;
@@ -1048,9 +1055,9 @@ static int adds_include(const struct change_set *s, size_t c)
 {
 	struct change_lines l;
 	change_lines_of(s, c, &l);
-	int includes = 0, removed = 0, only = 1;
+	int includes = 0, gone = 0, only = 1;
 	for (size_t i = 0; i < l.nremoved && only; i++)
-		only = include_line(l.removed[i], &removed);
+		only = include_line(l.removed[i], &gone);
 	for (size_t i = 0; i < l.nadded && only; i++)
 		only = include_line(l.added[i], &includes);
 	change_lines_free(&l);
@@ -1076,8 +1083,7 @@ static void learn_include(struct search *sr, size_t c, const char *line)
 		change_lines_of(s, u, &cl);
 		size_t holds = 0;   /* 1 + the name's index */
 		for (size_t i = 0; i < nn && !holds; i++) {
-			char *list = xcalloc(strlen(names[i]) + 2, 1);   /* one name, "" ended */
-			memcpy(list, names[i], strlen(names[i]));
+			char *list = one_name(names[i]);
 			for (size_t k = 0; k < cl.nadded && !holds; k++)
 				holds = holds_name(cl.added[k], strlen(cl.added[k]), list) ? i + 1 : 0;
 			free(list);
@@ -1090,8 +1096,7 @@ static void learn_include(struct search *sr, size_t c, const char *line)
 			continue;
 		l->need = xrealloc(l->need, (l->n + 1) * sizeof(*l->need));
 		l->name = xrealloc(l->name, (l->n + 1) * sizeof(*l->name));
-		l->name[l->n] = xcalloc(strlen(names[holds - 1]) + 2, 1);
-		memcpy(l->name[l->n], names[holds - 1], strlen(names[holds - 1]));
+		l->name[l->n] = one_name(names[holds - 1]);
 		l->need[l->n][0] = u;
 		l->need[l->n++][1] = c;
 	}
