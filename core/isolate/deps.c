@@ -1262,7 +1262,7 @@ static void edge(struct needs_graph *g, const long *unit_of, size_t from, size_t
 void deps_order(const struct deps *d, const long *unit_of, size_t nunits, size_t *order, size_t n,
 		const size_t (*more)[2], size_t nmore, int users_first)
 {
-	size_t nc = d->nchanges;
+	size_t nc = d ? d->nchanges : 0;
 	struct needs_graph g = {.n = nunits};
 	g.adj = xcalloc(nunits + 1, sizeof(*g.adj));
 	g.nadj = xcalloc(nunits + 1, sizeof(*g.nadj));

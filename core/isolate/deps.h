@@ -74,7 +74,7 @@ size_t deps_involving(const struct deps *d, const char *name, size_t *out);
  * unit needs comes before it, so that a prefix is its own closure. unit_of:
  * per change, its unit (< nunits) or -1; order: n units, rewritten in
  * place; more: nmore needs beside d's (change more[k][0] needs change
- * more[k][1]). Otherwise the given order is kept, and so is it between
+ * more[k][1]; d may be NULL). Otherwise the given order is kept, and so is it between
  * units that need each other (Tarjan's components). users_first: the
  * reverse, for a search that reverts (reverting a change reverts its
  * users). */

@@ -1765,17 +1765,19 @@ static int search_level(struct explain *x, struct search *sr, const struct units
 		rev_cand = rcand;
 		free(out);
 		out = xmalloc((sr->s->nchanges + 1) * sizeof(*out));
-		/* Reverting a change reverts its users: they come first, so that
-		 * the search ends on the change that holds the cause, not on the
-		 * declaration or include whose reversion brings it along. */
-		if (sr->deps) {
+		/* Reverting an include learnt from a repair reverts the changes
+		 * that use what it declares: they come first, so that the search
+		 * ends on the use that holds the cause, not on the include whose
+		 * reversion brings it along. (The dependences' own needs keep diff
+		 * order here: taking their users first cost the fix search more
+		 * builds on the field than it saved.) */
+		if (sr->learnt && sr->learnt->n) {
 			long *self = xmalloc((sr->s->nchanges + 1) * sizeof(*self));
 			for (size_t c = 0; c < sr->s->nchanges; c++)
 				self[c] = (long)c;
-			const struct learnt *lr = sr->learnt;
-			const size_t(*more)[2] = lr ? (const size_t(*)[2])lr->need : NULL;
-			deps_order(sr->deps, self, sr->s->nchanges, rcand, nrc, more, lr ? lr->n : 0, 1);
-			deps_order(sr->deps, self, sr->s->nchanges, finducing, nfi, more, lr ? lr->n : 0, 1);
+			const size_t(*more)[2] = (const size_t(*)[2])sr->learnt->need;
+			deps_order(NULL, self, sr->s->nchanges, rcand, nrc, more, sr->learnt->n, 1);
+			deps_order(NULL, self, sr->s->nchanges, finducing, nfi, more, sr->learnt->n, 1);
 			free(self);
 		}
 	}
