@@ -293,23 +293,18 @@ static void test_order_chain(void)
 }
 
 /* Reverting, users come first (reverting what they need reverts them),
- * with needs learnt beside the dependences: an include a use needs comes
- * after the use. */
+ * by needs learnt apart from the dependences (none here): an include a
+ * use needs comes after the use. */
 static void test_order_users_first(void)
 {
-	struct deps d = {.nchanges = 4};
-	d.need = xcalloc(4, sizeof(*d.need));
-	d.nneed = xcalloc(4, sizeof(*d.nneed));
 	long unit_of[4] = {0, 1, 2, 3};
 	size_t order[4] = {0, 1, 2, 3};
 	const size_t more[1][2] = {{2, 0}};   /* 2 uses what include 0 declares */
-	deps_order(&d, unit_of, 4, order, 4, more, 1, 1);
+	deps_order(NULL, unit_of, 4, order, 4, more, 1, 1);
 	CHECK(order[0] == 2 && order[1] == 0 && order[2] == 1 && order[3] == 3);
 	size_t again[4] = {0, 1, 2, 3};
-	deps_order(&d, unit_of, 4, again, 4, more, 1, 0);   /* applying: the include first, as given */
+	deps_order(NULL, unit_of, 4, again, 4, more, 1, 0);   /* applying: the include first, as given */
 	CHECK(again[0] == 0 && again[1] == 1 && again[2] == 2 && again[3] == 3);
-	free(d.need);
-	free(d.nneed);
 }
 
 /* Units that need each other (a definition and its prototype, the
