@@ -2,7 +2,7 @@
  * configurations, scratch worktrees, running commands, verdicts, the search.
  *
  * dd — the search algorithms of delta debugging, independent of what is
- * tested: commit bisection with skips, reduction of a set to a 1-minimal
+ * tested: reduction of a set to a 1-minimal
  * subset that still has a property (failure-inducing changes, changes whose
  * reversion fixes, auxiliary changes a build needs), and plain ddmin for
  * comparison. Callers give a predicate over subsets of units 0..n-1. */
@@ -56,26 +56,5 @@ int dd_minimize_left(const size_t *units, size_t n, dd_pred pred, dd_boundary bo
 /* Zeller and Hildebrandt's ddmin, as published: subsets, then complements, at
  * granularity 2, doubling when nothing has the property. For benchmarks. */
 int dd_ddmin(const size_t *units, size_t n, dd_pred pred, void *priv, size_t *out, size_t *nout);
-
-/* Commit bisection. Commits 0..n-1 are good..bad in first-parent order:
- * commit 0 is known to pass and commit n-1 to fail. test returns
- * 0 pass, 1 fail, 2 untestable (skipped, as `git bisect skip`), <0 abort.
- * On return, *lo is the last passing and *hi the first failing commit found;
- * hi == lo + 1 names one culprit commit, a wider range is left by skips. */
-typedef int (*dd_commit_test)(void *priv, size_t commit);
-int dd_bisect(size_t n, dd_commit_test test, void *priv, size_t *lo, size_t *hi);
-
-/* Bisection over a commit graph, as `git bisect` does it. Commits 0..n-1
- * are in topological order (parents first); commit n-1 is known to fail,
- * and every parent outside 0..n-1 to pass; parents[k][0..nparents[k]) are
- * commit k's parents inside. The candidates are the ancestors of the first
- * failing commit known (itself included) that are no ancestor of a passing
- * one; each step tests the candidate whose ancestors best halve them
- * (skipping as git bisect skip). On return *bad is the first failing commit
- * found and cand[k] is 1 for each commit still a candidate: one candidate
- * (*bad) names the culprit, which for a merge means both its parents pass.
- * Returns 0, or the test's negative status (DD_STOP: the narrowest known). */
-int dd_bisect_graph(size_t n, const size_t *const *parents, const size_t *nparents, dd_commit_test test,
-		    void *priv, size_t *bad, char *cand);
 
 #endif

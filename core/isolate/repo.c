@@ -152,12 +152,41 @@ void repo_graph_release(struct repo_graph *g)
 	free(g->id);
 	free(g->first_parent);
 	free(g->arity);
+	free(g->date);
+	free(g->idrank);
 	memset(g, 0, sizeof(*g));
 }
 
 static int cmp_oid_index(const void *a, const void *b)
 {
 	return memcmp(a, b, 41);
+}
+
+struct idx {
+	char id[41];
+	size_t k;
+};
+
+/* A sorted copy of ids[0..n), each with its index. */
+static struct idx *sort_ids(char (*ids)[41], size_t n)
+{
+	struct idx *sorted = xmalloc((n + 1) * sizeof(*sorted));
+	for (size_t k = 0; k < n; k++) {
+		memcpy(sorted[k].id, ids[k], 41);
+		sorted[k].k = k;
+	}
+	qsort(sorted, n, sizeof(*sorted), cmp_oid_index);
+	return sorted;
+}
+
+size_t *repo_id_ranks(char (*ids)[41], size_t n)
+{
+	struct idx *sorted = sort_ids(ids, n);
+	size_t *rank = xmalloc((n + 1) * sizeof(*rank));
+	for (size_t i = 0; i < n; i++)
+		rank[sorted[i].k] = i;
+	free(sorted);
+	return rank;
 }
 
 int repo_graph(struct repo *r, const char *good_hex, const char *bad_hex, struct repo_graph *g, struct cerr *e)
@@ -192,16 +221,15 @@ int repo_graph(struct repo *r, const char *good_hex, const char *bad_hex, struct
 		return git_fail(e, "cannot list commits");
 	}
 	/* Parents by index: a sorted copy of the ids to look them up. */
-	struct idx { char id[41]; size_t k; } *sorted = xmalloc((g->n + 1) * sizeof(*sorted));
-	for (size_t k = 0; k < g->n; k++) {
-		memcpy(sorted[k].id, g->id[k], 41);
-		sorted[k].k = k;
-	}
-	qsort(sorted, g->n, sizeof(*sorted), cmp_oid_index);
+	struct idx *sorted = sort_ids(g->id, g->n);
 	g->parents = xcalloc(g->n + 1, sizeof(*g->parents));
 	g->nparents = xcalloc(g->n + 1, sizeof(*g->nparents));
 	g->first_parent = xcalloc(g->n + 1, sizeof(*g->first_parent));
 	g->arity = xcalloc(g->n + 1, sizeof(*g->arity));
+	g->date = xcalloc(g->n + 1, sizeof(*g->date));
+	g->idrank = xcalloc(g->n + 1, sizeof(*g->idrank));
+	for (size_t i = 0; i < g->n; i++)
+		g->idrank[sorted[i].k] = i;
 	for (size_t k = 0; k < g->n; k++) {
 		git_commit *c = NULL;
 		git_oid_fromstr(&oid, g->id[k]);
@@ -212,6 +240,7 @@ int repo_graph(struct repo *r, const char *good_hex, const char *bad_hex, struct
 		}
 		unsigned np = git_commit_parentcount(c);
 		g->arity[k] = np;
+		g->date[k] = (long long)git_commit_time(c);
 		g->parents[k] = xmalloc((np + 1) * sizeof(**g->parents));
 		for (unsigned i = 0; i < np; i++) {
 			char hex[41];

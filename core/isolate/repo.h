@@ -30,7 +30,9 @@ int repo_first_parents(struct repo *r, const char *good_hex, const char *bad_hex
 /* The commits reachable from bad and not from good (what `git bisect`
  * searches), parents before children, bad last. parents[k] lists the
  * indices of commit k's parents inside the range (first parent first);
- * first_parent[k] is its first parent's id ("" for a root commit). */
+ * first_parent[k] is its first parent's id ("" for a root commit); date[k]
+ * its committer time and idrank[k] its id's rank in byte order (what git
+ * bisect's choice depends on besides the graph). */
 struct repo_graph {
 	char (*id)[41];
 	size_t n;
@@ -38,9 +40,13 @@ struct repo_graph {
 	size_t *nparents;
 	char (*first_parent)[41];
 	unsigned *arity;            /* all its parents, in the range or not */
+	long long *date;
+	size_t *idrank;
 };
 int repo_graph(struct repo *r, const char *good_hex, const char *bad_hex, struct repo_graph *g, struct cerr *e);
 void repo_graph_release(struct repo_graph *g);
+/* The rank of each of ids[0..n) in byte order (malloc'd). */
+size_t *repo_id_ranks(char (*ids)[41], size_t n);
 
 /* The commit among ids[0..n) (a range, parents first) that last touched the
  * lines [line, line+count) of path as they are in newest (count 0: the

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/isolate/config.h"
+#include "core/isolate/bisect.h"
 #include "core/isolate/dd.h"
 #include "core/isolate/repair.h"
 #include "core/json.h"
@@ -111,9 +112,11 @@ static int bisect_first_parent(struct explain *x, struct cerr *e)
 
 	ex_phase(x, PHASE_BISECT);
 	struct bisect_ctx c = {x, e, 0, 0};
-	int rc = dd_bisect(x->ncommits, bisect_test, &c, &x->lo, &x->hi);
+	size_t *rank = repo_id_ranks(x->commits, x->ncommits);
+	int rc = dd_bisect(x->ncommits, rank, bisect_test, &c, &x->lo, &x->hi);
 	if (rc == 0 && x->hi > x->lo + 1 && bisect_loosely(x, &c))
-		rc = dd_bisect(x->ncommits, bisect_test, &c, &x->lo, &x->hi);
+		rc = dd_bisect(x->ncommits, rank, bisect_test, &c, &x->lo, &x->hi);
+	free(rank);
 	if (rc < 0 && rc != DD_STOP)
 		return rc;
 	char h[13];
@@ -203,15 +206,15 @@ static int bisect_graph(struct explain *x, struct cerr *e)
 	if (g.n > 1) {
 		ex_phase(x, PHASE_BISECT);
 		struct bisect_ctx c = {x, e, 0, 0};
-		rc = dd_bisect_graph(g.n, (const size_t *const *)g.parents, g.nparents, graph_test, &c, &bad, cand);
+		struct dd_graph dg = {g.n, (const size_t *const *)g.parents, g.nparents, g.date, g.idrank};
+		rc = dd_bisect_graph(&dg, graph_test, &c, &bad, cand);
 		size_t left = 0;
 		for (size_t k = 0; rc == 0 && k < g.n; k++)
 			left += (size_t)cand[k];
 		if (rc == 0 && left > 1 && bisect_loosely(x, &c)) {
 			memset(cand, 0, g.n);
 			bad = g.n - 1;
-			rc = dd_bisect_graph(g.n, (const size_t *const *)g.parents, g.nparents, graph_test, &c, &bad,
-					     cand);
+			rc = dd_bisect_graph(&dg, graph_test, &c, &bad, cand);
 		}
 	} else {
 		cand[0] = 1;

@@ -44,7 +44,8 @@ culprit_json "$d" --good good --bad bad -- ./run-test.sh
 check "paper: explained" [ "$RC" = 0 ]
 c1=$(jq -r '.fix | map(select(.added | join(" ") | contains("return 2;"))) | .[0].id' "$T/out.json")
 c2=$(jq -r '.fix | map(select(.added | join(" ") | contains("v + 4"))) | .[0].id' "$T/out.json")
-check "paper: the dynamic analysis finds both changes" [ "$c1" != null ] && [ "$c2" != null ]
+check "paper: the dynamic analysis finds the first change" [ "$c1" != null ]
+check "paper: the dynamic analysis finds the second change" [ "$c2" != null ]
 check "paper: the root cause names both" \
 	[ "$(jqf '.causal_tree.root | sort | map(tostring) | join(" ")')" = "$(printf '%s\n%s\n' "$c1" "$c2" | sort -n | tr '\n' ' ' | sed 's/ $//')" ]
 check "paper: found by the explainer" [ "$(jqf .causal_tree.root_found)" = true ]
@@ -124,7 +125,8 @@ same_behaviour syntax "$d"
 # dynamic answer stands.
 d=$(fixture sem_nocdb)
 culprit_json "$d" --good good --bad bad -- ./run-test.sh
-check "no database: still explained" [ "$RC" = 0 ] && [ "$(jqf '.failure_inducing | length')" = 1 ]
+check "no database: exit 0" [ "$RC" = 0 ]
+check "no database: still explained" [ "$(jqf '.failure_inducing | length')" = 1 ]
 check "no database: says why there is no semantic explanation" \
 	[ "$(jqf .causal_tree.note)" = 'no semantic explanation: bear recorded no compile commands for `make` (give --cflags)' ]
 culprit_json "$d" --good good --bad bad --fresh --no-semantic -- ./run-test.sh

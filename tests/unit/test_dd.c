@@ -1,4 +1,5 @@
 /* dd over synthetic predicates: the answers and the number of tests. */
+#include "core/isolate/bisect.h"
 #include "core/isolate/dd.h"
 #include "tests/unit/test.h"
 
@@ -143,7 +144,7 @@ static void test_bisect(void)
 		for (size_t culprit = 1; culprit < n; culprit++) {
 			struct bis b = {culprit, NULL, 0};
 			size_t lo, hi;
-			CHECK(dd_bisect(n, bis_test, &b, &lo, &hi) == 0);
+			CHECK(dd_bisect(n, NULL, bis_test, &b, &lo, &hi) == 0);
 			CHECK(hi == culprit && lo == culprit - 1);
 			CHECK(b.calls <= (int)ceil(log2((double)n)) + 1);
 		}
@@ -152,13 +153,31 @@ static void test_bisect(void)
 	skip[11] = skip[12] = 1;
 	struct bis b = {13, skip, 0};
 	size_t lo, hi;
-	CHECK(dd_bisect(30, bis_test, &b, &lo, &hi) == 0);
+	CHECK(dd_bisect(30, NULL, bis_test, &b, &lo, &hi) == 0);
 	CHECK(lo == 10 && hi == 13);
 	skip[11] = skip[12] = 0;
 	skip[14] = 1;
 	struct bis b2 = {13, skip, 0};
-	CHECK(dd_bisect(30, bis_test, &b2, &lo, &hi) == 0);
+	CHECK(dd_bisect(30, NULL, bis_test, &b2, &lo, &hi) == 0);
 	CHECK(lo == 12 && hi == 13);
+}
+
+static int first_test(void *priv, size_t c)
+{
+	size_t *first = priv;
+	if (*first == (size_t)-1)
+		*first = c;
+	return 1;
+}
+
+/* git's ties: of good, X, Y, bad, X and Y halve the three candidates
+ * alike; git takes Y, the first it weighs from its parent. */
+static void test_bisect_git_tie(void)
+{
+	size_t first = (size_t)-1, lo, hi;
+	CHECK(dd_bisect(4, NULL, first_test, &first, &lo, &hi) == 0);
+	CHECK(first == 2);
+	CHECK(lo == 0 && hi == 1);
 }
 
 /* A rename spread over three units (0, 2, 3) that only builds whole, and a
@@ -280,7 +299,8 @@ static void test_bisect_graph(void)
 	struct gtest g = {.fails = {0, 0, 0, 0, 1, 1, 1, 1}};
 	char cand[8];
 	size_t bad = 0;
-	CHECK(dd_bisect_graph(8, parents, np, graph_test, &g, &bad, cand) == 0);
+	struct dd_graph dg = {8, parents, np, NULL, NULL};
+	CHECK(dd_bisect_graph(&dg, graph_test, &g, &bad, cand) == 0);
 	CHECK(bad == 4);
 	size_t nc = 0;
 	for (int i = 0; i < 8; i++)
@@ -290,11 +310,11 @@ static void test_bisect_graph(void)
 		CHECK(g.tested[i] <= 1);
 	/* The merge is the culprit when both its parents pass. */
 	struct gtest m = {.fails = {0, 0, 0, 0, 0, 0, 1, 1}};
-	CHECK(dd_bisect_graph(8, parents, np, graph_test, &m, &bad, cand) == 0);
+	CHECK(dd_bisect_graph(&dg, graph_test, &m, &bad, cand) == 0);
 	CHECK(bad == 6);
 	/* 4 cannot be tested: 4 and 5 stay candidates. */
 	struct gtest s = {.fails = {0, 0, 0, 0, 1, 1, 1, 1}, .untestable = {0, 0, 0, 0, 1, 0, 0, 0}};
-	CHECK(dd_bisect_graph(8, parents, np, graph_test, &s, &bad, cand) == 0);
+	CHECK(dd_bisect_graph(&dg, graph_test, &s, &bad, cand) == 0);
 	CHECK(bad == 5 && cand[4] && cand[5] && !cand[3] && !cand[6]);
 }
 
@@ -309,6 +329,7 @@ int main(void)
 	RUN(test_rename_value_apart);
 	RUN(test_hierarchical_splits);
 	RUN(test_bisect);
+	RUN(test_bisect_git_tie);
 	RUN(test_abort_propagates);
 	TEST_EXIT();
 }
