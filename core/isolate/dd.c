@@ -102,6 +102,25 @@ int dd_minimize_left(const size_t *units, size_t n, dd_pred pred, dd_boundary bo
 		}
 		/* The shortest prefix of the rest that, with found, keeps the property. */
 		size_t lo = 0, hi = nrest;
+		/* After the first unit found, the next is sought nearest it first:
+		 * the order puts what a unit needs just before it, and changes
+		 * that work together are mostly neighbours in the diff. Prefixes
+		 * one, two, four... units shorter, then halving between. */
+		for (size_t step = 1; nfound > 0 && step < hi - lo; step *= 2) {
+			size_t at = hi - step;
+			if (left)
+				left(priv, 2 * log2_up(hi - lo) + nfound + 1);
+			rc = pred2(pred, priv, scratch, found, nfound, units, at);
+			if (rc == DD_STOP)
+				goto stop;
+			if (rc < 0)
+				goto out;
+			if (rc != 1) {
+				lo = at;
+				break;
+			}
+			hi = at;
+		}
 		while (hi - lo > 1) {
 			size_t mid = best_split(units, lo, hi, lo + (hi - lo) / 2, boundary, priv), at = mid;
 			if (left)
