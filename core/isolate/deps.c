@@ -880,6 +880,19 @@ static void order_needs(const struct change_set *s, const struct scan *scans, lo
 	}
 }
 
+/* When token k starts an `#include X` line, X as written (malloc'd). */
+static char *include_key(const struct scan *sc, size_t k)
+{
+	const struct tok *t = &sc->t[k];
+	if (k + 2 >= sc->nt || !t->directive || !tok_is(t, "#") || !tok_is(&t[1], "include") ||
+	    t[1].line != t->line || t[2].line != t->line)
+		return NULL;
+	size_t e = k + 2;
+	while (e + 1 < sc->nt && sc->t[e + 1].line == t->line)
+		e++;
+	return xstrndup(t[2].s, (size_t)(sc->t[e].s + sc->t[e].len - t[2].s));
+}
+
 /* An include moved: a hunk removing `#include X` (from a header its users
  * read X through) and a hunk adding it elsewhere (to the file that uses
  * what X declares): without the addition, what X declares is gone, so the
@@ -895,16 +908,11 @@ static void include_needs(const struct change_set *s, const struct scan *scans, 
 	for (size_t f = 0; f < 2 * s->nfiles; f++) {
 		const struct scan *sc = &scans[f];
 		for (size_t k = 0; k + 2 < sc->nt; k++) {
-			const struct tok *t = &sc->t[k];
-			if (!t->directive || !tok_is(t, "#") || !tok_is(&t[1], "include") || t[1].line != t->line ||
-			    t[2].line != t->line || owners[f][t->line] < 0)
+			char *key = owners[f][sc->t[k].line] >= 0 ? include_key(sc, k) : NULL;
+			if (!key)
 				continue;
-			size_t e = k + 2;
-			while (e + 1 < sc->nt && sc->t[e + 1].line == t->line)
-				e++;
 			v = xrealloc(v, (n + 1) * sizeof(*v));
-			v[n++] = (struct inc){(size_t)owners[f][t->line], (int)(f % 2),
-					      xstrndup(t[2].s, (size_t)(sc->t[e].s + sc->t[e].len - t[2].s))};
+			v[n++] = (struct inc){(size_t)owners[f][sc->t[k].line], (int)(f % 2), key};
 		}
 	}
 	for (size_t i = 0; i < n; i++)
@@ -914,6 +922,111 @@ static void include_needs(const struct change_set *s, const struct scan *scans, 
 	for (size_t i = 0; i < n; i++)
 		free(v[i].key);
 	free(v);
+}
+
+/* A sorted list of the distinct names in v[0..n) (borrowed strings). */
+static const char **sorted_names(const char **v, size_t *n)
+{
+	qsort(v, *n, sizeof(*v), cmp_cstr);
+	size_t m = 0;
+	for (size_t i = 0; i < *n; i++)
+		if (!m || strcmp(v[m - 1], v[i]))
+			v[m++] = v[i];
+	*n = m;
+	return v;
+}
+
+static int in_sorted(const char **v, size_t n, const char *name)
+{
+	return bsearch(&name, v, n, sizeof(*v), cmp_cstr) != NULL;
+}
+
+/* Change from likely needs include change to, for name (header_needs). */
+static void add_header(struct deps *d, size_t from, size_t to, const char *name)
+{
+	for (size_t k = 0; k < d->nheader; k++)
+		if (d->header[k][0] == from && d->header[k][1] == to) {
+			list_add(&d->header_names[k], name);
+			return;
+		}
+	d->header = xrealloc(d->header, (d->nheader + 1) * sizeof(*d->header));
+	d->header_names = xrealloc(d->header_names, (d->nheader + 1) * sizeof(*d->header_names));
+	d->header[d->nheader][0] = from;
+	d->header[d->nheader][1] = to;
+	d->header_names[d->nheader] = NULL;
+	list_add(&d->header_names[d->nheader++], name);
+}
+
+/* A name from a header: a hunk newly using a name (one its file's old
+ * revision never mentions) that no changed file declares, in a file that
+ * gains #include lines, most likely uses what a new include declares
+ * (assert after #include <assert.h>): it needs the hunks adding the
+ * includes its file did not have (d->header: a guess, which the search
+ * holds as it holds what a repair teaches). */
+static void header_needs(const struct change_set *s, const struct scan *scans, long *const *owners, struct deps *d)
+{
+	size_t nall = 0;
+	for (size_t f = 0; f < 2 * s->nfiles; f++)
+		nall += scans[f].nd;
+	const char **declared = xmalloc((nall + 1) * sizeof(*declared));
+	nall = 0;
+	for (size_t f = 0; f < 2 * s->nfiles; f++)
+		for (size_t k = 0; k < scans[f].nd; k++)
+			declared[nall++] = scans[f].d[k].name;
+	sorted_names(declared, &nall);
+	for (size_t f = 0; f < s->nfiles; f++) {
+		const struct scan *old = &scans[2 * f], *new = &scans[2 * f + 1];
+		/* The includes the file did not have, and their hunks. */
+		size_t *inc = NULL, ninc = 0;
+		for (size_t k = 0; k + 2 < new->nt; k++) {
+			long c = owners[2 * f + 1][new->t[k].line];
+			char *key = c >= 0 ? include_key(new, k) : NULL;
+			if (!key)
+				continue;
+			int had = 0;
+			for (size_t j = 0; j + 2 < old->nt && !had; j++) {
+				char *o = include_key(old, j);
+				had = o && !strcmp(o, key);
+				free(o);
+			}
+			free(key);
+			int known = had;
+			for (size_t j = 0; j < ninc && !known; j++)
+				known = inc[j] == (size_t)c;
+			if (!known) {
+				inc = xrealloc(inc, (ninc + 1) * sizeof(*inc));
+				inc[ninc++] = (size_t)c;
+			}
+		}
+		if (!ninc)
+			continue;
+		size_t nold = old->nu;
+		char **oldv = xmalloc((nold + 1) * sizeof(*oldv));
+		for (size_t k = 0; k < nold; k++)
+			oldv[k] = xstrndup(old->u[k].s, old->u[k].len);
+		const char **oldn = (const char **)xmalloc((nold + 1) * sizeof(*oldn));
+		memcpy(oldn, oldv, nold * sizeof(*oldn));
+		size_t nuniq = nold;
+		sorted_names(oldn, &nuniq);
+		for (size_t k = 0; k < new->nu; k++) {
+			const struct use *u = &new->u[k];
+			const struct tok *t = &new->t[u->tok];
+			long c = owner_of(new, owners[2 * f + 1], u->tok);
+			if (c < 0 || u->member || t->directive || in_list(t, type_words) || in_list(t, stmt_words))
+				continue;
+			char *name = xstrndup(u->s, u->len);
+			if (!in_sorted(oldn, nuniq, name) && !in_sorted(declared, nall, name))
+				for (size_t j = 0; j < ninc; j++)
+					add_header(d, (size_t)c, inc[j], name);
+			free(name);
+		}
+		for (size_t k = 0; k < nold; k++)
+			free(oldv[k]);
+		free(oldv);
+		free(oldn);
+		free(inc);
+	}
+	free(declared);
 }
 
 /* An unchanged use of a global name only one revision declares: on the
@@ -1102,6 +1215,7 @@ void deps_compute(const struct change_set *s, struct deps *d)
 	}
 	free(done);
 	include_needs(s, scans, owners, d);
+	header_needs(s, scans, owners, d);
 	record_uses(s, scans, owners, hd, nhd, d);
 	free(hd);
 	for (size_t f = 0; f < 2 * s->nfiles; f++) {
@@ -1159,6 +1273,10 @@ void deps_release(struct deps *d)
 	free(d->nneed);
 	free(d->group);
 	free(d->block);
+	for (size_t k = 0; k < d->nheader; k++)
+		free(d->header_names[k]);
+	free(d->header);
+	free(d->header_names);
 	memset(d, 0, sizeof(*d));
 }
 

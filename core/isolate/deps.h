@@ -23,7 +23,10 @@
  * global removed while an unchanged use now reads a local or parameter of
  * the same name that a hunk declares needs that hunk; a hunk removing an
  * #include needs the hunk adding the same #include elsewhere (an include
- * moved from a header into the file that uses it). Also the hunks that declare or use a given name,
+ * moved from a header into the file that uses it). A hunk newly using a
+ * name no changed file declares, in a file that gains #include lines,
+ * likely needs the hunks adding them (header: kept apart, a guess). Also
+ * the hunks that declare or use a given name,
  * for repairing a configuration from compiler errors (repair.h). */
 #ifndef CULPRIT_DEPS_H
 #define CULPRIT_DEPS_H
@@ -57,6 +60,13 @@ struct deps {
 	size_t **need;
 	char ***need_names;  /* per need: the names it is for, NUL-separated, "" ended */
 	size_t *nneed;
+	/* Likely needs on includes: change header[k][0] newly uses names
+	 * header_names[k] (NUL-separated, "" ended) that no changed file
+	 * declares, and change header[k][1] adds an #include its file did not
+	 * have. A guess, not listed in need. */
+	size_t (*header)[2];
+	char **header_names;
+	size_t nheader;
 	size_t nchanges;
 };
 

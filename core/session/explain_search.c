@@ -761,6 +761,17 @@ static size_t tie_root(size_t *tie, size_t a)
 	return a;
 }
 
+/* A copy of a NUL-separated, "" ended list; to free. */
+static char *list_dup(const char *list)
+{
+	size_t n = 0;
+	while (list[n])
+		n += strlen(list + n) + 1;
+	char *c = xmalloc(n + 1);
+	memcpy(c, list, n + 1);
+	return c;
+}
+
 /* Name as a NUL-separated, "" ended list of one; to free. */
 static char *one_name(const char *name)
 {
@@ -1176,6 +1187,16 @@ static size_t add_includes(struct search *sr, const char *excerpt, struct bits *
 	return added;
 }
 
+/* Did a configuration holding b pass? Under the monotony the search
+ * assumes, b passes too. */
+static int passed_holds(const struct search *sr, const struct bits *b)
+{
+	for (size_t k = 0; sr->passed && k < sr->passed->n; k++)
+		if (bits_subset(b, sr->passed->b[k]))
+			return 1;
+	return 0;
+}
+
 /* Test `applied` (applied to the good side); when it does not build, add
  * the changes of the search that declare what the compiler says is missing
  * or wrong, and test that repaired configuration instead, a few rounds at
@@ -1196,9 +1217,10 @@ static int test_repaired(struct search *sr, struct bits *applied)
 				p->b = xrealloc(p->b, (p->n + 1) * sizeof(*p->b));
 				p->b[p->n++] = bits_dup(applied);
 			}
-			/* Sound only when what repair added does not fail by itself:
-			 * else the cause may be in it, and this subset tells nothing. */
-			if (v == VERDICT_FAIL && bits_count(added_all) > 0) {
+			/* Sound only when what repair added does not fail by itself
+			 * (tested, unless a configuration holding it passed): else
+			 * the cause may be in it, and this subset tells nothing. */
+			if (v == VERDICT_FAIL && bits_count(added_all) > 0 && !passed_holds(sr, added_all)) {
 				int alone = test_atoms(sr, added_all, 0, NULL);
 				if (alone < 0)
 					v = alone;
@@ -1584,8 +1606,7 @@ static int narrow_needs(struct search *sr, const struct units *u, const size_t *
 			int back = unit_in(u, out[i], b);   /* the rest needs it: nothing to try */
 			/* A configuration holding them passed: under the
 			 * monotony the search assumes, they pass. */
-			for (size_t k = 0; !back && sr->passed && k < sr->passed->n; k++)
-				back = bits_subset(b, sr->passed->b[k]);
+			back = back || passed_holds(sr, b);
 			bits_free(b);
 			if (back)
 				continue;
@@ -2159,7 +2180,16 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 	free(first);
 
 	struct passed passed = {0};
+	/* The includes deps guesses new code needs are held from the start as
+	 * the ones a repair teaches (both ways, users first in the fix). */
 	struct learnt repaired = {0};
+	repaired.n = dp.nheader;
+	repaired.need = xmalloc((dp.nheader + 1) * sizeof(*repaired.need));
+	repaired.name = xmalloc((dp.nheader + 1) * sizeof(*repaired.name));
+	for (size_t k = 0; k < dp.nheader; k++) {
+		memcpy(repaired.need[k], dp.header[k], sizeof(*repaired.need));
+		repaired.name[k] = list_dup(dp.header_names[k]);
+	}
 	struct search sr = {.x = x, .s = s, .deps = &dp, .passed = &passed, .learnt = &repaired, .whole_file = bits_new(s->nfiles),
 			    .whole_group = bits_new(s->nchanges)};
 	struct level hl, tl;

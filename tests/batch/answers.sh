@@ -42,9 +42,11 @@ check "rename_value: refined to tokens" [ "$(jqf .refined_to_tokens)" = true ]
 
 # Two causes: the factor alone makes good fail, but the fix needs
 # total.c's new start value too, in a hunk whose new type comes from an
-# include another hunk adds. The configuration without the include does
-# not build; the include is added to it, and the hunks using the type need
-# it from then on, both ways: the fix is the two wrong values, each proved.
+# include another hunk adds (the old file names the type in code compiled
+# out, so it is not guessed from the start: rewrite in builds.sh is). The
+# configuration without the include does not build; the include is added to
+# it, and the hunks using the type need it from then on, both ways: the fix
+# is the two wrong values, each proved.
 d=$(fixture two_causes)
 culprit_json "$d" --good good --bad bad --no-semantic -- ./run-test.sh
 check "two causes: exit 0" [ "$RC" = 0 ]

@@ -28,13 +28,14 @@ check "unfinished report: says it is not finished" sh -c "jq -r .note '$T/out.js
 check "unfinished report: the partial answer" [ "$(jqf '.failure_inducing | length')" -ge 1 ]
 # A rewrite whose hunks only build together in ways no declaration shows
 # (an include, a label): the first configuration that takes the file in
-# part and does not build teaches the search to take it whole.
+# part and does not build teaches the search to take it whole (the include
+# is guessed up front: uint64_t, new to the file, declared by no change).
 d=$(fixture rewrite)
 (cd "$d" && "$CULPRIT" --batch --format json --good good --bad bad --no-semantic -- ./run-test.sh) > "$T/out.json" 2> "$T/err"
 RC=$?
 check "rewrite: exit 0" [ "$RC" = 0 ]
 hunk_unbuilt=$(sed -n '/failure-inducing: /q;/build failed/p' "$T/err" | wc -l)
-check "rewrite: at hunk level one configuration failed to build, not more ($hunk_unbuilt)" [ "$hunk_unbuilt" = 1 ]
+check "rewrite: at hunk level at most one configuration failed to build ($hunk_unbuilt)" [ "$hunk_unbuilt" -le 1 ]
 check "rewrite: the file is taken whole after it" grep -q "sum.c does not build with part of its 5 changes" "$T/err"
 check "rewrite: the token level then takes the file apart: the fix is the wrong value alone" \
 	sh -c "[ \"\$(jq '.fix | length' '$T/out.json')\" = 1 ] && jq -r '.fix[0].added_marked[]' '$T/out.json' | grep -qF '{+ + (n > 0)+}'"

@@ -260,6 +260,28 @@ static void test_macro_alias(void)
 	change_set_free(s);
 }
 
+/* A name from a header: the hunk newly using assert likely needs the hunk
+ * adding the include the file did not have (a guess, kept apart from the
+ * needs); a hunk using only names the old file had (calloc) needs nothing. */
+static void test_header_include(void)
+{
+	const char *old = "#include <stdlib.h>\n\nvoid *m(size_t n)\n{\n\treturn calloc(n, 1);\n}\n";
+	const char *new = "#include <assert.h>\n#include <stdlib.h>\n\nvoid *m(size_t n)\n{\n\tassert(n > 0);\n"
+			  "\treturn calloc(n, 1);\n}\nvoid *z(void) { return calloc(1, 1); }\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "m.c", old, new);
+	change_set_add_hunk(s, 0, 0, 1, 1, "", 0);   /* + #include <assert.h> */
+	change_set_add_hunk(s, 4, 0, 6, 1, "", 0);   /* + assert(n > 0); */
+	change_set_add_hunk(s, 6, 0, 9, 1, "", 0);   /* + void *z(void) ... */
+	struct deps d;
+	deps_of(s, &d);
+	CHECK(d.nheader == 1 && d.header[0][0] == 1 && d.header[0][1] == 0);
+	CHECK(d.nheader == 1 && !strcmp(d.header_names[0], "assert"));
+	CHECK(d.nneed[1] == 0 && d.nneed[2] == 0);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* deps_order over needs given by hand: change k is unit k. */
 static void order_of(size_t n, const long *needs, size_t *order)
 {
@@ -508,6 +530,7 @@ int main(void)
 	RUN(test_moved_include);
 	RUN(test_order_chain);
 	RUN(test_macro_alias);
+	RUN(test_header_include);
 	RUN(test_order_cycle);
 	RUN(test_order_users_first);
 	RUN(test_shadowing_parameter);
