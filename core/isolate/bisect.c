@@ -289,6 +289,12 @@ static size_t pick(struct gb *b)
 int dd_bisect_graph(const struct dd_graph *g, dd_commit_test test, void *priv, size_t *pbad, char *cand)
 {
 	size_t n = g->n;
+	*pbad = n ? n - 1 : 0;
+	if (n < 2) {
+		if (n)
+			cand[0] = 1;
+		return 0;
+	}
 	struct gb b = {
 		.g = g,
 		.good = xcalloc(n + 1, 1),
@@ -346,7 +352,7 @@ static int chain_test(void *priv, size_t j)
 int dd_bisect(size_t n, const size_t *idrank, dd_commit_test test, void *priv, size_t *plo, size_t *phi)
 {
 	*plo = 0;
-	*phi = n - 1;
+	*phi = n ? n - 1 : 0;
 	if (n < 3)
 		return 0;
 	size_t m = n - 1, *up = xmalloc(m * sizeof(*up)), *np = xmalloc(m * sizeof(*np));

@@ -34,7 +34,11 @@ struct dd_graph {
  * pseudo-random rule. On return *bad is the first failing commit found
  * and cand[k] is 1 for each commit still a candidate: one candidate (*bad)
  * names the culprit, which for a merge means all its parents pass.
- * Returns 0, or the test's negative status. */
+ * Returns 0, or the test's negative status. Git walks the range again at
+ * each step and its walk stops a few commits early, so when committer
+ * dates go backwards it may keep (and test) an ancestor of a passing
+ * commit; here the graph is read once and reachability is exact, so the
+ * choices can differ then. */
 int dd_bisect_graph(const struct dd_graph *g, dd_commit_test test, void *priv, size_t *bad, char *cand);
 
 /* Bisection over a chain, as `git bisect --first-parent`: commits 0..n-1

@@ -104,8 +104,10 @@ int dd_minimize_left(const size_t *units, size_t n, dd_pred pred, dd_boundary bo
 		size_t lo = 0, hi = nrest;
 		/* After the first unit found, the next is sought nearest it first:
 		 * the order puts what a unit needs just before it, and changes
-		 * that work together are mostly neighbours in the diff. Prefixes
-		 * one, two, four... units shorter, then halving between. */
+		 * that work together are mostly neighbours in the diff. The
+		 * prefix is shortened by one unit, then two more, four more...
+		 * until it loses the property (or does not resolve), then halved
+		 * between as below. */
 		for (size_t step = 1; nfound > 0 && step < hi - lo; step *= 2) {
 			size_t at = hi - step;
 			if (left)

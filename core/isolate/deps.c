@@ -944,6 +944,8 @@ static int in_sorted(const char **v, size_t n, const char *name)
 /* Change from likely needs include change to, for name (header_needs). */
 static void add_header(struct deps *d, size_t from, size_t to, const char *name)
 {
+	if (from == to)
+		return;   /* the include and its use in one hunk */
 	for (size_t k = 0; k < d->nheader; k++)
 		if (d->header[k][0] == from && d->header[k][1] == to) {
 			list_add(&d->header_names[k], name);

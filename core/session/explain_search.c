@@ -772,6 +772,28 @@ static char *list_dup(const char *list)
 	return c;
 }
 
+/* The needs a search starts with beside the dependences: the includes
+ * deps guesses new code needs, held as the ones a repair teaches (both
+ * ways, users first in the fix). */
+static void learnt_init(struct learnt *l, const struct deps *dp)
+{
+	l->n = dp->nheader;
+	l->need = xmalloc((dp->nheader + 1) * sizeof(*l->need));
+	l->name = xmalloc((dp->nheader + 1) * sizeof(*l->name));
+	for (size_t k = 0; k < dp->nheader; k++) {
+		memcpy(l->need[k], dp->header[k], sizeof(*l->need));
+		l->name[k] = list_dup(dp->header_names[k]);
+	}
+}
+
+static void learnt_release(struct learnt *l)
+{
+	for (size_t k = 0; k < l->n; k++)
+		free(l->name[k]);
+	free(l->name);
+	free(l->need);
+}
+
 /* Name as a NUL-separated, "" ended list of one; to free. */
 static char *one_name(const char *name)
 {
@@ -2180,16 +2202,8 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 	free(first);
 
 	struct passed passed = {0};
-	/* The includes deps guesses new code needs are held from the start as
-	 * the ones a repair teaches (both ways, users first in the fix). */
-	struct learnt repaired = {0};
-	repaired.n = dp.nheader;
-	repaired.need = xmalloc((dp.nheader + 1) * sizeof(*repaired.need));
-	repaired.name = xmalloc((dp.nheader + 1) * sizeof(*repaired.name));
-	for (size_t k = 0; k < dp.nheader; k++) {
-		memcpy(repaired.need[k], dp.header[k], sizeof(*repaired.need));
-		repaired.name[k] = list_dup(dp.header_names[k]);
-	}
+	struct learnt repaired;
+	learnt_init(&repaired, &dp);
 	struct search sr = {.x = x, .s = s, .deps = &dp, .passed = &passed, .learnt = &repaired, .whole_file = bits_new(s->nfiles),
 			    .whole_group = bits_new(s->nchanges)};
 	struct level hl, tl;
@@ -2460,10 +2474,7 @@ out:
 	for (size_t i = 0; i < passed.n; i++)
 		bits_free(passed.b[i]);
 	free(passed.b);
-	for (size_t k = 0; k < repaired.n; k++)
-		free(repaired.name[k]);
-	free(repaired.name);
-	free(repaired.need);
+	learnt_release(&repaired);
 	bits_free(sr.token_apart);
 	bits_free(sr.token_block);
 	bits_free(sr.token_tied);
@@ -2535,7 +2546,9 @@ int ex_revert(void *priv, const size_t *ch, size_t n, size_t **root, size_t *nro
 		x->p->whole_file = bits_new(s->nfiles);
 		x->p->whole_group = bits_new(s->nchanges);
 	}
-	struct search sr = {.x = x, .s = s, .u = &cu, .deps = &dp, .whole_file = x->p->whole_file,
+	struct learnt guessed;
+	learnt_init(&guessed, &dp);
+	struct search sr = {.x = x, .s = s, .u = &cu, .deps = &dp, .learnt = &guessed, .whole_file = x->p->whole_file,
 			    .whole_group = x->p->whole_group};
 	size_t *others = xmalloc((s->nchanges + 1) * sizeof(*others)), nothers = 0;
 	size_t *a = xmalloc((s->nchanges + 1) * sizeof(*a)), na = 0;
@@ -2596,6 +2609,7 @@ int ex_revert(void *priv, const size_t *ch, size_t n, size_t **root, size_t *nro
 	free(a);
 	free(others);
 	units_release(&cu);
+	learnt_release(&guessed);
 	deps_release(&dp);
 	return rc < 0 ? -1 : rc;
 }

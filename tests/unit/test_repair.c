@@ -280,6 +280,14 @@ static void test_header_include(void)
 	CHECK(d.nneed[1] == 0 && d.nneed[2] == 0);
 	deps_release(&d);
 	change_set_free(s);
+	/* The include and its use in one hunk: nothing to guess. */
+	s = change_set_new("a", "b");
+	add_text(s, "m.c", old, new);
+	change_set_add_hunk(s, 0, 0, 1, 6, "", 0);
+	deps_of(s, &d);
+	CHECK(d.nheader == 0);
+	deps_release(&d);
+	change_set_free(s);
 }
 
 /* deps_order over needs given by hand: change k is unit k. */
