@@ -99,8 +99,9 @@ struct search {
 	 * NULL): shared by the copies of a search. */
 	struct passed *passed;
 	/* Needs learnt from repairs (or NULL): a change using a name a header
-	 * declares needs the change adding its #include (add_includes).
-	 * Shared by the copies of a search. */
+	 * declares needs the change adding its #include (add_includes); the
+	 * search starts with the ones deps guesses (header_needs). Shared by
+	 * the copies of a search. */
 	struct learnt *learnt;
 };
 
