@@ -102,26 +102,23 @@ int dd_minimize_left(const size_t *units, size_t n, dd_pred pred, dd_boundary bo
 		}
 		/* The shortest prefix of the rest that, with found, keeps the property. */
 		size_t lo = 0, hi = nrest;
-		/* After the first unit found, the next is sought nearest it first:
-		 * the order puts what a unit needs just before it, and changes
-		 * that work together are mostly neighbours in the diff. The
-		 * prefix is shortened by one unit, then two more, four more...
-		 * until it loses the property (or does not resolve), then halved
-		 * between as below. */
-		for (size_t step = 1; nfound > 0 && step < hi - lo; step *= 2) {
-			size_t at = hi - step;
+		/* After the first unit found, its neighbour first: the order puts
+		 * what a unit needs just before it, and changes that work together
+		 * are mostly neighbours in the diff. One configuration when it is
+		 * the one, one more than halving when not (unresolved counts as
+		 * "has not", as halving counts it in the end). */
+		if (nfound > 0 && hi - lo > 1) {
 			if (left)
-				left(priv, 2 * log2_up(hi - lo) + nfound + 1);
-			rc = pred2(pred, priv, scratch, found, nfound, units, at);
+				left(priv, log2_up(hi - lo) + 2 + nfound + 1);
+			rc = pred2(pred, priv, scratch, found, nfound, units, hi - 1);
 			if (rc == DD_STOP)
 				goto stop;
 			if (rc < 0)
 				goto out;
-			if (rc != 1) {
-				lo = at;
-				break;
-			}
-			hi = at;
+			if (rc == 1)
+				hi--;
+			else
+				lo = hi - 1;
 		}
 		while (hi - lo > 1) {
 			size_t mid = best_split(units, lo, hi, lo + (hi - lo) / 2, boundary, priv), at = mid;
