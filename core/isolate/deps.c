@@ -924,18 +924,6 @@ static void include_needs(const struct change_set *s, const struct scan *scans, 
 	free(v);
 }
 
-/* A sorted list of the distinct names in v[0..n) (borrowed strings). */
-static const char **sorted_names(const char **v, size_t *n)
-{
-	qsort(v, *n, sizeof(*v), cmp_cstr);
-	size_t m = 0;
-	for (size_t i = 0; i < *n; i++)
-		if (!m || strcmp(v[m - 1], v[i]))
-			v[m++] = v[i];
-	*n = m;
-	return v;
-}
-
 static int in_sorted(const char **v, size_t n, const char *name)
 {
 	return bsearch(&name, v, n, sizeof(*v), cmp_cstr) != NULL;
@@ -975,7 +963,7 @@ static void header_needs(const struct change_set *s, const struct scan *scans, l
 	for (size_t f = 0; f < 2 * s->nfiles; f++)
 		for (size_t k = 0; k < scans[f].nd; k++)
 			declared[nall++] = scans[f].d[k].name;
-	sorted_names(declared, &nall);
+	qsort(declared, nall, sizeof(*declared), cmp_cstr);
 	for (size_t f = 0; f < s->nfiles; f++) {
 		const struct scan *old = &scans[2 * f], *new = &scans[2 * f + 1];
 		/* The includes the file did not have, and their hunks. */
@@ -985,14 +973,13 @@ static void header_needs(const struct change_set *s, const struct scan *scans, l
 			char *key = c >= 0 ? include_key(new, k) : NULL;
 			if (!key)
 				continue;
-			int had = 0;
-			for (size_t j = 0; j + 2 < old->nt && !had; j++) {
+			int known = 0;
+			for (size_t j = 0; j + 2 < old->nt && !known; j++) {
 				char *o = include_key(old, j);
-				had = o && !strcmp(o, key);
+				known = o && !strcmp(o, key);
 				free(o);
 			}
 			free(key);
-			int known = had;
 			for (size_t j = 0; j < ninc && !known; j++)
 				known = inc[j] == (size_t)c;
 			if (!known) {
@@ -1002,14 +989,12 @@ static void header_needs(const struct change_set *s, const struct scan *scans, l
 		}
 		if (!ninc)
 			continue;
+		/* Every name the old revision of the file mentions. */
 		size_t nold = old->nu;
-		char **oldv = xmalloc((nold + 1) * sizeof(*oldv));
+		const char **oldn = xmalloc((nold + 1) * sizeof(*oldn));
 		for (size_t k = 0; k < nold; k++)
-			oldv[k] = xstrndup(old->u[k].s, old->u[k].len);
-		const char **oldn = (const char **)xmalloc((nold + 1) * sizeof(*oldn));
-		memcpy(oldn, oldv, nold * sizeof(*oldn));
-		size_t nuniq = nold;
-		sorted_names(oldn, &nuniq);
+			oldn[k] = xstrndup(old->u[k].s, old->u[k].len);
+		qsort(oldn, nold, sizeof(*oldn), cmp_cstr);
 		for (size_t k = 0; k < new->nu; k++) {
 			const struct use *u = &new->u[k];
 			const struct tok *t = &new->t[u->tok];
@@ -1017,14 +1002,13 @@ static void header_needs(const struct change_set *s, const struct scan *scans, l
 			if (c < 0 || u->member || t->directive || in_list(t, type_words) || in_list(t, stmt_words))
 				continue;
 			char *name = xstrndup(u->s, u->len);
-			if (!in_sorted(oldn, nuniq, name) && !in_sorted(declared, nall, name))
+			if (!in_sorted(oldn, nold, name) && !in_sorted(declared, nall, name))
 				for (size_t j = 0; j < ninc; j++)
 					add_header(d, (size_t)c, inc[j], name);
 			free(name);
 		}
 		for (size_t k = 0; k < nold; k++)
-			free(oldv[k]);
-		free(oldv);
+			free((char *)oldn[k]);
 		free(oldn);
 		free(inc);
 	}
