@@ -57,6 +57,7 @@ struct edit {
 struct mrange {
 	unsigned s, e;
 	char *name;
+	int semi;   /* its body has a `;` of its own: never inside an expression we write */
 };
 
 struct ctx {
@@ -238,6 +239,42 @@ static int straddles(struct ctx *x, unsigned s, unsigned e)
 	return 0;
 }
 
+/* Whether [s, e) holds the call of a macro whose body ends a statement
+ * (`#define BACKREFS_P(br) (...);`): the expression it is in cannot be
+ * wrapped, its `;` would end up inside our parentheses. */
+static int holds_semi_macro(struct ctx *x, unsigned s, unsigned e)
+{
+	for (size_t i = 0; i < x->nmr; i++)
+		if (x->mr[i].semi && x->mr[i].s >= s && x->mr[i].e <= e && x->mr[i].s < e)
+			return 1;
+	return 0;
+}
+
+/* Whether a macro's definition has a `;` outside parentheses, brackets
+ * and braces (a statement's end, not a for's or a block's). */
+static int semi_body(CXTranslationUnit tu, CXCursor def)
+{
+	CXToken *t;
+	unsigned n, depth = 0;
+	int semi = 0;
+	clang_tokenize(tu, clang_getCursorExtent(def), &t, &n);
+	for (unsigned i = 1; i < n && !semi; i++) {   /* the first token is the name */
+		if (clang_getTokenKind(t[i]) != CXToken_Punctuation)
+			continue;
+		CXString sp = clang_getTokenSpelling(tu, t[i]);
+		const char *p = clang_getCString(sp);
+		if (p[0] && !p[1] && strchr("([{", p[0]))
+			depth++;
+		else if (p[0] && !p[1] && strchr(")]}", p[0]) && depth)
+			depth--;
+		else if (!strcmp(p, ";") && !depth)
+			semi = 1;
+		clang_disposeString(sp);
+	}
+	clang_disposeTokens(tu, t, n);
+	return semi;
+}
+
 static size_t tok_at(struct ctx *x, unsigned off)   /* first token at or after off */
 {
 	size_t lo = 0, hi = x->ntoks;
@@ -315,6 +352,8 @@ static struct node *build(struct ctx *x, CXCursor c, struct node *up)
 	n->mr = macro_at(x, n->s, n->e);
 	n->mac = !n->mr ? 0 : n->mr->s == n->s && n->mr->e == n->e ? 1 : 2;
 	if (!n->mac && straddles(x, n->s, n->e))
+		n->mac = 3;
+	if (clang_isExpression(n->k) && holds_semi_macro(x, n->s, n->e))
 		n->mac = 3;
 	x->all = xrealloc(x->all, (x->nall + 1) * sizeof(*x->all));
 	x->all[x->nall++] = n;
@@ -1118,6 +1157,9 @@ static void expr(struct ctx *x, struct node *n, int rv)
 	case CXCursor_MemberRefExpr:
 		kids(x, n, n->arrow);   /* the base of a . is an lvalue */
 		return;
+	case CXCursor_ParenExpr:
+		kids(x, n, rv);   /* &(NCAR(node)): still the operand of & */
+		return;
 	case CXCursor_CallExpr:
 		call_site(x, n);
 		return;
@@ -1695,6 +1737,8 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
 		x->mr[x->nmr].s = offset_of(clang_getRangeStart(r), NULL);
 		x->mr[x->nmr].e = offset_of(clang_getRangeEnd(r), NULL);
 		x->mr[x->nmr].name = xstrdup(clang_getCString(s));
+		CXCursor def = clang_getCursorReferenced(c);
+		x->mr[x->nmr].semi = !clang_Cursor_isNull(def) && semi_body(x->tu, def);
 		x->nmr++;
 		clang_disposeString(s);
 		return CXChildVisit_Continue;

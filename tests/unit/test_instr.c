@@ -333,9 +333,30 @@ static void test_label_bodies(void)
 	CHECK(agrees("label_bodies", src, "") == 0);
 }
 
+/* Macros from oniguruma's headers: a member read through a macro whose
+ * address is taken in parentheses (`&(NCAR(node))`), an assignment inside a
+ * macro's argument in a loop's condition, and a macro whose expansion ends
+ * with its own `;` (`v = BACKREFS_P(br);`). */
+static void test_macro_values(void)
+{
+	static const char src[] =
+		"#include <stdio.h>\n"
+		"struct node;\nstruct cons { int car; struct node *cdr; };\n"
+		"struct node { int type; union { struct cons cons; int base; } u; };\n"
+		"#define NCONS(node) (&((node)->u.cons))\n#define NCAR(node) (NCONS(node)->car)\n"
+		"#define NCDR(node) (NCONS(node)->cdr)\n#define IS_NOT_NULL(p) (((void *)(p)) != (void *)0)\n"
+		"#define PICK(n) \\\n  ((n)->type ? (n)->u.cons.car : (n)->type);\n"
+		"static int sum(struct node *node)\n{\n\tint s = 0;\n\tdo {\n\t\tint *p = &(NCAR(node));\n"
+		"\t\ts += *p;\n\t} while (s < 100 && IS_NOT_NULL(node = NCDR(node)));\n\treturn s;\n}\n"
+		"static int pick(struct node *n)\n{\n\tint v;\n\tv = PICK(n);\n\treturn v + PICK(n)\n}\n"
+		"int main(void)\n{\n\tstruct node b = {1, {{5, NULL}}}, a = {1, {{7, &b}}};\n"
+		"\tint *q = &(NCAR(&a));\n\t*q += 1;\n"
+		"\tprintf(\"%d %d\\n\", sum(&a), pick(&b));\n\treturn 0;\n}\n";
+	CHECK(agrees("macro_values", src, "") == 0);
+}
+
 int main(void)
 {
-	RUN(test_label_bodies);
 	snprintf(dir, sizeof(dir), "%s/culprit-instr.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(dir))
 		return 1;
@@ -351,6 +372,8 @@ int main(void)
 	RUN(test_features);
 	RUN(test_signal_in_malloc);
 	RUN(test_names);
+	RUN(test_label_bodies);
+	RUN(test_macro_values);
 	if (!getenv("KEEP"))
 		remove_tree(dir, NULL);
 	TEST_EXIT();
