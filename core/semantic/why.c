@@ -1662,6 +1662,27 @@ static int dynamic_round(struct why *w, struct bits *u, struct cerr *e)
 	return rc < 0 ? -1 : 0;
 }
 
+static void ct_node_release(struct ct_node *n);
+
+static int same_str(const char *a, const char *b) { return a == b || (a && b && !strcmp(a, b)); }
+
+/* The tree's cause that n repeats (another iteration of its predicate,
+ * under the same cause, with the same statements and values), or -1. */
+static int repeated_cause(const struct ctree *t, const struct ct_node *n)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ct_node *o = &t->nodes[i];
+		int same = o->parent == n->parent && same_str(o->edge, n->edge) && o->nstmts == n->nstmts &&
+			   same_str(o->note, n->note);
+		for (size_t k = 0; same && k < n->nstmts; k++)
+			same = same_str(o->stmts[k].file, n->stmts[k].file) && o->stmts[k].line == n->stmts[k].line &&
+			       same_str(o->stmts[k].values, n->stmts[k].values);
+		if (same)
+			return (int)i;
+	}
+	return -1;
+}
+
 int why_run(struct why *w, struct ctree *t, struct cerr *e)
 {
 	w->t = t;
@@ -1747,14 +1768,25 @@ int why_run(struct why *w, struct ctree *t, struct cerr *e)
 		else if (cr.opaque)
 			n.note = xasprintf("%zu of its statements could not be modelled: their observed values are taken "
 					   "as given", cr.opaque);
+		/* Another iteration that says what a cause already says: counted,
+		 * not shown, and its predicates are that cause's. */
+		int same = repeated_cause(t, &n);
 		lock(w, 1);
-		t->nodes = xrealloc(t->nodes, (t->n + 1) * sizeof(*t->nodes));
-		t->nodes[t->n++] = n;
+		if (same < 0) {
+			t->nodes = xrealloc(t->nodes, (t->n + 1) * sizeof(*t->nodes));
+			t->nodes[t->n++] = n;
+		}
 		t->semantic_rounds++;
 		t->clauses += cr.clauses;
 		t->formula_checks += cr.checks;
 		t->solver_seconds += cr.seconds;
 		lock(w, 0);
+		if (same >= 0) {
+			emit(w, "CAUSE", "cause %d again (another iteration: the same statements and values)", same + 1);
+			ct_node_release(&n);
+			cause_result_release(&cr);
+			continue;
+		}
 		emit(w, "CAUSE", "cause %zu: %zu statements (%zu clauses, %.2fs)%s%s", t->n, n.nstmts, cr.clauses,
 		     cr.seconds, cr.found ? "" : ": ", cr.found ? "" : n.note);
 		cause_result_release(&cr);
@@ -1816,21 +1848,24 @@ failed:
 
 /* ------------------------------------------------------------- the tree */
 
+static void ct_node_release(struct ct_node *n)
+{
+	free(n->edge);
+	free(n->edge_file);
+	free(n->note);
+	for (size_t k = 0; k < n->nstmts; k++) {
+		free(n->stmts[k].file);
+		free(n->stmts[k].text);
+		free(n->stmts[k].values);
+	}
+	free(n->stmts);
+	free(n->changes);
+}
+
 void ctree_release(struct ctree *t)
 {
-	for (size_t i = 0; i < t->n; i++) {
-		struct ct_node *n = &t->nodes[i];
-		free(n->edge);
-		free(n->edge_file);
-		free(n->note);
-		for (size_t k = 0; k < n->nstmts; k++) {
-			free(n->stmts[k].file);
-			free(n->stmts[k].text);
-			free(n->stmts[k].values);
-		}
-		free(n->stmts);
-		free(n->changes);
-	}
+	for (size_t i = 0; i < t->n; i++)
+		ct_node_release(&t->nodes[i]);
 	free(t->nodes);
 	free(t->failure);
 	free(t->failure_file);

@@ -27,4 +27,18 @@ first=$(jq '[.causal_tree.nodes[] | select(.kind == "cause")] | map(.edge // "")
 dups=$(jq --argjson k "${first:-0}" '[.causal_tree.nodes[] | select(.kind == "cause")][:$k] | map(.edge // "") | map(select(. != "")) | (length - (unique | length))' "$T/out.json")
 check "inputloop: no loop condition twice before it" [ "$dups" = 0 ]
 check "inputloop: within the round budget" [ "$(jqf .causal_tree.semantic_rounds)" -le 16 ]
+
+# Iterations that repeat a cause (same predicate, statements and values)
+# are not shown again.
+d=$(fixture sem_repeat)
+culprit_json "$d" --good good --bad bad -- ./run-test.sh
+failure_is_last() {
+	jq -e '.causal_tree.failure | startswith("conv.c:24 printf(") and endswith("the good revision printed \"f\\n\"")' \
+		"$T/out.json" >/dev/null
+}
+check "repeat: the failure is the printf of last" failure_is_last
+check "repeat: the predicate's cause is shown" edge_has 'conv.c:14 if (len > 1) was false'
+twice=$(jq '[.causal_tree.nodes[] | select(.kind == "cause") | [.parent, .edge, [.statements[] | [.file, .line, .values]]]] | length - (unique | length)' "$T/out.json")
+check "repeat: no cause shown twice" [ "$twice" = 0 ]
+check "repeat: the predicate once" [ "$(jq '[.causal_tree.nodes[] | select(.edge == "conv.c:14 if (len > 1) was false")] | length' "$T/out.json")" = 1 ]
 finish
