@@ -832,6 +832,21 @@ static void record_uses(const struct change_set *s, const struct scan *scans, lo
 	free(names);
 }
 
+/* When token k is a name called (`f(`), the index of its call's closing
+ * parenthesis; else 0. */
+static size_t call_args_end(const struct scan *sc, size_t k)
+{
+	if (k + 1 >= sc->nt || !punct(&sc->t[k + 1], '('))
+		return 0;
+	int depth = 0;
+	for (size_t i = k + 1; i < sc->nt; i++)
+		if (punct(&sc->t[i], '('))
+			depth++;
+		else if (punct(&sc->t[i], ')') && --depth == 0)
+			return i;
+	return 0;
+}
+
 /* Whether scan sc declares global name at all (*any), and before line. */
 static int declared_before(const struct scan *sc, const char *name, int line, int *any)
 {
@@ -1177,6 +1192,18 @@ void deps_compute(const struct change_set *s, struct deps *d)
 					long c = owner_of(sc, owners[f], u->tok);
 					if (c < 0 && added && key->cls == 'g' && side == (added > 0 ? 0 : 1))
 						shadow_needs(hd, nhd, u, side, members, nm, added, d);
+					/* A call on an unchanged line whose arguments changed
+					 * on a line after it (a multi-line call): the hunks
+					 * holding its arguments are the call's. */
+					for (size_t a = c < 0 && !added ? call_args_end(sc, u->tok) : 0, t = u->tok + 1; t < a; t++) {
+						long o = owners[f][sc->t[t].line];
+						if (o < 0)
+							continue;
+						if (guarded || arity)
+							tie_hard(d, hard, members[0], (size_t)o, key->name);
+						else
+							unite(parent, members[0], (size_t)o);
+					}
 					if (c < 0)
 						continue;
 					if (!added && (guarded || arity))

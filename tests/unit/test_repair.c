@@ -524,8 +524,38 @@ static void test_renamed_initialized_local(void)
 	change_set_free(s);
 }
 
+/* A multi-line call whose arguments change only on a line after the
+ * name's (quickjs: `JS_NewCFunction3(ctx, ...,\n  proto);` given one
+ * argument more): the hunk holding them is the call's, in the block of
+ * the function whose parameters were added; a call to a function whose
+ * type changed is tied softly the same way. */
+static void test_multiline_call(void)
+{
+	const char *old = "static int mk(int a,\n\tint b)\n{\n\treturn a * b;\n}\n"
+			  "static long w(int x)\n{\n\treturn x;\n}\n"
+			  "int use(void)\n{\n\tint x = mk(1,\n\t\t2);\n\tlong y = w(1 +\n\t\t1);\n\treturn x + (int)y;\n}\n";
+	const char *new = "static int mk(int a,\n\tint b, int c)\n{\n\treturn a * b;\n}\n"
+			  "static long w(long x)\n{\n\treturn x;\n}\n"
+			  "int use(void)\n{\n\tint x = mk(1,\n\t\t2, 0);\n\tlong y = w(1 +\n\t\t2L);\n\treturn x + (int)y;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "m.c", old, new);
+	change_set_add_hunk(s, 2, 1, 2, 1, "", 0);     /* mk gains c */
+	change_set_add_hunk(s, 6, 1, 6, 1, "", 0);     /* w takes a long */
+	change_set_add_hunk(s, 13, 1, 13, 1, "", 0);   /* mk's call: its second line */
+	change_set_add_hunk(s, 15, 1, 15, 1, "", 0);   /* w's call: its second line */
+	struct deps d;
+	deps_of(s, &d);
+	CHECK(d.block[0] >= 0 && d.block[0] == d.block[2]);   /* mk: arity */
+	CHECK(d.block[1] < 0 || d.block[1] != d.block[3]);    /* w: a type, not a block */
+	CHECK(d.group[1] >= 0 && d.group[1] == d.group[3]);   /* but a group */
+	CHECK(d.group[0] != d.group[1] || d.group[0] < 0 || d.block[0] != d.block[1]);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 int main(void)
 {
+	RUN(test_multiline_call);
 	RUN(test_renamed_initialized_local);
 	RUN(test_signature_blocks);
 	RUN(test_guarded_field);
