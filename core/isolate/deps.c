@@ -482,6 +482,173 @@ static void scan_file(const char *data, size_t len, struct scan *sc)
 	free(alias);
 }
 
+/* ------------------------------------------------------------ token pasting */
+
+/* A chain of pasted tokens in a function-like macro's body (`OP_ ## id`,
+ * `id ## _t`): its macro's name, parameters and chain, as tokens of the
+ * scan defining it. */
+struct paste {
+	const struct scan *sc;
+	size_t name, p0, p1;   /* the name; the parameters' tokens, between its parentheses */
+	size_t a, b;           /* the chain, first to last token */
+};
+
+/* The index of parameter t among the tokens p0..p1 (separated by commas), or -1. */
+static int param_index(const struct scan *sc, size_t p0, size_t p1, const struct tok *t)
+{
+	int n = 0;
+	for (size_t k = p0; k < p1; k++) {
+		if (punct(&sc->t[k], ','))
+			n++;
+		else if (sc->t[k].kind == T_IDENT && sc->t[k].len == t->len && !memcmp(sc->t[k].s, t->s, t->len))
+			return n;
+	}
+	return -1;
+}
+
+/* Does the directive go on from token k - 1 to token k (same line, or a
+ * line ended with a backslash)? */
+static int continues(const struct scan *sc, size_t k)
+{
+	const struct tok *a = &sc->t[k - 1], *b = &sc->t[k];
+	if (!b->directive)
+		return 0;
+	if (a->line == b->line)
+		return 1;
+	for (const char *p = a->s + a->len; p < b->s; p++)
+		if (*p == '\\')
+			return 1;
+	return 0;
+}
+
+static int pasteable(const struct tok *t)
+{
+	return t->kind == T_IDENT || (t->kind == T_OTHER && isdigit((unsigned char)t->s[0]));
+}
+
+/* The token-pasting chains of sc's function-like macros, appended to *p. */
+static size_t paste_chains(const struct scan *sc, struct paste **p, size_t n)
+{
+	for (size_t i = 0; i + 2 < sc->nt; i++) {
+		const struct tok *t = &sc->t[i];
+		if (!t->directive || !tok_is(t, "define") || sc->t[i + 1].kind != T_IDENT ||
+		    !punct(&sc->t[i + 2], '(') || sc->t[i + 2].s != sc->t[i + 1].s + sc->t[i + 1].len)
+			continue;
+		size_t close = i + 3;
+		while (close < sc->nt && continues(sc, close) && !punct(&sc->t[close], ')'))
+			close++;
+		if (close >= sc->nt || !punct(&sc->t[close], ')'))
+			continue;
+		size_t end = close + 1;
+		while (end < sc->nt && continues(sc, end))
+			end++;
+		for (size_t k = close + 1; k < end; k++) {
+			if (!pasteable(&sc->t[k]) || !(k + 2 < end && tok_is(&sc->t[k + 1], "##")))
+				continue;
+			size_t b = k;
+			while (b + 2 < end && tok_is(&sc->t[b + 1], "##") && pasteable(&sc->t[b + 2]))
+				b += 2;
+			int params = 0;
+			for (size_t j = k; j <= b; j += 2)
+				params |= param_index(sc, i + 3, close, &sc->t[j]) >= 0;
+			if (b > k && params) {
+				*p = xrealloc(*p, (n + 1) * sizeof(**p));
+				(*p)[n++] = (struct paste){sc, i + 1, i + 3, close, k, b};
+			}
+			k = b;
+		}
+		i = end - 1;
+	}
+	return n;
+}
+
+/* The name chain c makes of the call whose arguments' tokens start at
+ * arg[j] and end before arg[j + 1] (one token each), or NULL. */
+static char *paste_name(const struct paste *c, const struct scan *sc, const size_t *arg, size_t nargs)
+{
+	struct buf name = BUF_INIT;
+	for (size_t k = c->a; k <= c->b; k += 2) {
+		const struct tok *t = &c->sc->t[k];
+		int j = param_index(c->sc, c->p0, c->p1, t);
+		if (j < 0) {
+			buf_add(&name, t->s, t->len);
+			continue;
+		}
+		if ((size_t)j >= nargs || arg[j + 1] - arg[j] != 2 || !pasteable(&sc->t[arg[j]])) {
+			buf_release(&name);
+			return NULL;
+		}
+		buf_add(&name, sc->t[arg[j]].s, sc->t[arg[j]].len);
+	}
+	return buf_detach(&name);
+}
+
+/* Names made by token pasting: a call of a macro whose body pastes a
+ * parameter to other text (`#define DEF(id, size) REOP_ ## id,` over the
+ * `DEF(drop, 1)` lines of a header) declares, at the call, the name it
+ * makes (REOP_drop). The macro may be defined in another changed file;
+ * a name made by a definition the call never meets is a name nothing
+ * uses, so taking every definition of the macro is harmless. */
+static void paste_declare(struct scan *scans, size_t nscans, const struct deps_source *src, size_t nsrc)
+{
+	struct paste *p = NULL;
+	size_t np = 0;
+	for (size_t f = 0; f < nscans; f++)
+		np = paste_chains(&scans[f], &p, np);
+	struct scan *ctx = xcalloc(nsrc + 1, sizeof(*ctx));
+	for (size_t f = 0; f < nsrc; f++) {
+		lex(src[f].data, src[f].len, &ctx[f]);
+		np = paste_chains(&ctx[f], &p, np);
+	}
+	size_t *arg = NULL;
+	for (size_t f = 0; np && f < nscans; f++) {
+		struct scan *sc = &scans[f];
+		size_t nd = sc->nd;
+		for (size_t i = 0; i + 1 < sc->nt; i++) {
+			const struct tok *t = &sc->t[i];
+			if (t->kind != T_IDENT || t->directive || !punct(&sc->t[i + 1], '('))
+				continue;
+			size_t nargs = 0, k = i + 2;
+			int depth = 1;
+			arg = xrealloc(arg, 2 * sizeof(*arg));
+			arg[0] = k;
+			for (; k < sc->nt && depth > 0; k++) {
+				if (punct(&sc->t[k], '(') || punct(&sc->t[k], '[') || punct(&sc->t[k], '{'))
+					depth++;
+				else if (punct(&sc->t[k], ')') || punct(&sc->t[k], ']') || punct(&sc->t[k], '}'))
+					depth--;
+				if ((depth == 1 && punct(&sc->t[k], ',')) || depth == 0) {
+					arg = xrealloc(arg, (nargs + 3) * sizeof(*arg));
+					arg[++nargs] = k + 1;   /* the next argument's start: after the comma */
+				}
+			}
+			if (depth)
+				break;
+			for (size_t c = 0; c < np; c++) {
+				const struct tok *m = &p[c].sc->t[p[c].name];
+				if (m->len != t->len || memcmp(m->s, t->s, t->len))
+					continue;
+				char *name = paste_name(&p[c], sc, arg, nargs);
+				int seen = 0;
+				for (size_t j = nd; name && j < sc->nd && !seen; j++)
+					seen = sc->d[j].tok >= i && sc->d[j].tok < k && !strcmp(sc->d[j].name, name);
+				if (name && !seen) {
+					sc->d = xrealloc(sc->d, (sc->nd + 1) * sizeof(*sc->d));
+					sc->d[sc->nd++] = (struct decl){name, xstrdup(""), xstrdup(name), 'g', t->line,
+									sc->t[k - 1].line, i};
+				} else {
+					free(name);
+				}
+			}
+		}
+	}
+	free(arg);
+	free(p);
+	for (size_t f = 0; f < nsrc; f++)
+		free(ctx[f].t);
+	free(ctx);
+}
+
 static void scan_release(struct scan *sc)
 {
 	for (size_t i = 0; i < sc->nd; i++) {
@@ -1058,7 +1225,12 @@ static void shadow_needs(const struct hdecl *hd, size_t nhd, const struct use *u
 	}
 }
 
-void deps_compute(const struct change_set *s, struct deps *d)
+int deps_source_of(const char *path, const char *data, size_t len)
+{
+	return c_like(path) && data && memmem(data, len, "##", 2);
+}
+
+void deps_compute(const struct change_set *s, const struct deps_source *src, size_t nsrc, struct deps *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->nchanges = s->nchanges;
@@ -1088,6 +1260,7 @@ void deps_compute(const struct change_set *s, struct deps *d)
 		for (int side = 0; side < 2; side++)
 			owners[2 * f + side] = line_owners(s, f, &scans[2 * f + side], side);
 	}
+	paste_declare(scans, 2 * s->nfiles, src, nsrc);
 	/* The declarations in each hunk, and the unchanged ones whose branch a
 	 * hunk's directive opens or closes (on both sides: their condition is
 	 * what changed). */

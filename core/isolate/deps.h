@@ -1,7 +1,8 @@
 /* deps — which hunks only compile together, from the code alone: a lexical
  * pass over both revisions of every changed C file (no build, no
  * instrumentation) finds the names each hunk declares or defines (function,
- * parameter, macro, type, field, enumerator, variable) and the names it
+ * parameter, macro, type, field, enumerator, variable, or a name a macro
+ * call makes by token pasting) and the names it
  * uses. A name whose declarations differ between the revisions (added,
  * removed, renamed, its signature or type changed; not a new initializer
  * or macro value) ties the hunks declaring it to the hunks using it, old
@@ -70,9 +71,20 @@ struct deps {
 	size_t nchanges;
 };
 
-/* Compute the groups of set s. Never fails: files it cannot read as C are
- * left alone (their changes stay single). */
-void deps_compute(const struct change_set *s, struct deps *d);
+/* An unchanged file the changed ones may read: only the macros it
+ * defines that paste names (`#define DEF(id) OP_ ## id,`) are used, for
+ * the names their calls in changed files make. */
+struct deps_source {
+	const char *data;
+	size_t len;
+};
+
+/* Whether an unchanged file at path with these contents is worth passing
+ * as a source: a C file that pastes tokens. */
+int deps_source_of(const char *path, const char *data, size_t len);
+/* Compute the groups of set s, with nsrc unchanged sources. Never fails:
+ * files it cannot read as C are left alone (their changes stay single). */
+void deps_compute(const struct change_set *s, const struct deps_source *src, size_t nsrc, struct deps *d);
 void deps_release(struct deps *d);
 /* The changes that declare or define name: indices into s->changes, in
  * out (room for s->nchanges); returns how many. */

@@ -2127,6 +2127,44 @@ static void answer_fix_whole(struct answer *a, const struct level *l)
 	bits_or(a->fix, l->revert);
 }
 
+/* The unchanged files of a set's new tree that its changed files may read
+ * for names made by token pasting (deps_source_of). */
+struct sources {
+	const struct change_set *s;
+	struct deps_source *v;
+	size_t n;
+};
+
+static int source_cb(void *priv, const char *path, unsigned mode, const char *data, size_t len)
+{
+	struct sources *ss = priv;
+	(void)mode;
+	if (!deps_source_of(path, data, len))
+		return 0;
+	for (size_t f = 0; f < ss->s->nfiles; f++)
+		if (!strcmp(ss->s->files[f].new_path, path) || !strcmp(ss->s->files[f].old_path, path))
+			return 0;
+	char *copy = xmalloc(len + 1);
+	memcpy(copy, data, len);
+	copy[len] = '\0';
+	ss->v = xrealloc(ss->v, (ss->n + 1) * sizeof(*ss->v));
+	ss->v[ss->n++] = (struct deps_source){copy, len};
+	return 0;
+}
+
+/* The dependences of set s (deps.h), with the unchanged files that paste
+ * tokens; a tree that cannot be read leaves those out. */
+static void search_deps(struct explain *x, const struct change_set *s, struct deps *d)
+{
+	struct sources ss = {s, NULL, 0};
+	struct cerr e;
+	(void)repo_tree_walk(x->p->repo, s->new_rev, source_cb, &ss, &e);
+	deps_compute(s, ss.v, ss.n, d);
+	for (size_t k = 0; k < ss.n; k++)
+		free((char *)ss.v[k].data);
+	free(ss.v);
+}
+
 /* The change search over the model's changes (after change interaction,
  * whose groups it keeps together). */
 /* Order the hunk-level units (all, nall: every unit of cu) so that what a
@@ -2154,7 +2192,7 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 	struct units cu, au;
 	/* Hunks that only build together (a declaration and its uses) are one unit. */
 	struct deps dp;
-	deps_compute(s, &dp);
+	search_deps(x, s, &dp);
 	if (dp.ngroups)
 		ex_event(x, "DEPENDENCES", "%zu of %zu changes in %zu group%s that only build together "
 			 "(declarations and their uses)", dp.linked, s->nchanges, dp.ngroups, dp.ngroups == 1 ? "" : "s");
@@ -2541,7 +2579,7 @@ int ex_revert(void *priv, const size_t *ch, size_t n, size_t **root, size_t *nro
 		cu.len[c] = s->changes[c].natoms;
 	}
 	struct deps dp;
-	deps_compute(s, &dp);
+	search_deps(x, s, &dp);
 	if (!x->p->whole_file) {
 		x->p->whole_file = bits_new(s->nfiles);
 		x->p->whole_group = bits_new(s->nchanges);

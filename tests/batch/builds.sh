@@ -119,4 +119,16 @@ d=$(fixture submodule)
 culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh
 check "submodule: the build finds the submodule's directory (exit $RC)" [ "$RC" = 0 ]
 check "submodule: the constant is the fix" [ "$(jqf '.fix[0].added[0]')" = "	int n = 3;" ]
+# Opcodes listed as DEF(name, length) lines, their names made by a macro
+# in an unchanged header that pastes tokens (OP_ ## id): the DEF lines a
+# hunk adds declare the names the other files' hunks use, so the rename
+# and the new opcode go with their uses and the constant stands alone.
+d=$(fixture xmacro)
+culprit_json "$d" --good good --bad bad --no-semantic -- ./run-test.sh
+check "xmacro: exit 0" [ "$RC" = 0 ]
+check "xmacro: the constant is failure-inducing, alone" [ "$(jqf '.failure_inducing | length')" = 1 ] &&
+	[ "$(jqf '.failure_inducing[0].added[0]')" = "	return 3;" ]
+check "xmacro: the constant is the fix" [ "$(jqf '.fix | length')" = 1 ] &&
+	[ "$(jqf '.fix[0].removed[0]')" = "	return 2;" ]
+check "xmacro: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
 finish

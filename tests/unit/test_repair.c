@@ -23,7 +23,7 @@ static void deps_of(struct change_set *s, struct deps *d)
 {
 	struct cerr e;
 	CHECK(change_set_finish(s, &e) == 0);
-	deps_compute(s, d);
+	deps_compute(s, NULL, 0, d);
 }
 
 static void test_gcc_messages(void)
@@ -553,8 +553,77 @@ static void test_multiline_call(void)
 	change_set_free(s);
 }
 
+/* Names made by token pasting: a header of DEF(...) lines, read by a
+ * macro another file defines (`OP_ ## id`, `id ## _t`, two parameters
+ * pasted), declares OP_pop where DEF(pop, 1) is; renaming the opcode ties
+ * the header's hunk to the hunks using the new and old names. */
+static void test_pasted_names(void)
+{
+	const char *oldh = "DEF(push, 1)\nDEF(drop, 1)\nDEF(halt, 0)\n";
+	const char *newh = "DEF(push, 1)\nDEF(pop, 1)\nDEF(halt, 0)\n";
+	const char *oldc = "#define DEF(id, n) OP_ ## id,\nenum {\n#include \"ops.h\"\n};\n#undef DEF\n"
+			   "#define DEF(id, n) typedef int id ## _t; enum { K_ ## id ## _ ## n = n };\n"
+			   "#include \"ops.h\"\n#undef DEF\n"
+			   "int run(int op)\n{\n\tif (op == OP_drop)\n\t\treturn 2;\n\treturn 0;\n}\n"
+			   "int size(void)\n{\n\treturn K_push_1;\n}\n";
+	const char *newc = "#define DEF(id, n) OP_ ## id,\nenum {\n#include \"ops.h\"\n};\n#undef DEF\n"
+			   "#define DEF(id, n) typedef int id ## _t; enum { K_ ## id ## _ ## n = n };\n"
+			   "#include \"ops.h\"\n#undef DEF\n"
+			   "int run(int op)\n{\n\tif (op == OP_pop)\n\t\treturn 2;\n\treturn 0;\n}\n"
+			   "int size(void)\n{\n\treturn K_push_1 + (int)sizeof(pop_t);\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "ops.h", oldh, newh);
+	change_set_add_hunk(s, 2, 1, 2, 1, "", 0);   /* ops.h: DEF(drop, 1) -> DEF(pop, 1) */
+	add_text(s, "m.c", oldc, newc);
+	change_set_add_hunk(s, 11, 1, 11, 1, "", 0); /* m.c: OP_drop -> OP_pop */
+	change_set_add_hunk(s, 17, 1, 17, 1, "", 0); /* m.c: + sizeof(pop_t) */
+	struct deps d;
+	deps_of(s, &d);
+	size_t out[3];
+	CHECK(deps_declaring(&d, "OP_pop", out) == 1 && out[0] == 0);
+	CHECK(deps_declaring(&d, "OP_drop", out) == 1 && out[0] == 0);
+	CHECK(deps_declaring(&d, "pop_t", out) == 1 && out[0] == 0);
+	CHECK(deps_declaring(&d, "K_pop_1", out) == 1 && out[0] == 0);
+	CHECK(deps_declaring(&d, "K_push_1", out) == 0);   /* an unchanged line */
+	CHECK(deps_declaring(&d, "OP_", out) == 0);
+	/* The new names' users need the header's hunk, and removing OP_drop
+	 * needs its use gone. */
+	int n1 = 0, n2 = 0, n0 = 0;
+	for (size_t k = 0; k < d.nneed[1]; k++)
+		n1 |= d.need[1][k] == 0;
+	for (size_t k = 0; k < d.nneed[2]; k++)
+		n2 |= d.need[2][k] == 0;
+	for (size_t k = 0; k < d.nneed[0]; k++)
+		n0 |= d.need[0][k] == 1;
+	CHECK(n1 && n2 && n0);
+	deps_release(&d);
+	change_set_free(s);
+	/* The macro in an unchanged header: read from the sources given. */
+	const char *vm = "enum {\n#define DEF(id, n) OP_ ## id,\n#include \"ops.h\"\n#undef DEF\n};\n";
+	const char *oldu = "#include \"vm.h\"\nint f(void)\n{\n\treturn OP_drop;\n}\n";
+	const char *newu = "#include \"vm.h\"\nint f(void)\n{\n\treturn OP_pop;\n}\n";
+	struct deps_source src = {vm, strlen(vm)};
+	CHECK(deps_source_of("vm.h", vm, strlen(vm)));
+	CHECK(!deps_source_of("vm.txt", vm, strlen(vm)) && !deps_source_of("u.c", oldu, strlen(oldu)));
+	for (int with = 0; with < 2; with++) {
+		s = change_set_new("a", "b");
+		add_text(s, "ops.h", oldh, newh);
+		change_set_add_hunk(s, 2, 1, 2, 1, "", 0);
+		add_text(s, "u.c", oldu, newu);
+		change_set_add_hunk(s, 4, 1, 4, 1, "", 0);
+		struct cerr e;
+		CHECK(change_set_finish(s, &e) == 0);
+		deps_compute(s, with ? &src : NULL, with ? 1 : 0, &d);
+		CHECK(deps_declaring(&d, "OP_pop", out) == (size_t)with);
+		CHECK((d.nneed[1] == 1 && d.need[1][0] == 0) == with);
+		deps_release(&d);
+		change_set_free(s);
+	}
+}
+
 int main(void)
 {
+	RUN(test_pasted_names);
 	RUN(test_multiline_call);
 	RUN(test_renamed_initialized_local);
 	RUN(test_signature_blocks);
