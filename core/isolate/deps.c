@@ -930,6 +930,110 @@ static int same_arity(char **old, size_t nold, char **new, size_t nnew)
 	return 1;
 }
 
+/* One declared type of a shape (space-separated tokens, deps' decl.shape):
+ * its pointer level, and its base type without qualifiers, storage class
+ * or the declared name. */
+struct ctype {
+	int stars;
+	struct buf base;
+};
+
+static void ctype_of(char **tok, size_t a, size_t b, struct ctype *t)
+{
+	static const char *const quals[] = {"const", "volatile", "restrict", "static", "inline", "extern",
+					    "register", "typedef", NULL};
+	t->stars = 0;
+	buf_init(&t->base);
+	/* An array's bounds: a pointer level, whatever its size. */
+	while (b > a && !strcmp(tok[b - 1], "]")) {
+		while (b > a && strcmp(tok[b - 1], "["))
+			b--;
+		t->stars += b > a;
+		b -= b > a;
+	}
+	/* The name: the last token, when it is an identifier and not a type word. */
+	if (b > a && (isalpha((unsigned char)tok[b - 1][0]) || tok[b - 1][0] == '_')) {
+		struct tok last = {T_IDENT, tok[b - 1], strlen(tok[b - 1]), 0, 0, 0, -1};
+		if (!typeish(&last) || b - a > 1)
+			b--;
+	}
+	for (size_t k = a; k < b; k++) {
+		struct tok w = {T_IDENT, tok[k], strlen(tok[k]), 0, 0, 0, -1};
+		if (!strcmp(tok[k], "*"))
+			t->stars++;
+		else if (!in_list(&w, quals)) {
+			buf_adds(&t->base, tok[k]);
+			buf_addc(&t->base, ' ');
+		}
+	}
+}
+
+/* Would a value of one type given where the other is declared be no C (a
+ * constraint that gcc 12 and -w let pass with no word): a pointer level
+ * added or removed, a pointer to another type (void * aside), or void
+ * against a value? */
+static int ctypes_clash(const struct ctype *a, const struct ctype *b)
+{
+	int same = !strcmp(a->base.s ? a->base.s : "", b->base.s ? b->base.s : "");
+	int avoid = a->base.s && !strcmp(a->base.s, "void "), bvoid = b->base.s && !strcmp(b->base.s, "void ");
+	if (a->stars != b->stars)
+		return 1;
+	if (a->stars)
+		return !same && !avoid && !bvoid;
+	return !same && (avoid || bvoid);
+}
+
+/* Split a shape into its tokens (in place). */
+static size_t shape_tokens(char *shape, char ***tok)
+{
+	size_t n = 0;
+	*tok = NULL;
+	for (char *p = strtok(shape, " "); p; p = strtok(NULL, " ")) {
+		*tok = xrealloc(*tok, (n + 1) * sizeof(**tok));
+		(*tok)[n++] = p;
+	}
+	return n;
+}
+
+/* Whether the old and new shapes of a declaration with the same arity
+ * declare types no value passes between (ctypes_clash): the type before
+ * a function's parenthesis or a parameter's, or a variable's or field's. */
+static int types_clash(char *const *old, size_t nold, char *const *new, size_t nnew)
+{
+	if (!nold || !nnew)
+		return 0;
+	char *sa = xstrdup(old[0]), *sb = xstrdup(new[0]), **ta, **tb;
+	size_t na = shape_tokens(sa, &ta), nb = shape_tokens(sb, &tb), ia = 0, ib = 0;
+	int clash = 0;
+	/* Segments: up to the first '(' (or the whole), then each parameter. */
+	for (int depth_a = 0, depth_b = 0; !clash && (ia < na || ib < nb);) {
+		size_t ea = ia, eb = ib;
+		while (ea < na && !(depth_a == 1 && (!strcmp(ta[ea], ",") || !strcmp(ta[ea], ")"))) &&
+		       !(depth_a == 0 && !strcmp(ta[ea], "(")))
+			depth_a += !strcmp(ta[ea], "(") - !strcmp(ta[ea], ")"), ea++;
+		while (eb < nb && !(depth_b == 1 && (!strcmp(tb[eb], ",") || !strcmp(tb[eb], ")"))) &&
+		       !(depth_b == 0 && !strcmp(tb[eb], "(")))
+			depth_b += !strcmp(tb[eb], "(") - !strcmp(tb[eb], ")"), eb++;
+		struct ctype ca, cb;
+		ctype_of(ta, ia, ea, &ca);
+		ctype_of(tb, ib, eb, &cb);
+		clash = ctypes_clash(&ca, &cb) && !(ea == ia && eb == ib);
+		buf_release(&ca.base);
+		buf_release(&cb.base);
+		if (ea >= na || eb >= nb || !strcmp(ta[ea], ")") || !strcmp(tb[eb], ")"))
+			break;
+		depth_a += !strcmp(ta[ea], "(");
+		depth_b += !strcmp(tb[eb], "(");
+		ia = ea + 1;
+		ib = eb + 1;
+	}
+	free(ta);
+	free(tb);
+	free(sa);
+	free(sb);
+	return clash;
+}
+
 /* Whether a declaration's old lines and new lines are in different hunks:
  * some hunk declares it on one side only. */
 static int moved(const size_t *members, const int *side, size_t n)
@@ -1343,11 +1447,15 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 			/* A function or macro whose parameters were added or
 			 * removed: no call builds against the other revision's. */
 			int arity = key->cls == 'g' && !same_arity(sh[0], nsh[0], sh[1], nsh[1]);
+			/* A type no value passes to or from (a pointer made a
+			 * number, void made a value): no use builds as C against
+			 * the other revision's, though gcc may only warn. */
+			arity |= !added && types_clash(sh[0], nsh[0], sh[1], nsh[1]);
 			/* A function's, type's or macro's declarations must agree:
 			 * a prototype reverted without its definition conflicts, a
 			 * definition kept beside its old place is defined twice. */
 			for (size_t k = 1; !added && k < nm; k++) {
-				if (guarded || key->cls == 'g')
+				if (guarded || key->cls == 'g' || arity)
 					tie_hard(d, hard, members[0], members[k], key->name);
 				else
 					unite(parent, members[0], members[k]);

@@ -131,4 +131,17 @@ check "xmacro: the constant is failure-inducing, alone" [ "$(jqf '.failure_induc
 check "xmacro: the constant is the fix" [ "$(jqf '.fix | length')" = 1 ] &&
 	[ "$(jqf '.fix[0].removed[0]')" = "	return 2;" ]
 check "xmacro: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
+# A parameter made a position instead of a pointer, its callers changed
+# with it, built with -w: the signature's pieces taken without the calls'
+# build silently and fail otherwise. Such a declaration and its uses are
+# one block: no answer holds the signature without the calls.
+d=$(fixture pointer_position)
+culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh
+check "pointer_position: exit 0" [ "$RC" = 0 ]
+sig=$(jqf '[.failure_inducing[] | select(.added[0] | test("count\\(int"))] | length')
+calls=$(jqf '[.failure_inducing[] | select(.added | join(" ") | test("count\\(0, 5\\)"))] | length')
+check "pointer_position: the signature is not failure-inducing without its calls ($sig, $calls)" \
+	[ "$sig" = 0 -o "$calls" -gt 0 ]
+check "pointer_position: the bound is failure-inducing" \
+	sh -c "jq -r '.failure_inducing[].added[]' '$T/out.json' | grep -qF 'top > bottom + 1'"
 finish

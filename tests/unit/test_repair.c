@@ -621,8 +621,56 @@ static void test_pasted_names(void)
 	}
 }
 
+/* A type changed so that no value passes between the revisions' (a
+ * pointer made a number, void made a value, a pointer to another type)
+ * ties its declaring hunk and its users as a block, as an arity change
+ * does: gcc 12 with -w builds such a mix silently. A change values still
+ * pass through (int to long, a const added, an array's size) ties a
+ * group only. */
+static void test_type_clash(void)
+{
+	const char *old = "struct node { struct node *next; };\n"
+			  "static void emph(struct node *bottom)\n{\n\t(void)bottom;\n}\n"
+			  "static void move(int a)\n{\n\t(void)a;\n}\n"
+			  "static long widen(int a)\n{\n\treturn a;\n}\n"
+			  "static int len(char *s)\n{\n\treturn s[0];\n}\n"
+			  "static void *any(struct node *n)\n{\n\treturn n;\n}\n"
+			  "int use(struct node *n)\n{\n\temph(n->next);\n\tmove(1);\n\tchar buf[8] = \"x\";\n"
+			  "\treturn (int)widen(1) + len(buf) + (any(n) != 0);\n}\n";
+	const char *new = "struct node { struct node *next; };\n"
+			  "static void emph(long bottom)\n{\n\t(void)bottom;\n}\n"
+			  "static int move(int a)\n{\n\treturn a;\n}\n"
+			  "static long widen(long a)\n{\n\treturn a;\n}\n"
+			  "static int len(const char *s)\n{\n\treturn s[0];\n}\n"
+			  "static char *any(struct node *n)\n{\n\treturn (char *)n;\n}\n"
+			  "int use(struct node *n)\n{\n\temph(0);\n\tint r = move(1);\n\tchar buf[16] = \"x\";\n"
+			  "\treturn (int)widen(2) + len(buf) + (any(n) != 0) + r;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "t.c", old, new);
+	change_set_add_hunk(s, 2, 1, 2, 1, "", 0);     /* 0: emph takes a long */
+	change_set_add_hunk(s, 6, 1, 6, 1, "", 0);     /* 1: move returns int */
+	change_set_add_hunk(s, 8, 1, 8, 1, "", 0);     /* 2: ... its value */
+	change_set_add_hunk(s, 10, 1, 10, 1, "", 0);   /* 3: widen takes a long */
+	change_set_add_hunk(s, 14, 1, 14, 1, "", 0);   /* 4: len takes a const char * */
+	change_set_add_hunk(s, 18, 1, 18, 1, "", 0);   /* 5: any returns a char * */
+	change_set_add_hunk(s, 20, 1, 20, 1, "", 0);   /* 6: return (char *)n */
+	change_set_add_hunk(s, 24, 3, 24, 3, "", 0);   /* 7: the calls, buf[16] */
+	change_set_add_hunk(s, 27, 1, 27, 1, "", 0);   /* 8: widen(2), r */
+	struct deps d;
+	deps_of(s, &d);
+	CHECK(d.block[0] >= 0 && d.block[0] == d.block[7]);   /* a pointer made a number */
+	CHECK(d.block[1] >= 0 && d.block[1] == d.block[7]);   /* void made a value */
+	CHECK(d.block[3] < 0 || d.block[3] != d.block[8]);    /* int to long */
+	CHECK(d.group[3] >= 0 && d.group[3] == d.group[8]);
+	CHECK(d.block[4] < 0 || d.block[4] != d.block[7]);    /* a const added */
+	CHECK(d.block[5] < 0 || d.block[5] != d.block[8]);    /* void * to char * */
+	deps_release(&d);
+	change_set_free(s);
+}
+
 int main(void)
 {
+	RUN(test_type_clash);
 	RUN(test_pasted_names);
 	RUN(test_multiline_call);
 	RUN(test_renamed_initialized_local);
