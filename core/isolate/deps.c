@@ -608,6 +608,11 @@ static void paste_declare(struct scan *scans, size_t nscans, const struct deps_s
 			const struct tok *t = &sc->t[i];
 			if (t->kind != T_IDENT || t->directive || !punct(&sc->t[i + 1], '('))
 				continue;
+			int known = 0;
+			for (size_t c = 0; c < np && !known; c++)
+				known = p[c].sc->t[p[c].name].len == t->len && !memcmp(p[c].sc->t[p[c].name].s, t->s, t->len);
+			if (!known)
+				continue;
 			size_t nargs = 0, k = i + 2;
 			int depth = 1;
 			arg = xrealloc(arg, 2 * sizeof(*arg));
