@@ -940,6 +940,7 @@ static int same_arity(char **old, size_t nold, char **new, size_t nnew)
  * or the declared name. */
 struct ctype {
 	int stars;
+	int quals;        /* const 1, volatile 2, on what the pointer points to */
 	struct buf base;
 };
 
@@ -947,7 +948,7 @@ static void ctype_of(char **tok, size_t a, size_t b, struct ctype *t)
 {
 	static const char *const quals[] = {"const", "volatile", "restrict", "static", "inline", "extern",
 					    "register", "typedef", NULL};
-	t->stars = 0;
+	t->stars = t->quals = 0;
 	buf_init(&t->base);
 	/* An array's bounds: a pointer level, whatever its size. */
 	while (b > a && !strcmp(tok[b - 1], "]")) {
@@ -966,6 +967,8 @@ static void ctype_of(char **tok, size_t a, size_t b, struct ctype *t)
 		struct tok w = {T_IDENT, tok[k], strlen(tok[k]), 0, 0, 0, -1};
 		if (!strcmp(tok[k], "*"))
 			t->stars++;
+		else if (!t->stars && (!strcmp(tok[k], "const") || !strcmp(tok[k], "volatile")))
+			t->quals |= tok[k][0] == 'c' ? 1 : 2;
 		else if (!in_list(&w, quals)) {
 			buf_adds(&t->base, tok[k]);
 			buf_addc(&t->base, ' ');
@@ -974,9 +977,10 @@ static void ctype_of(char **tok, size_t a, size_t b, struct ctype *t)
 }
 
 /* Would a value of one type given where the other is declared be no C (a
- * constraint that gcc 12 and -w let pass with no word): a pointer level
- * added or removed, a pointer to another type (void * aside), or void
- * against a value? */
+ * constraint that gcc 12 and -w let pass with no word, or an error): a
+ * pointer level added or removed, a pointer to another type (void *
+ * aside), a pointer to const made a pointer to writable (the new code
+ * writes through it), or void against a value? */
 static int ctypes_clash(const struct ctype *a, const struct ctype *b)
 {
 	int same = !strcmp(a->base.s ? a->base.s : "", b->base.s ? b->base.s : "");
@@ -984,7 +988,7 @@ static int ctypes_clash(const struct ctype *a, const struct ctype *b)
 	if (a->stars != b->stars)
 		return 1;
 	if (a->stars)
-		return !same && !avoid && !bvoid;
+		return a->quals != b->quals || (!same && !avoid && !bvoid);
 	return !same && (avoid || bvoid);
 }
 
