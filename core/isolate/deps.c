@@ -470,6 +470,14 @@ static void scan_file(const char *data, size_t len, struct scan *sc)
 		}
 		if (t->kind != T_IDENT)
 			continue;
+		/* A label (`done:` starting a statement in a function): a local
+		 * its gotos use. */
+		if (scope[0] && i == stmt && (ctx == 'F' || ctx == 'B') && i + 1 < sc->nt && punct(&sc->t[i + 1], ':') &&
+		    !in_list(t, stmt_words)) {
+			add_decl(sc, t, scope, 'l', t, t, 0);
+			stmt = ++i + 1;
+			continue;
+		}
 	use:
 		sc->u = xrealloc(sc->u, (sc->nu + 1) * sizeof(*sc->u));
 		sc->u[sc->nu++] = (struct use){t->s, t->len, t->line, t->member, i, sc->scopes[sc->nscopes - 1]};

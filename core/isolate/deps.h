@@ -1,7 +1,7 @@
 /* deps — which hunks only compile together, from the code alone: a lexical
  * pass over both revisions of every changed C file (no build, no
  * instrumentation) finds the names each hunk declares or defines (function,
- * parameter, macro, type, field, enumerator, variable, or a name a macro
+ * parameter, macro, type, field, enumerator, variable, label, or a name a macro
  * call makes by token pasting) and the names it
  * uses. A name whose declarations differ between the revisions (added,
  * removed, renamed, its signature or type changed; not a new initializer

@@ -26,20 +26,34 @@ check "budget: an answer so far" [ "$(jqf '.failure_inducing | length')" -ge 1 ]
 check "unfinished report: not refused" [ "$RC" != 2 ]
 check "unfinished report: says it is not finished" sh -c "jq -r .note '$T/out.json' | grep -q 'not finished'"
 check "unfinished report: the partial answer" [ "$(jqf '.failure_inducing | length')" -ge 1 ]
-# A rewrite whose hunks only build together in ways no declaration shows
-# (an include, a label): the first configuration that takes the file in
-# part and does not build teaches the search to take it whole (the include
-# is guessed up front: uint64_t, new to the file, declared by no change).
+# A rewrite whose hunks only build together through an include and a
+# label: the include is guessed up front (uint64_t, new to the file,
+# declared by no change) and the label is a declaration its goto needs, so
+# no configuration fails to build; the token level takes the value apart.
 d=$(fixture rewrite)
 (cd "$d" && "$CULPRIT" --batch --format json --good good --bad bad --no-semantic -- ./run-test.sh) > "$T/out.json" 2> "$T/err"
 RC=$?
 check "rewrite: exit 0" [ "$RC" = 0 ]
-hunk_unbuilt=$(sed -n '/failure-inducing: /q;/build failed/p' "$T/err" | wc -l)
-check "rewrite: at hunk level at most one configuration failed to build ($hunk_unbuilt)" [ "$hunk_unbuilt" -le 1 ]
-check "rewrite: the file is taken whole after it" grep -q "sum.c does not build with part of its 5 changes" "$T/err"
-check "rewrite: the token level then takes the file apart: the fix is the wrong value alone" \
+check "rewrite: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
+check "rewrite: the token level takes the file apart: the fix is the wrong value alone" \
 	sh -c "[ \"\$(jq '.fix | length' '$T/out.json')\" = 1 ] && jq -r '.fix[0].added_marked[]' '$T/out.json' | grep -qF '{+ + (n > 0)+}'"
 check "rewrite: nothing of other.c in the fix" [ "$(jqf '[.fix[] | select(.file == "other.c")] | length')" = 0 ]
+# Hunks that only build together in a way no declaration shows (a call
+# switched to an unchanged helper of another arity, its arguments changed
+# two lines below): the first configuration that takes the file in part
+# and does not build teaches the search to take it whole; the token level
+# takes it apart again around the wrong value.
+d=$(fixture hidden_link)
+(cd "$d" && "$CULPRIT" --batch --format json --good good --bad bad --no-semantic -- ./run-test.sh) > "$T/out.json" 2> "$T/err"
+RC=$?
+check "hidden_link: exit 0" [ "$RC" = 0 ]
+hunk_unbuilt=$(sed -n '/failure-inducing: /q;/build failed/p' "$T/err" | wc -l)
+check "hidden_link: at hunk level at most one configuration failed to build ($hunk_unbuilt)" [ "$hunk_unbuilt" -le 1 ]
+check "hidden_link: the file is taken whole after it" grep -q "sum.c does not build with part of its 3 changes" "$T/err"
+check "hidden_link: the fix is the wrong value alone" \
+	sh -c "[ \"\$(jq '.fix | length' '$T/out.json')\" = 1 ] && jq -r '.fix[0].added_marked[]' '$T/out.json' | grep -qF '{+ 2 *+}'"
+check "hidden_link: nothing of other.c in the answer" \
+	[ "$(jqf '[.fix[], .failure_inducing[] | select(.file == "other.c")] | length')" = 0 ]
 # Old code wrapped in #ifdef ... #else new code #endif by two hunks: the
 # conditional pairs them as braces do, so no configuration splits a wrap
 # and the file is not taken whole; the constant alone is the answer.

@@ -669,8 +669,35 @@ static void test_type_clash(void)
 	change_set_free(s);
 }
 
+/* A label and its gotos: a hunk adding `goto done;` needs the hunk
+ * adding `done:` (gcc: label 'done' used but not defined); removing a
+ * label needs its gotos gone. A case label, a ternary and a bit-field
+ * declare nothing. */
+static void test_labels(void)
+{
+	const char *old = "struct b { int x : 3; };\nint f(int x)\n{\n\tint r = 0;\n\tswitch (x) {\n\tcase 1:\n"
+			  "\t\tr = x ? 1 : 2;\n\t\tbreak;\n\t}\n\tif (x < 0)\n\t\tgoto out;\n\tr++;\nout:\n\treturn r;\n}\n";
+	const char *new = "struct b { int x : 3; };\nint f(int x)\n{\n\tint r = 0;\n\tswitch (x) {\n\tcase 1:\n"
+			  "\t\tr = x ? 1 : 2;\n\t\tbreak;\n\t}\n\tif (x > 9)\n\t\tgoto done;\n\tr++;\ndone:\n\treturn r;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "f.c", old, new);
+	change_set_add_hunk(s, 10, 2, 10, 2, "", 0);   /* if (x > 9) goto done; */
+	change_set_add_hunk(s, 13, 1, 13, 1, "", 0);   /* out: -> done: */
+	struct deps d;
+	deps_of(s, &d);
+	size_t out[2];
+	CHECK(deps_declaring(&d, "done", out) == 1 && out[0] == 1);
+	CHECK(deps_declaring(&d, "out", out) == 1 && out[0] == 1);
+	CHECK(deps_declaring(&d, "x", out) == 0 && deps_declaring(&d, "case", out) == 0);
+	CHECK(d.nneed[0] == 1 && d.need[0][0] == 1);   /* the goto needs its label */
+	CHECK(d.nneed[1] == 1 && d.need[1][0] == 0);   /* out: removed needs its goto gone */
+	deps_release(&d);
+	change_set_free(s);
+}
+
 int main(void)
 {
+	RUN(test_labels);
 	RUN(test_type_clash);
 	RUN(test_pasted_names);
 	RUN(test_multiline_call);

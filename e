@@ -1,0 +1,1 @@
+culprit: unknown revision: good
