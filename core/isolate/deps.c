@@ -1012,6 +1012,20 @@ static size_t shape_tokens(char *shape, char ***tok)
 	return n;
 }
 
+/* The end of the shape segment starting at token i: the first '(' at
+ * depth 0 (a function's type and name end there), or the ',' or ')' ending
+ * a parameter at depth 1; *depth follows the parentheses. */
+static size_t segment_end(char **tok, size_t n, size_t i, int *depth)
+{
+	for (; i < n; i++) {
+		int open = !strcmp(tok[i], "("), close = !strcmp(tok[i], ")");
+		if ((*depth == 0 && open) || (*depth == 1 && (close || !strcmp(tok[i], ","))))
+			break;
+		*depth += open - close;
+	}
+	return i;
+}
+
 /* Whether the old and new shapes of a declaration with the same arity
  * declare types no value passes between (ctypes_clash): the type before
  * a function's parenthesis or a parameter's, or a variable's or field's. */
@@ -1021,26 +1035,19 @@ static int types_clash(char *const *old, size_t nold, char *const *new, size_t n
 		return 0;
 	char *sa = xstrdup(old[0]), *sb = xstrdup(new[0]), **ta, **tb;
 	size_t na = shape_tokens(sa, &ta), nb = shape_tokens(sb, &tb), ia = 0, ib = 0;
-	int clash = 0;
-	/* Segments: up to the first '(' (or the whole), then each parameter. */
-	for (int depth_a = 0, depth_b = 0; !clash && (ia < na || ib < nb);) {
-		size_t ea = ia, eb = ib;
-		while (ea < na && !(depth_a == 1 && (!strcmp(ta[ea], ",") || !strcmp(ta[ea], ")"))) &&
-		       !(depth_a == 0 && !strcmp(ta[ea], "(")))
-			depth_a += !strcmp(ta[ea], "(") - !strcmp(ta[ea], ")"), ea++;
-		while (eb < nb && !(depth_b == 1 && (!strcmp(tb[eb], ",") || !strcmp(tb[eb], ")"))) &&
-		       !(depth_b == 0 && !strcmp(tb[eb], "(")))
-			depth_b += !strcmp(tb[eb], "(") - !strcmp(tb[eb], ")"), eb++;
+	int clash = 0, da = 0, db = 0;
+	while (!clash) {
+		size_t ea = segment_end(ta, na, ia, &da), eb = segment_end(tb, nb, ib, &db);
 		struct ctype ca, cb;
 		ctype_of(ta, ia, ea, &ca);
 		ctype_of(tb, ib, eb, &cb);
-		clash = ctypes_clash(&ca, &cb) && !(ea == ia && eb == ib);
+		clash = (ea > ia || eb > ib) && ctypes_clash(&ca, &cb);
 		buf_release(&ca.base);
 		buf_release(&cb.base);
 		if (ea >= na || eb >= nb || !strcmp(ta[ea], ")") || !strcmp(tb[eb], ")"))
 			break;
-		depth_a += !strcmp(ta[ea], "(");
-		depth_b += !strcmp(tb[eb], "(");
+		da += !strcmp(ta[ea], "(");   /* past a function's '(': its parameters */
+		db += !strcmp(tb[eb], "(");
 		ia = ea + 1;
 		ib = eb + 1;
 	}
