@@ -1353,6 +1353,11 @@ static void shadow_needs(const struct hdecl *hd, size_t nhd, const struct use *u
 	}
 }
 
+int deps_reads(const char *path)
+{
+	return c_like(path);
+}
+
 int deps_source_of(const char *path, const char *data, size_t len)
 {
 	return c_like(path) && data && memmem(data, len, "##", 2);

@@ -79,8 +79,9 @@ struct deps_source {
 	size_t len;
 };
 
-/* Whether an unchanged file at path with these contents is worth passing
- * as a source: a C file that pastes tokens. */
+/* Whether a file at path is C that deps reads; whether an unchanged one
+ * with these contents is worth passing as a source: C that pastes tokens. */
+int deps_reads(const char *path);
 int deps_source_of(const char *path, const char *data, size_t len);
 /* Compute the groups of set s, with nsrc unchanged sources. Never fails:
  * files it cannot read as C are left alone (their changes stay single). */

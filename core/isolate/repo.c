@@ -359,6 +359,7 @@ static int commit_tree(struct repo *r, const char *hex, git_tree **tree, struct 
 
 struct walk_ctx {
 	struct repo *r;
+	int (*want)(const char *path);
 	repo_blob_cb cb;
 	void *priv;
 	int rc;
@@ -377,12 +378,17 @@ static int walk_cb(const char *root, const git_tree_entry *entry, void *payload)
 	}
 	if (mode != GIT_FILEMODE_BLOB && mode != GIT_FILEMODE_BLOB_EXECUTABLE && mode != GIT_FILEMODE_LINK)
 		return 0;
+	char *path = xasprintf("%s%s", root, git_tree_entry_name(entry));
+	if (w->want && !w->want(path)) {
+		free(path);
+		return 0;
+	}
 	git_blob *blob = NULL;
 	if (git_blob_lookup(&blob, w->r->r, git_tree_entry_id(entry)) < 0) {
+		free(path);
 		w->rc = git_fail(w->e, "cannot read a blob");
 		return -1;
 	}
-	char *path = xasprintf("%s%s", root, git_tree_entry_name(entry));
 	w->rc = w->cb(w->priv, path, (unsigned)mode, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
 	free(path);
 	git_blob_free(blob);
@@ -391,10 +397,16 @@ static int walk_cb(const char *root, const git_tree_entry *entry, void *payload)
 
 int repo_tree_walk(struct repo *r, const char *commit_hex, repo_blob_cb cb, void *priv, struct cerr *e)
 {
+	return repo_tree_walk_some(r, commit_hex, NULL, cb, priv, e);
+}
+
+int repo_tree_walk_some(struct repo *r, const char *commit_hex, int (*want)(const char *path), repo_blob_cb cb,
+			void *priv, struct cerr *e)
+{
 	git_tree *tree = NULL;
 	if (commit_tree(r, commit_hex, &tree, e) < 0)
 		return -1;
-	struct walk_ctx w = {r, cb, priv, 0, e};
+	struct walk_ctx w = {r, want, cb, priv, 0, e};
 	int rc = git_tree_walk(tree, GIT_TREEWALK_PRE, walk_cb, &w);
 	git_tree_free(tree);
 	if (w.rc)

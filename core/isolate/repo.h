@@ -64,6 +64,9 @@ char *repo_commit_author(struct repo *r, const char *hex, long long *when);
  * submodule with mode 0160000 and no data (a plain clone has its directory, empty). */
 typedef int (*repo_blob_cb)(void *priv, const char *path, unsigned mode, const char *data, size_t len);
 int repo_tree_walk(struct repo *r, const char *commit_hex, repo_blob_cb cb, void *priv, struct cerr *e);
+/* The same for the blobs whose path want() accepts: the others are not read. */
+int repo_tree_walk_some(struct repo *r, const char *commit_hex, int (*want)(const char *path), repo_blob_cb cb,
+			void *priv, struct cerr *e);
 /* Read one path of a commit's tree: 1 found (data in out, mode set), 0 absent, <0 error. */
 int repo_read_path(struct repo *r, const char *commit_hex, const char *path, struct buf *out,
 		   unsigned *mode, struct cerr *e);

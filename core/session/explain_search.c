@@ -2158,7 +2158,7 @@ static void search_deps(struct explain *x, const struct change_set *s, struct de
 {
 	struct sources ss = {s, NULL, 0};
 	struct cerr e;
-	(void)repo_tree_walk(x->p->repo, s->new_rev, source_cb, &ss, &e);
+	(void)repo_tree_walk_some(x->p->repo, s->new_rev, deps_reads, source_cb, &ss, &e);
 	deps_compute(s, ss.v, ss.n, d);
 	for (size_t k = 0; k < ss.n; k++)
 		free((char *)ss.v[k].data);

@@ -603,7 +603,7 @@ static void test_pasted_names(void)
 	const char *oldu = "#include \"vm.h\"\nint f(void)\n{\n\treturn OP_drop;\n}\n";
 	const char *newu = "#include \"vm.h\"\nint f(void)\n{\n\treturn OP_pop;\n}\n";
 	struct deps_source src = {vm, strlen(vm)};
-	CHECK(deps_source_of("vm.h", vm, strlen(vm)));
+	CHECK(deps_source_of("vm.h", vm, strlen(vm)) && deps_reads("vm.h") && !deps_reads("README"));
 	CHECK(!deps_source_of("vm.txt", vm, strlen(vm)) && !deps_source_of("u.c", oldu, strlen(oldu)));
 	for (int with = 0; with < 2; with++) {
 		s = change_set_new("a", "b");
