@@ -10,7 +10,7 @@
 # build, seconds, for culprit and for git bisect run with the same commands,
 # the culprit commit's changes (hunks) and the bar culprit's builds should
 # meet for a single-cause commit: bisect's steps + ceil(log2 hunks) + 4.
-# KEEP=DIR keeps each culprit report (NAME.json) and its log (NAME.err);
+# KEEP=DIR keeps each culprit report (NAME.json) and its progress log (NAME.err);
 # CULPRIT_ARGS adds options to culprit's command (e.g. a budget,
 # --max-configurations N).
 set -u
@@ -31,8 +31,9 @@ while IFS="$tab" read -r name repo good bad bug build test; do
 	bug=$(git -C "$W/$name-c" rev-parse "$bug^{commit}")
 	# culprit
 	t0=$(date +%s.%N)
+	quiet=--quiet; [ -n "${KEEP:-}" ] && quiet=   # kept, the log holds the progress lines
 	# shellcheck disable=SC2086
-	(cd "$W/$name-c" && "$CULPRIT" --batch --quiet --format json --no-semantic ${CULPRIT_ARGS:-} --build "$build" \
+	(cd "$W/$name-c" && "$CULPRIT" --batch $quiet --format json --no-semantic ${CULPRIT_ARGS:-} --build "$build" \
 		--good "$good" --bad "$bad" -- sh -c "$test") > "$W/$name.json" 2> "$W/$name.err"
 	t1=$(date +%s.%N)
 	cc=$(jq -r '.culprit_commit // "none"' "$W/$name.json" 2>/dev/null || echo error)
