@@ -501,6 +501,11 @@ struct paste {
 	size_t a, b;           /* the chain, first to last token */
 };
 
+static int same_text(const struct tok *a, const struct tok *b)
+{
+	return a->len == b->len && !memcmp(a->s, b->s, a->len);
+}
+
 /* The index of parameter t among the tokens p0..p1 (separated by commas), or -1. */
 static int param_index(const struct scan *sc, size_t p0, size_t p1, const struct tok *t)
 {
@@ -508,7 +513,7 @@ static int param_index(const struct scan *sc, size_t p0, size_t p1, const struct
 	for (size_t k = p0; k < p1; k++) {
 		if (punct(&sc->t[k], ','))
 			n++;
-		else if (sc->t[k].kind == T_IDENT && sc->t[k].len == t->len && !memcmp(sc->t[k].s, t->s, t->len))
+		else if (sc->t[k].kind == T_IDENT && same_text(&sc->t[k], t))
 			return n;
 	}
 	return -1;
@@ -616,10 +621,10 @@ static void paste_declare(struct scan *scans, size_t nscans, const struct deps_s
 			const struct tok *t = &sc->t[i];
 			if (t->kind != T_IDENT || t->directive || !punct(&sc->t[i + 1], '('))
 				continue;
-			int known = 0;
-			for (size_t c = 0; c < np && !known; c++)
-				known = p[c].sc->t[p[c].name].len == t->len && !memcmp(p[c].sc->t[p[c].name].s, t->s, t->len);
-			if (!known)
+			size_t first = 0;   /* the first chain of a macro of that name */
+			while (first < np && !same_text(&p[first].sc->t[p[first].name], t))
+				first++;
+			if (first == np)
 				continue;
 			size_t nargs = 0, k = i + 2;
 			int depth = 1;
@@ -637,9 +642,8 @@ static void paste_declare(struct scan *scans, size_t nscans, const struct deps_s
 			}
 			if (depth)
 				break;
-			for (size_t c = 0; c < np; c++) {
-				const struct tok *m = &p[c].sc->t[p[c].name];
-				if (m->len != t->len || memcmp(m->s, t->s, t->len))
+			for (size_t c = first; c < np; c++) {
+				if (!same_text(&p[c].sc->t[p[c].name], t))
 					continue;
 				char *name = paste_name(&p[c], sc, arg, nargs);
 				int seen = 0;
