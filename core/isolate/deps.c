@@ -596,12 +596,110 @@ static char *paste_name(const struct paste *c, const struct scan *sc, const size
 	return buf_detach(&name);
 }
 
+/* The arguments of the call whose '(' is token open: arg[j] is where
+ * argument j starts, arg[nargs] one past the ')' (one token each, at
+ * least). Returns nargs, or -1 when the parentheses do not close. */
+static long call_args(const struct scan *sc, size_t open, size_t **arg)
+{
+	size_t nargs = 0;
+	int depth = 1;
+	*arg = xrealloc(*arg, 2 * sizeof(**arg));
+	(*arg)[0] = open + 1;
+	for (size_t k = open + 1; k < sc->nt && depth > 0; k++) {
+		if (punct(&sc->t[k], '(') || punct(&sc->t[k], '[') || punct(&sc->t[k], '{'))
+			depth++;
+		else if (punct(&sc->t[k], ')') || punct(&sc->t[k], ']') || punct(&sc->t[k], '}'))
+			depth--;
+		if ((depth == 1 && punct(&sc->t[k], ',')) || depth == 0) {
+			*arg = xrealloc(*arg, (nargs + 3) * sizeof(**arg));
+			(*arg)[++nargs] = k + 1;   /* the next argument's start: after the comma */
+		}
+	}
+	return depth ? -1 : (long)nargs;
+}
+
+/* Whether token i is a call's name: an identifier before '(' that is not
+ * the name a #define defines. */
+static int call_at(const struct scan *sc, size_t i)
+{
+	return i + 1 < sc->nt && sc->t[i].kind == T_IDENT && punct(&sc->t[i + 1], '(') &&
+	       !(i > 0 && sc->t[i].directive && tok_is(&sc->t[i - 1], "define"));
+}
+
+/* The function-like #define whose body holds token i: its name's token,
+ * and its parameters' tokens in p0..p1; SIZE_MAX when none. */
+static size_t define_of(const struct scan *sc, size_t i, size_t *p0, size_t *p1)
+{
+	if (!sc->t[i].directive)
+		return SIZE_MAX;
+	size_t k = i;
+	while (k > 0 && continues(sc, k))
+		k--;
+	if (k + 3 >= i || !tok_is(&sc->t[k + 1], "define") || !punct(&sc->t[k + 3], '('))
+		return SIZE_MAX;
+	*p0 = k + 4;
+	for (*p1 = *p0; *p1 < i && !punct(&sc->t[*p1], ')'); ++*p1)
+		;
+	return *p1 < i ? k + 2 : SIZE_MAX;
+}
+
+/* A pasting macro passed to another macro (`MAP(GEN)`, where `#define
+ * MAP(XX) XX(OK, "success") ...`): within that macro's body, the calls of
+ * the parameter it is passed as are its calls. */
+struct pass {
+	const struct tok *macro, *arg;   /* the macro called; the pasting macro passed */
+	size_t index;                    /* as its argument number index */
+};
+
+static int pastes(const struct paste *p, size_t np, const struct tok *t)
+{
+	for (size_t c = 0; c < np; c++)
+		if (same_text(&p[c].sc->t[p[c].name], t))
+			return 1;
+	return 0;
+}
+
+/* The passes of pasting macros (p) to other macros in sc, appended to *out. */
+static size_t passes_of(const struct scan *sc, const struct paste *p, size_t np, struct pass **out, size_t n)
+{
+	size_t *arg = NULL;
+	for (size_t i = 0; i < sc->nt; i++) {
+		long nargs = call_at(sc, i) ? call_args(sc, i + 1, &arg) : -1;
+		for (long j = 0; j < nargs; j++)
+			if (arg[j + 1] - arg[j] == 2 && sc->t[arg[j]].kind == T_IDENT && pastes(p, np, &sc->t[arg[j]])) {
+				*out = xrealloc(*out, (n + 1) * sizeof(**out));
+				(*out)[n++] = (struct pass){&sc->t[i], &sc->t[arg[j]], (size_t)j};
+			}
+	}
+	free(arg);
+	return n;
+}
+
+/* The pasting macros a call at token i of sc stands for: its own name,
+ * and, when it calls a parameter of the #define around it, the macros
+ * passed as that parameter. n of them, in *callee. */
+static size_t callees(const struct scan *sc, size_t i, const struct pass *ps, size_t nps, const struct tok ***callee)
+{
+	size_t n = 0, p0, p1;
+	*callee = xrealloc(*callee, (nps + 1) * sizeof(**callee));
+	(*callee)[n++] = &sc->t[i];
+	size_t m = define_of(sc, i, &p0, &p1);
+	int j = m == SIZE_MAX ? -1 : param_index(sc, p0, p1, &sc->t[i]);
+	for (size_t k = 0; j >= 0 && k < nps; k++)
+		if (ps[k].index == (size_t)j && same_text(ps[k].macro, &sc->t[m]))
+			(*callee)[n++] = ps[k].arg;
+	return n;
+}
+
 /* Names made by token pasting: a call of a macro whose body pastes a
  * parameter to other text (`#define DEF(id, size) REOP_ ## id,` over the
  * `DEF(drop, 1)` lines of a header) declares, at the call, the name it
- * makes (REOP_drop). The macro may be defined in another changed file;
- * a name made by a definition the call never meets is a name nothing
- * uses, so taking every definition of the macro is harmless. */
+ * makes (REOP_drop). So does a call, in a macro's body, of the parameter
+ * a pasting macro is passed as (the X-macro list `#define MAP(XX) XX(OK,
+ * "success") ...`, expanded as `MAP(GEN)` with `#define GEN(n, s) E_ ##
+ * n,`). The macro may be defined in another changed file; a name made by
+ * a definition the call never meets is a name nothing uses, so taking
+ * every definition of the macro is harmless. */
 static void paste_declare(struct scan *scans, size_t nscans, const struct deps_source *src, size_t nsrc)
 {
 	struct paste *p = NULL;
@@ -613,45 +711,41 @@ static void paste_declare(struct scan *scans, size_t nscans, const struct deps_s
 		lex(src[f].data, src[f].len, &ctx[f]);
 		np = paste_chains(&ctx[f], &p, np);
 	}
+	struct pass *ps = NULL;
+	size_t nps = 0;
+	for (size_t f = 0; np && f < nscans; f++)
+		nps = passes_of(&scans[f], p, np, &ps, nps);
+	for (size_t f = 0; np && f < nsrc; f++)
+		nps = passes_of(&ctx[f], p, np, &ps, nps);
 	size_t *arg = NULL;
+	const struct tok **callee = NULL;
 	for (size_t f = 0; np && f < nscans; f++) {
 		struct scan *sc = &scans[f];
 		size_t nd = sc->nd;
 		for (size_t i = 0; i + 1 < sc->nt; i++) {
-			const struct tok *t = &sc->t[i];
-			if (t->kind != T_IDENT || t->directive || !punct(&sc->t[i + 1], '('))
+			if (!call_at(sc, i))
 				continue;
-			size_t first = 0;   /* the first chain of a macro of that name */
-			while (first < np && !same_text(&p[first].sc->t[p[first].name], t))
-				first++;
-			if (first == np)
+			size_t ncallee = callees(sc, i, ps, nps, &callee), m = 0;
+			while (m < ncallee && !pastes(p, np, callee[m]))
+				m++;
+			if (m == ncallee)
 				continue;
-			size_t nargs = 0, k = i + 2;
-			int depth = 1;
-			arg = xrealloc(arg, 2 * sizeof(*arg));
-			arg[0] = k;
-			for (; k < sc->nt && depth > 0; k++) {
-				if (punct(&sc->t[k], '(') || punct(&sc->t[k], '[') || punct(&sc->t[k], '{'))
-					depth++;
-				else if (punct(&sc->t[k], ')') || punct(&sc->t[k], ']') || punct(&sc->t[k], '}'))
-					depth--;
-				if ((depth == 1 && punct(&sc->t[k], ',')) || depth == 0) {
-					arg = xrealloc(arg, (nargs + 3) * sizeof(*arg));
-					arg[++nargs] = k + 1;   /* the next argument's start: after the comma */
-				}
-			}
-			if (depth)
+			long nargs = call_args(sc, i + 1, &arg);
+			if (nargs < 0)
 				break;
-			for (size_t c = first; c < np; c++) {
-				if (!same_text(&p[c].sc->t[p[c].name], t))
+			size_t k = arg[nargs];   /* past the call */
+			for (size_t c = 0; c < np; c++) {
+				for (m = 0; m < ncallee && !same_text(&p[c].sc->t[p[c].name], callee[m]); m++)
+					;
+				if (m == ncallee)
 					continue;
-				char *name = paste_name(&p[c], sc, arg, nargs);
+				char *name = paste_name(&p[c], sc, arg, (size_t)nargs);
 				int seen = 0;
 				for (size_t j = nd; name && j < sc->nd && !seen; j++)
 					seen = sc->d[j].tok >= i && sc->d[j].tok < k && !strcmp(sc->d[j].name, name);
 				if (name && !seen) {
 					sc->d = xrealloc(sc->d, (sc->nd + 1) * sizeof(*sc->d));
-					sc->d[sc->nd++] = (struct decl){name, xstrdup(""), xstrdup(name), 'g', t->line,
+					sc->d[sc->nd++] = (struct decl){name, xstrdup(""), xstrdup(name), 'g', sc->t[i].line,
 									sc->t[k - 1].line, i};
 				} else {
 					free(name);
@@ -659,7 +753,9 @@ static void paste_declare(struct scan *scans, size_t nscans, const struct deps_s
 			}
 		}
 	}
+	free(callee);
 	free(arg);
+	free(ps);
 	free(p);
 	for (size_t f = 0; f < nsrc; f++)
 		free(ctx[f].t);

@@ -145,6 +145,15 @@ check "xmacro: the constant is failure-inducing, alone" [ "$(jqf '.failure_induc
 check "xmacro: the constant is the fix" [ "$(jqf '.fix | length')" = 1 ] &&
 	[ "$(jqf '.fix[0].removed[0]')" = "	return 2;" ]
 check "xmacro: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
+# An error map kept as an X-macro list (`ERR_MAP(ERR_GEN)` with a pasting
+# ERR_GEN): the list's new XX line declares the code the parser's new
+# lines return, so they are applied together and nothing fails to build.
+d=$(fixture errmap)
+culprit_json "$d" --good good --bad bad --no-semantic -- ./run-test.sh
+check "errmap: exit 0" [ "$RC" = 0 ]
+check "errmap: the constant is failure-inducing and the fix, alone" [ "$(jqf '.failure_inducing | length')" = 1 ] &&
+	[ "$(jqf '.failure_inducing[0].added[0]')" = "#define LIMIT 10" ] && [ "$(jqf '.fix | length')" = 1 ]
+check "errmap: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
 # A parameter made a position instead of a pointer, its callers changed
 # with it, built with -w: the signature's pieces taken without the calls'
 # build silently and fail otherwise. Such a declaration and its uses are

@@ -695,8 +695,35 @@ static void test_labels(void)
 	change_set_free(s);
 }
 
+/* A pasting macro passed to an X-macro list (`MAP(GEN)`): the list's
+ * calls of its parameter declare the names GEN makes. */
+static void test_passed_paste(void)
+{
+	const char *oh = "#define MAP(XX) \\\n  XX(OK, \"ok\") \\\n  XX(LONG, \"too long\")\n"
+			 "#define GEN(n, s) E_##n,\nenum err { MAP(GEN) };\n";
+	const char *nh = "#define MAP(XX) \\\n  XX(OK, \"ok\") \\\n  XX(SHORT, \"too short\") \\\n"
+			 "  XX(LONG, \"too long\")\n#define GEN(n, s) E_##n,\nenum err { MAP(GEN) };\n";
+	const char *oc = "#include \"e.h\"\nint check(int n)\n{\n\tif (n > 9)\n\t\treturn E_LONG;\n\treturn E_OK;\n}\n";
+	const char *nc = "#include \"e.h\"\nint check(int n)\n{\n\tif (n > 9)\n\t\treturn E_LONG;\n"
+			 "\tif (n < 2)\n\t\treturn E_SHORT;\n\treturn E_OK;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "e.h", oh, nh);
+	change_set_add_hunk(s, 2, 0, 3, 1, "", 0);   /* XX(SHORT, ...) */
+	add_text(s, "e.c", oc, nc);
+	change_set_add_hunk(s, 5, 0, 6, 2, "", 0);   /* return E_SHORT */
+	struct deps d;
+	deps_of(s, &d);
+	size_t out[2];
+	CHECK(deps_declaring(&d, "E_SHORT", out) == 1 && out[0] == 0);
+	CHECK(d.nneed[1] == 1 && d.need[1][0] == 0);   /* the use needs the list's line */
+	CHECK(deps_declaring(&d, "E_OK", out) == 0);   /* unchanged lines declare nothing a hunk holds */
+	deps_release(&d);
+	change_set_free(s);
+}
+
 int main(void)
 {
+	RUN(test_passed_paste);
 	RUN(test_labels);
 	RUN(test_type_clash);
 	RUN(test_pasted_names);
