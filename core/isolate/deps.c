@@ -34,6 +34,13 @@ struct use {
 	char *scope;                  /* the function it is in, or "" (owned by the scan's scopes) */
 };
 
+/* A function definition: its name (one of the scan's scopes) and lines,
+ * from its declaration's first line to its closing brace. */
+struct body {
+	const char *name;
+	int first, last;
+};
+
 struct scan {
 	struct tok *t;
 	size_t nt;
@@ -43,6 +50,8 @@ struct scan {
 	size_t nu;
 	char **scopes;
 	size_t nscopes;
+	struct body *b;
+	size_t nb;
 };
 
 static int is_ident0(int c) { return isalpha(c) || c == '_'; }
@@ -355,6 +364,65 @@ static void alias_declare(struct scan *sc, const size_t *alias, size_t nalias)
 	}
 }
 
+/* A function body opens: its name (owned by the scan from now on) becomes
+ * the scope of what follows, and its lines start at first. */
+static const char *open_body(struct scan *sc, char *name, int first)
+{
+	sc->scopes = xrealloc(sc->scopes, (sc->nscopes + 1) * sizeof(*sc->scopes));
+	sc->scopes[sc->nscopes++] = name;
+	sc->b = xrealloc(sc->b, (sc->nb + 1) * sizeof(*sc->b));
+	sc->b[sc->nb++] = (struct body){name, first, 0};
+	return name;
+}
+
+/* The head of an old-style (K&R) definition before the '{' at token i,
+ * `f(a, b) int a; char *b; {`: the parameters' names in parentheses, then
+ * their declarations. Returns the function name's token, else i. */
+static size_t kr_head(const struct scan *sc, size_t i)
+{
+	const struct tok *t = sc->t;
+	if (i == 0 || !punct(&t[i - 1], ';'))
+		return i;
+	size_t k = i - 1;
+	for (; k > 0 && !punct(&t[k], ')'); k--)
+		if (t[k].directive || !(t[k].kind != T_PUNCT || punct(&t[k], '*') || punct(&t[k], ',') ||
+					punct(&t[k], ';') || punct(&t[k], '[') || punct(&t[k], ']')))
+			return i;
+	size_t open = k;
+	while (open > 0 && (t[open - 1].kind == T_IDENT || punct(&t[open - 1], ',')))
+		open--;
+	if (open < 2 || open == k || !punct(&t[open - 1], '(') || t[open - 2].kind != T_IDENT ||
+	    in_list(&t[open - 2], type_words) || in_list(&t[open - 2], stmt_words))
+		return i;
+	return open - 2;
+}
+
+/* An old-style definition's parameter declarations, between its name's
+ * closing parenthesis and the body's '{' at token i, were read as globals
+ * (the head looks like a prototype): they are the function's locals. */
+static void kr_params(struct scan *sc, size_t name, size_t i, const char *fn)
+{
+	size_t close = name + 1;
+	while (!punct(&sc->t[close], ')'))
+		close++;
+	size_t keep = 0;
+	for (size_t k = 0; k < sc->nd; k++) {
+		if (sc->d[k].tok > close && sc->d[k].tok < i) {
+			free(sc->d[k].name);
+			free(sc->d[k].scope);
+			free(sc->d[k].shape);
+		} else {
+			sc->d[keep++] = sc->d[k];
+		}
+	}
+	sc->nd = keep;
+	for (size_t a = close + 1, k = a; k < i; k++)
+		if (punct(&sc->t[k], ';')) {
+			declare(sc, a, k, 'G', fn, 0, NULL);
+			a = k + 1;
+		}
+}
+
 static void scan_file(const char *data, size_t len, struct scan *sc)
 {
 	memset(sc, 0, sizeof(*sc));
@@ -405,7 +473,8 @@ static void scan_file(const char *data, size_t len, struct scan *sc)
 		}
 		if (punct(t, '{')) {
 			int has_eq = 0, has_tag = -1, depth = 0;
-			for (size_t k = stmt; k < i; k++) {
+			size_t k;
+			for (k = stmt; k < i; k++) {
 				depth += punct(&sc->t[k], '(') - punct(&sc->t[k], ')');
 				has_eq |= depth == 0 && punct(&sc->t[k], '=');
 				if (has_tag < 0 && (tok_is(&sc->t[k], "struct") || tok_is(&sc->t[k], "union")))
@@ -426,12 +495,14 @@ static void scan_file(const char *data, size_t len, struct scan *sc)
 				free(fn);
 				fn = NULL;
 				declare(sc, stmt, i, 'G', "", 1, &fn);
-				if (fn) {
-					sc->scopes = xrealloc(sc->scopes, (sc->nscopes + 1) * sizeof(*sc->scopes));
-					sc->scopes[sc->nscopes++] = fn;
-					scope = fn;
-					fn = NULL;
-				}
+				if (fn)
+					scope = open_body(sc, fn, sc->t[stmt].line);
+				fn = NULL;
+				st[sp++] = (struct frame){'F', 0};
+				stmt = i + 1;
+			} else if (ctx == 'G' && (k = kr_head(sc, i)) < i) {
+				scope = open_body(sc, xstrndup(sc->t[k].s, sc->t[k].len), sc->t[k].line);
+				kr_params(sc, k, i, scope);
 				st[sp++] = (struct frame){'F', 0};
 				stmt = i + 1;
 			} else {
@@ -447,8 +518,10 @@ static void scan_file(const char *data, size_t len, struct scan *sc)
 				struct frame f = st[--sp];
 				stmt = f.kind == 'I' ? f.stmt : i + 1;   /* an initializer's declaration goes on */
 				post_body = f.kind == 'S' || f.kind == 'E';
-				if (f.kind == 'F')
+				if (f.kind == 'F' && scope[0]) {
+					sc->b[sc->nb - 1].last = t->line;
 					scope = "";
+				}
 			}
 			continue;
 		}
@@ -772,6 +845,7 @@ static void scan_release(struct scan *sc)
 	for (size_t i = 0; i < sc->nscopes; i++)
 		free(sc->scopes[i]);
 	free(sc->scopes);
+	free(sc->b);
 	free(sc->d);
 	free(sc->u);
 	free(sc->t);

@@ -154,6 +154,15 @@ check "errmap: exit 0" [ "$RC" = 0 ]
 check "errmap: the constant is failure-inducing and the fix, alone" [ "$(jqf '.failure_inducing | length')" = 1 ] &&
 	[ "$(jqf '.failure_inducing[0].added[0]')" = "#define LIMIT 10" ] && [ "$(jqf '.fix | length')" = 1 ]
 check "errmap: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
+# Old-style (K&R) definitions: a local widened in one function and a
+# constant changed beside another function's local of the same name are
+# not tied (each function's locals are its own), so the constant alone
+# is the answer.
+d=$(fixture kr_locals)
+culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh
+check "kr_locals: exit 0" [ "$RC" = 0 ]
+check "kr_locals: the constant is failure-inducing, alone" [ "$(jqf '.failure_inducing | length')" = 1 ] &&
+	[ "$(jqf '.failure_inducing[0].added[0]')" = "	n = x * 4;" ]
 # A parameter made a position instead of a pointer, its callers changed
 # with it, built with -w: the signature's pieces taken without the calls'
 # build silently and fail otherwise. Such a declaration and its uses are

@@ -721,9 +721,32 @@ static void test_passed_paste(void)
 	change_set_free(s);
 }
 
+/* Old-style (K&R) definitions: their parameters and locals are the
+ * function's, not globals of the file, so a local's change in one
+ * function does not tie the uses of a local of that name in another. */
+static void test_kr_definitions(void)
+{
+	const char *old = "int f(s, n)\n  char *s;\n  int n;\n{\n\tunsigned len;\n\tlen = n;\n\treturn len;\n}\n"
+			  "int g(p)\n  char *p;\n{\n\tunsigned len;\n\tlen = 1;\n\treturn len;\n}\n";
+	const char *new = "int f(s, n)\n  char *s;\n  int n;\n{\n\tlong len;\n\tlen = n;\n\treturn len;\n}\n"
+			  "int g(p)\n  char *p;\n{\n\tunsigned len;\n\tlen = 2;\n\treturn len;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "k.c", old, new);
+	change_set_add_hunk(s, 5, 1, 5, 1, "", 0);    /* f's len: unsigned -> long */
+	change_set_add_hunk(s, 13, 1, 13, 1, "", 0);  /* g: len = 2 */
+	struct deps d;
+	deps_of(s, &d);
+	CHECK(d.group[0] == -1 && d.group[1] == -1);   /* two functions' locals */
+	size_t out[2];
+	CHECK(deps_declaring(&d, "len", out) == 1 && out[0] == 0);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 int main(void)
 {
 	RUN(test_passed_paste);
+	RUN(test_kr_definitions);
 	RUN(test_labels);
 	RUN(test_type_clash);
 	RUN(test_pasted_names);
