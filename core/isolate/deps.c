@@ -1046,6 +1046,47 @@ static void pair_brackets(const struct change_set *s, size_t f, const struct sca
 	free(uf);
 }
 
+/* Hunks that rewrite a function: one both revisions define (by name),
+ * touched by three hunks or more, with most of its lines (two thirds)
+ * changed on both sides. Its hunks cut old and new code at arbitrary lines, and a mix of
+ * them is a function neither revision has: it may build, and fail in its
+ * own way. They are one block, with no names (taken together at token
+ * level as well). */
+static void rewrites(const struct scan *sc, long *const *owners, long *hard, char *rewrite)
+{
+	for (size_t i = 0; i < sc[1].nb; i++) {
+		const struct body *b[2] = {NULL, &sc[1].b[i]};
+		for (size_t k = 0; k < sc[0].nb && !b[0]; k++)
+			if (!strcmp(sc[0].b[k].name, b[1]->name))
+				b[0] = &sc[0].b[k];
+		if (!b[0] || !b[0]->last || !b[1]->last)
+			continue;
+		/* The hunks touching a body are consecutive: lo to hi. */
+		long lo = -1, hi = -1;
+		int most = 1;
+		for (int side = 0; side < 2; side++) {
+			int changed = 0, lines = b[side]->last - b[side]->first + 1;
+			for (int l = b[side]->first; l <= b[side]->last; l++) {
+				long o = owners[side][l];
+				if (o < 0)
+					continue;
+				changed++;
+				lo = lo < 0 || o < lo ? o : lo;
+				hi = o > hi ? o : hi;
+			}
+			most &= 3 * changed >= 2 * lines;
+		}
+		if (hi - lo < 2 || !most)
+			continue;
+		for (int side = 0; side < 2; side++)
+			for (int l = b[side]->first; l <= b[side]->last; l++)
+				if (owners[side][l] >= 0) {
+					unite(hard, (size_t)lo, (size_t)owners[side][l]);
+					rewrite[owners[side][l]] = 1;
+				}
+	}
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -1549,6 +1590,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 	d->nneed = xcalloc(s->nchanges + 1, sizeof(*d->nneed));
 	d->need_names = xcalloc(s->nchanges + 1, sizeof(*d->need_names));
 	d->block = xmalloc((s->nchanges + 1) * sizeof(*d->block));
+	d->rewrite = xcalloc(s->nchanges + 1, 1);
 	long *parent = xmalloc((s->nchanges + 1) * sizeof(*parent));
 	long *hard = xmalloc((s->nchanges + 1) * sizeof(*hard));   /* the blocks' ties, also the groups' */
 	for (size_t c = 0; c < s->nchanges; c++)
@@ -1605,7 +1647,10 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 	for (size_t f = 0; f < s->nfiles; f++) {
 		const struct change_file *cf = &s->files[f];
 		if (!cf->binary && c_like(cf->new_path))
+		{
 			pair_brackets(s, f, &scans[2 * f], &owners[2 * f], hard);
+			rewrites(&scans[2 * f], &owners[2 * f], hard, d->rewrite);
+		}
 	}
 	/* Each name whose declarations changed ties its declaring hunks to its users. */
 	char *done = xcalloc(nhd + 1, 1);
@@ -1770,6 +1815,7 @@ void deps_release(struct deps *d)
 	free(d->nneed);
 	free(d->group);
 	free(d->block);
+	free(d->rewrite);
 	for (size_t k = 0; k < d->nheader; k++)
 		free(d->header_names[k]);
 	free(d->header);

@@ -13,7 +13,9 @@
  * partner differs between the revisions) are tied; an unchanged
  * declaration or use inside a conditional branch a hunk's directive opens
  * or closes counts as that hunk's (an old field under a new #else is
- * compiled out with the #if's macro defined). The groups are the connected hunks. A name that only one revision declares
+ * compiled out with the #if's macro defined); the hunks rewriting a
+ * function (three or more, two thirds of its lines changed on both sides)
+ * are tied. The groups are the connected hunks. A name that only one revision declares
  * ties one way (needs): applied to the old revision, a hunk using a new
  * name needs the hunks declaring it, and a hunk removing a name's
  * declaration needs the hunks removing its uses; reverted from the new
@@ -44,14 +46,18 @@ struct deps {
 	 * way: brackets one hunk opens and another closes; a declaration
 	 * compiled out by a conditional a hunk puts around it, with its uses;
 	 * the hunks declaring one function, type or macro whose declarations
-	 * changed (a prototype and its definition), or that moved. A changed
+	 * changed (a prototype and its definition), or that moved; the hunks
+	 * rewriting one function. A changed
 	 * name's users, and fields and locals, tie groups only: reverting part
 	 * of such a group may build. */
 	long *block;
 	/* Per change: the names whose declarations tie it into its block (none
-	 * for brackets), NUL-separated, "" ended: a piece of it not holding
+	 * for brackets or a rewritten function), NUL-separated, "" ended: a piece of it not holding
 	 * one of them is not held by the block. */
 	char **hard_names;
+	/* Per change: 1 when it is one of the hunks rewriting a function
+	 * (their block): one piece, never taken apart. */
+	char *rewrite;
 	/* Per change: the names it declares or defines (either side), NUL-separated, "" ended. */
 	char **names;
 	/* Per change: the names of hunk declarations it uses (either side), the same way. */

@@ -869,6 +869,13 @@ static int rewritten(const struct change_set *s, size_t c)
 	return pieces * 100 >= text * REWRITE_PERCENT;
 }
 
+/* Whether change c is one piece at token level: a rewritten hunk, or one
+ * of the hunks rewriting a function (deps.h), never taken apart. */
+static int one_piece(const struct search *sr, size_t c)
+{
+	return (sr->deps && sr->deps->rewrite[c]) || rewritten(sr->s, c);
+}
+
 /* At token level, the ties learnt from named errors (learn_names): when
  * one of a tie's pieces is in, all are. Returns how many pieces it added. */
 static size_t close_token_ties(const struct search *sr, struct bits *b, int revert)
@@ -2261,7 +2268,7 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 	 * the failure needs more than the fix): go to token level inside them. */
 	int splittable = 0;
 	for (size_t c = 0; c < s->nchanges; c++)
-		if (s->changes[c].natoms > 1 && !rewritten(s, c) &&
+		if (s->changes[c].natoms > 1 && !one_piece(&sr, c) &&
 		    (bits_test(hl.inducing, s->changes[c].atom0) || bits_test(hl.revert, s->changes[c].atom0)))
 			splittable = 1;
 	/* The failure needing more than the fix is no reason when the more is
@@ -2279,7 +2286,7 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 	}
 	int cause_pieces = 0;
 	for (size_t c = 0; c < s->nchanges; c++)
-		if (s->changes[c].natoms > 1 && !rewritten(s, c) && bits_test(hl.causes, s->changes[c].atom0))
+		if (s->changes[c].natoms > 1 && !one_piece(&sr, c) && bits_test(hl.causes, s->changes[c].atom0))
 			cause_pieces = 1;
 	/* What the dependences or repair brought along to build the
 	 * failure-inducing changes is a reason too: a piece may do without it. */
@@ -2318,7 +2325,7 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 		for (size_t a = 0; a < s->natoms; a++)
 			sr.token_tie[a] = a;
 		for (size_t c = 0; c < s->nchanges; c++)
-			if (change_touched(&s->changes[c], hl.inducing, 1))
+			if (change_touched(&s->changes[c], hl.inducing, 1) && !dp.rewrite[c])
 				bits_set(sr.token_apart, c);
 		sr.token_named = bits_new(s->natoms);
 		for (size_t c = 0; c < s->nchanges; c++)
@@ -2327,7 +2334,7 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 				if (piece_names(s, a, dp.names[c]) || piece_names(s, a, dp.uses[c]))
 					bits_set(sr.token_named, a);
 		for (size_t c = 0; c < s->nchanges; c++)   /* a rewrite is one piece */
-			for (size_t a = s->changes[c].atom0 + 1; rewritten(s, c) && a < s->changes[c].atom0 + s->changes[c].natoms; a++)
+			for (size_t a = s->changes[c].atom0 + 1; one_piece(&sr, c) && a < s->changes[c].atom0 + s->changes[c].natoms; a++)
 				sr.token_tie[tie_root(sr.token_tie, a)] = tie_root(sr.token_tie, s->changes[c].atom0);
 		rc = search_level(x, &sr, &au, ic, ni, rc_, nr, &tl, &stopped);
 		free(ic);

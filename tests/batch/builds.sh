@@ -163,6 +163,19 @@ culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test
 check "kr_locals: exit 0" [ "$RC" = 0 ]
 check "kr_locals: the constant is failure-inducing, alone" [ "$(jqf '.failure_inducing | length')" = 1 ] &&
 	[ "$(jqf '.failure_inducing[0].added[0]')" = "	n = x * 4;" ]
+# A function rewritten whole, cut into four hunks at the lines both
+# versions share: a mix of old and new lines is a function neither
+# revision has, so the rewrite is applied and reverted whole, never taken
+# apart, not even into token pieces.
+d=$(fixture rewritten_function)
+culprit_json "$d" --good good --bad bad --no-semantic -- ./run-test.sh
+check "rewritten_function: exit 0" [ "$RC" = 0 ]
+check "rewritten_function: the rewrite's four hunks are failure-inducing, whole" \
+	[ "$(jqf '[.failure_inducing[] | select(.kind == "hunk" and .file == "rle.c")] | length')" = 4 ] &&
+	[ "$(jqf '.failure_inducing | length')" = 4 ]
+check "rewritten_function: and the fix" [ "$(jqf '[.fix[].id] | join(" ")')" = "$(jqf '[.failure_inducing[].id] | join(" ")')" ]
+check "rewritten_function: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
+check "rewritten_function: not taken apart into tokens" [ "$(jqf .refined_to_tokens)" = false ]
 # A parameter made a position instead of a pointer, its callers changed
 # with it, built with -w: the signature's pieces taken without the calls'
 # build silently and fail otherwise. Such a declaration and its uses are

@@ -743,10 +743,37 @@ static void test_kr_definitions(void)
 	change_set_free(s);
 }
 
+/* A function rewritten by several hunks (most of its lines changed on
+ * both sides) is one block; a function changed in two places is not. */
+static void test_rewritten_function(void)
+{
+	const char *old = "int sum(int *v, int n)\n{\n\tint s = 0;\n\tfor (int i = 0; i < n; i++)\n\t\ts += v[i];\n"
+			  "\treturn s;\n}\n"
+			  "int max(int *v, int n)\n{\n\tint m = v[0];\n\tfor (int i = 1; i < n; i++)\n"
+			  "\t\tif (v[i] > m)\n\t\t\tm = v[i];\n\treturn m;\n}\n";
+	const char *new = "int sum(const int *v, int n)\n{\n\tint t = 0;\n\twhile (n-- > 0)\n\t\tt += *v++;\n"
+			  "\treturn t;\n}\n"
+			  "int max(int *v, int n)\n{\n\tint m = v[0];\n\tfor (int i = 1; i < n; i++)\n"
+			  "\t\tif (v[i] >= m)\n\t\t\tm = v[i];\n\treturn m;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "r.c", old, new);
+	change_set_add_hunk(s, 1, 1, 1, 1, "", 0);    /* sum's signature */
+	change_set_add_hunk(s, 3, 3, 3, 3, "", 0);    /* sum's body */
+	change_set_add_hunk(s, 6, 1, 6, 1, "", 0);    /* sum's return */
+	change_set_add_hunk(s, 12, 1, 12, 1, "", 0);  /* max: > to >= */
+	struct deps d;
+	deps_of(s, &d);
+	CHECK(d.block[0] == 0 && d.block[1] == 0 && d.block[2] == 0);
+	CHECK(d.block[3] == -1);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 int main(void)
 {
 	RUN(test_passed_paste);
 	RUN(test_kr_definitions);
+	RUN(test_rewritten_function);
 	RUN(test_labels);
 	RUN(test_type_clash);
 	RUN(test_pasted_names);
