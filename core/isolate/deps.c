@@ -1242,8 +1242,9 @@ static size_t segment_end(char **tok, size_t n, size_t i, int *depth)
 }
 
 /* Whether the old and new shapes of a declaration with the same arity
- * declare types no value passes between (ctypes_clash): the type before
- * a function's parenthesis or a parameter's, or a variable's or field's. */
+ * declare types no value passes between (ctypes_clash): 1 for the type
+ * before a function's parenthesis (what it returns), or a variable's or
+ * field's; 2 for a parameter's; else 0. */
 static int types_clash(char *const *old, size_t nold, char *const *new, size_t nnew)
 {
 	if (!nold || !nnew)
@@ -1256,7 +1257,7 @@ static int types_clash(char *const *old, size_t nold, char *const *new, size_t n
 		struct ctype ca, cb;
 		ctype_of(ta, ia, ea, &ca);
 		ctype_of(tb, ib, eb, &cb);
-		clash = (ea > ia || eb > ib) && ctypes_clash(&ca, &cb);
+		clash = (ea > ia || eb > ib) && ctypes_clash(&ca, &cb) ? 1 + (ia > 0) : 0;
 		buf_release(&ca.base);
 		buf_release(&cb.base);
 		if (ea >= na || eb >= nb || !strcmp(ta[ea], ")") || !strcmp(tb[eb], ")"))
@@ -1308,6 +1309,23 @@ static void tie_hard(struct deps *d, long *hard, size_t a, size_t b, const char 
 	unite(hard, a, b);
 	list_add(&d->hard_names[a], name);
 	list_add(&d->hard_names[b], name);
+}
+
+/* The hunks holding a return statement in the body of function name in
+ * sc: tied into change c's block (the function's type changed so that its
+ * returns change with it), by the pieces holding `return`. */
+static void returns_of(const struct scan *sc, const long *own, const char *name, struct deps *d, long *hard, size_t c)
+{
+	for (size_t i = 0; i < sc->nb; i++) {
+		if (strcmp(sc->b[i].name, name))
+			continue;
+		for (size_t k = 0; k < sc->nt; k++)
+			if (sc->t[k].line >= sc->b[i].first && sc->t[k].line <= sc->b[i].last && !sc->t[k].directive &&
+			    tok_is(&sc->t[k], "return") && own[sc->t[k].line] >= 0) {
+				unite(hard, c, (size_t)own[sc->t[k].line]);
+				list_add(&d->hard_names[own[sc->t[k].line]], "return");   /* the piece holding it */
+			}
+	}
 }
 
 /* Each change's uses of the names some hunk declares: for repair. */
@@ -1687,6 +1705,14 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 				tie_hard(d, hard, members[0], members[k], hd[i].d->name);
 			order_needs(s, scans, owners, hd[i].d->name, members, nm, d);
 		}
+		/* A local or field moved to another hunk (`unsigned error = 0;`
+		 * removed, `unsigned error = f();` added lines below): without
+		 * the removal it is declared twice, without the addition its
+		 * uses are undeclared. Kept a group's tie (applied together):
+		 * the scan knows a function's locals, not their blocks. */
+		if (!changed && hd[i].d->cls != 'g' && moved(members, mside, nm))
+			for (size_t k = 1; k < nm; k++)
+				unite(parent, members[0], members[k]);
 		/* Only one revision declares it (within the hunks): a one-way tie. */
 		int added = !changed ? 0 : nsh[0] == 0 ? 1 : nsh[1] == 0 ? -1 : 0;
 		if (changed) {
@@ -1698,7 +1724,12 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 			/* A type no value passes to or from (a pointer made a
 			 * number, void made a value): no use builds as C against
 			 * the other revision's, though gcc may only warn. */
-			arity |= !added && types_clash(sh[0], nsh[0], sh[1], nsh[1]);
+			int clash = !added ? types_clash(sh[0], nsh[0], sh[1], nsh[1]) : 0;
+			arity |= clash != 0;
+			/* A function whose type changed so: its returns with it
+			 * (`return 0;` added as void becomes a value). */
+			for (size_t f = 0; clash == 1 && key->cls == 'g' && f < 2 * s->nfiles; f++)
+				returns_of(&scans[f], owners[f], key->name, d, hard, members[0]);
 			/* A function's, type's or macro's declarations must agree:
 			 * a prototype reverted without its definition conflicts, a
 			 * definition kept beside its old place is defined twice. */

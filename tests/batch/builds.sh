@@ -176,6 +176,18 @@ check "rewritten_function: the rewrite's four hunks are failure-inducing, whole"
 check "rewritten_function: and the fix" [ "$(jqf '[.fix[].id] | join(" ")')" = "$(jqf '[.failure_inducing[].id] | join(" ")')" ]
 check "rewritten_function: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
 check "rewritten_function: not taken apart into tokens" [ "$(jqf .refined_to_tokens)" = false ]
+# A void function made to return an error code, its returns in hunks of
+# their own, its caller's `error` declared from its result (the old
+# declaration removed lines above): the signature, its returns and the
+# caller are one block, the moved local one group, so no configuration
+# takes the signature without `return 0;` (which built under -w and
+# failed as the program never did) and the constant is the answer.
+d=$(fixture status_return)
+culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh
+check "status_return: exit 0" [ "$RC" = 0 ]
+check "status_return: the constant is failure-inducing, alone" [ "$(jqf '.failure_inducing | length')" = 1 ] &&
+	[ "$(jqf '.failure_inducing[0].added[0]')" = "	return 2;" ]
+check "status_return: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
 # A parameter made a position instead of a pointer, its callers changed
 # with it, built with -w: the signature's pieces taken without the calls'
 # build silently and fail otherwise. Such a declaration and its uses are

@@ -769,8 +769,34 @@ static void test_rewritten_function(void)
 	change_set_free(s);
 }
 
+/* A void function made to return a value: the hunks holding its returns
+ * are in its block with the signature and the caller using the value; a
+ * local moved to another hunk (`unsigned e = 0;` removed, `unsigned e =
+ * init();` added) ties the two hunks. */
+static void test_returns_and_moved_local(void)
+{
+	const char *old = "void init(int *p)\n{\n\t*p = 0;\n}\n"
+			  "int run(void)\n{\n\tunsigned e = 0;\n\tint v;\n\tinit(&v);\n\treturn e + v;\n}\n";
+	const char *new = "unsigned init(int *p)\n{\n\t*p = 0;\n\treturn 0;\n}\n"
+			  "int run(void)\n{\n\tint v;\n\tunsigned e = init(&v);\n\treturn e + v;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "i.c", old, new);
+	change_set_add_hunk(s, 1, 1, 1, 1, "", 0);   /* void -> unsigned */
+	change_set_add_hunk(s, 3, 0, 4, 1, "", 0);   /* return 0; */
+	change_set_add_hunk(s, 7, 1, 7, 0, "", 0);   /* unsigned e = 0; removed */
+	change_set_add_hunk(s, 9, 1, 9, 1, "", 0);   /* unsigned e = init(&v); */
+	struct deps d;
+	deps_of(s, &d);
+	CHECK(d.block[0] == 0 && d.block[1] == 0 && d.block[3] == 0);
+	CHECK(d.group[2] >= 0 && d.group[2] == d.group[3]);
+	CHECK(d.block[2] == -1);   /* a group's tie: locals' blocks are not known */
+	deps_release(&d);
+	change_set_free(s);
+}
+
 int main(void)
 {
+	RUN(test_returns_and_moved_local);
 	RUN(test_passed_paste);
 	RUN(test_kr_definitions);
 	RUN(test_rewritten_function);
