@@ -1708,11 +1708,12 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 		/* A local or field moved to another hunk (`unsigned error = 0;`
 		 * removed, `unsigned error = f();` added lines below): without
 		 * the removal it is declared twice, without the addition its
-		 * uses are undeclared. Kept a group's tie (applied together):
-		 * the scan knows a function's locals, not their blocks. */
+		 * uses are undeclared, applied or reverted. (The scan knows a
+		 * function's locals, not their blocks: two loops' `i` may be
+		 * tied for nothing, which costs precision, not builds.) */
 		if (!changed && hd[i].d->cls != 'g' && moved(members, mside, nm))
 			for (size_t k = 1; k < nm; k++)
-				unite(parent, members[0], members[k]);
+				tie_hard(d, hard, members[0], members[k], hd[i].d->name);
 		/* Only one revision declares it (within the hunks): a one-way tie. */
 		int added = !changed ? 0 : nsh[0] == 0 ? 1 : nsh[1] == 0 ? -1 : 0;
 		if (changed) {
