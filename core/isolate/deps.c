@@ -1048,10 +1048,10 @@ static void pair_brackets(const struct change_set *s, size_t f, const struct sca
 
 /* Hunks that rewrite a function: one both revisions define (by name),
  * touched by three hunks or more, with most of its lines (two thirds)
- * changed on both sides. Its hunks cut old and new code at arbitrary lines, and a mix of
- * them is a function neither revision has: it may build, and fail in its
- * own way. They are one block, with no names (taken together at token
- * level as well). */
+ * changed on both sides. Its hunks cut old and new code at arbitrary
+ * lines, and a mix of them is a function neither revision has: it may
+ * build, and fail in its own way. They are one block, marked in rewrite
+ * (never taken apart at token level either). */
 static void rewrites(const struct scan *sc, long *const *owners, long *hard, char *rewrite)
 {
 	for (size_t i = 0; i < sc[1].nb; i++) {
