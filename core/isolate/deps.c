@@ -288,7 +288,10 @@ static void declare(struct scan *sc, size_t a, size_t b, char ctx, const char *s
 						   punct(&t[k], '=')));
 		if (k < b && (punct(&t[k], '(') || punct(&t[k], '[')))
 			depth++;
-		if (end && !init && t[k - 1].kind == T_IDENT && !typeish(&t[k - 1]))
+		/* A name ending in _t reads as a type (`size_t n`), but not
+		 * the name a typedef declares (`typedef int flag_t;`). */
+		if (end && !init && t[k - 1].kind == T_IDENT &&
+		    (!typeish(&t[k - 1]) || (typedef_ && k - 1 > a + 1 && !in_list(&t[k - 1], type_words))))
 			add_decl(sc, &t[k - 1], cls == 'g' || cls == 'f' ? "" : scope, cls, &t[a], &t[b - 1], 1);
 		/* A function pointer: ( * NAME ) */
 		if (k + 2 < b && punct(&t[k], '(') && punct(&t[k + 1], '*') && t[k + 2].kind == T_IDENT && !init)
@@ -1328,6 +1331,40 @@ static void returns_of(const struct scan *sc, const long *own, const char *name,
 	}
 }
 
+/* An unchanged line using a declaration whose type clashes between the
+ * revisions (deps_compute): the scan, the line, the declaring hunk and the
+ * name. */
+struct mix {
+	size_t scan;
+	int line;
+	size_t decl;
+	const char *name;
+};
+
+static int mix_cmp(const void *a, const void *b)
+{
+	const struct mix *x = a, *y = b;
+	if (x->scan != y->scan)
+		return x->scan < y->scan ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* An unchanged line that mixes two declarations whose types clash (`url =
+ * clean_url(...)`, the local and the function's return made a pointer
+ * together): neither builds without the other, so their blocks are one. */
+static void mix_ties(struct mix *mix, size_t n, struct deps *d, long *hard)
+{
+	qsort(mix, n, sizeof(*mix), mix_cmp);
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && mix[j].scan == mix[i].scan && mix[j].line == mix[i].line; j++)
+			if (mix[j].decl != mix[i].decl) {
+				tie_hard(d, hard, mix[i].decl, mix[j].decl, mix[i].name);
+				list_add(&d->hard_names[mix[j].decl], mix[j].name);
+			}
+	}
+	free(mix);
+}
+
 /* Each change's uses of the names some hunk declares: for repair. */
 static void record_uses(const struct change_set *s, const struct scan *scans, long *const *owners,
 			const struct hdecl *hd, size_t nhd, struct deps *d)
@@ -1672,6 +1709,8 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 	}
 	/* Each name whose declarations changed ties its declaring hunks to its users. */
 	char *done = xcalloc(nhd + 1, 1);
+	struct mix *mix = NULL;   /* unchanged uses of declarations whose types clash */
+	size_t nmix = 0;
 	for (size_t i = 0; i < nhd; i++) {
 		if (done[i])
 			continue;
@@ -1753,6 +1792,10 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 					long c = owner_of(sc, owners[f], u->tok);
 					if (c < 0 && added && key->cls == 'g' && side == (added > 0 ? 0 : 1))
 						shadow_needs(hd, nhd, u, side, members, nm, added, d);
+					if (c < 0 && clash && side) {
+						mix = xrealloc(mix, (nmix + 1) * sizeof(*mix));
+						mix[nmix++] = (struct mix){f, u->line, members[0], key->name};
+					}
 					/* A call on an unchanged line whose arguments changed
 					 * on a line after it (a multi-line call): the hunks
 					 * holding its arguments are the call's. */
@@ -1788,6 +1831,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 		free(mside);
 	}
 	free(done);
+	mix_ties(mix, nmix, d, hard);
 	include_needs(s, scans, owners, d);
 	header_needs(s, scans, owners, d);
 	record_uses(s, scans, owners, hd, nhd, d);

@@ -188,6 +188,15 @@ check "status_return: exit 0" [ "$RC" = 0 ]
 check "status_return: the constant is failure-inducing, alone" [ "$(jqf '.failure_inducing | length')" = 1 ] &&
 	[ "$(jqf '.failure_inducing[0].added[0]')" = "	return 2;" ]
 check "status_return: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
+# A new typedef name ending in _t (`typedef int flag_t;`) in a header
+# that comes after its users in the search's order: it is a declaration
+# they need, so no configuration takes them without it.
+d=$(fixture typedef_t)
+culprit_json "$d" --good good --bad bad --no-semantic -- ./run-test.sh
+check "typedef_t: exit 0" [ "$RC" = 0 ]
+check "typedef_t: the constant is failure-inducing, alone" [ "$(jqf '.failure_inducing | length')" = 1 ] &&
+	[ "$(jqf '.failure_inducing[0].added[0]')" = "	return 100;" ]
+check "typedef_t: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
 # A parameter made a position instead of a pointer, its callers changed
 # with it, built with -w: the signature's pieces taken without the calls'
 # build silently and fail otherwise. Such a declaration and its uses are

@@ -793,8 +793,49 @@ static void test_returns_and_moved_local(void)
 	change_set_free(s);
 }
 
+/* A typedef name ending in _t is declared (`typedef int flag_t;`), and
+ * the prototype using it needs it. */
+static void test_typedef_t(void)
+{
+	const char *old = "int f(int v);\n";
+	const char *new = "typedef int flag_t;\nint f(int v);\nstatic flag_t g(flag_t v);\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "t.c", old, new);
+	change_set_add_hunk(s, 0, 0, 1, 1, "", 0);   /* the typedef */
+	change_set_add_hunk(s, 1, 0, 3, 1, "", 0);   /* its user */
+	struct deps d;
+	deps_of(s, &d);
+	size_t out[2];
+	CHECK(deps_declaring(&d, "flag_t", out) == 1 && out[0] == 0);
+	CHECK(d.nneed[1] == 1 && d.need[1][0] == 0);
+	deps_release(&d);
+	change_set_free(s);
+}
+
+/* An unchanged line mixing two declarations whose types changed together
+ * (`url = clean(...)`: a local and a function's return, both made
+ * pointers) ties their blocks. */
+static void test_mixed_clash(void)
+{
+	const char *old = "struct chunk { char *p; };\nstruct chunk clean(int n);\nint use(int n)\n{\n"
+			  "\tstruct chunk url;\n\turl = clean(n);\n\treturn 0;\n}\n";
+	const char *new = "struct chunk { char *p; };\nchar *clean(int n);\nint use(int n)\n{\n"
+			  "\tchar *url;\n\turl = clean(n);\n\treturn 0;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "m.c", old, new);
+	change_set_add_hunk(s, 2, 1, 2, 1, "", 0);   /* clean's type */
+	change_set_add_hunk(s, 5, 1, 5, 1, "", 0);   /* url's type */
+	struct deps d;
+	deps_of(s, &d);
+	CHECK(d.block[0] == 0 && d.block[1] == 0);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 int main(void)
 {
+	RUN(test_typedef_t);
+	RUN(test_mixed_clash);
 	RUN(test_returns_and_moved_local);
 	RUN(test_passed_paste);
 	RUN(test_kr_definitions);
