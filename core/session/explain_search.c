@@ -1742,6 +1742,21 @@ static void token_pools(struct search *sr, const struct units *hunks, const stru
 	sr->pool = pool;
 }
 
+/* Whether every change b touches is one of the hunks rewriting a
+ * function (deps.h). */
+static int rewrites_only(const struct search *sr, const struct bits *b)
+{
+	int any = 0;
+	for (size_t c = 0; sr->deps && c < sr->s->nchanges; c++) {
+		if (!change_touched(&sr->s->changes[c], b, 1))
+			continue;
+		if (!sr->deps->rewrite[c])
+			return 0;
+		any = 1;
+	}
+	return any;
+}
+
 static int search_level(struct explain *x, struct search *sr, const struct units *u, const size_t *ind_cand,
 			size_t nind, const size_t *rev_cand, size_t nrev, struct level *l, int *stopped)
 {
@@ -1906,7 +1921,8 @@ static int search_level(struct explain *x, struct search *sr, const struct units
 	describe_atoms(sr->s, l->split ? l->causes : l->revert, 0, &d);
 	buf_adds(&d, " makes the test pass (auxiliary: ");
 	describe_atoms(sr->s, l->aux, 0, &d);
-	buf_adds(&d, l->split ? ")" : "; causes and build needs cannot be told apart here)");
+	buf_adds(&d, l->split ? ")" : rewrites_only(sr, l->revert) ? "; a rewritten function's hunks, taken whole)"
+								   : "; causes and build needs cannot be told apart here)");
 	ex_event(x, "FIX_FOUND", "fix%s: reverting %s", lvl, d.s);
 	rc = 0;
 out:

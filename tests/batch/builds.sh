@@ -176,6 +176,8 @@ check "rewritten_function: the rewrite's four hunks are failure-inducing, whole"
 check "rewritten_function: and the fix" [ "$(jqf '[.fix[].id] | join(" ")')" = "$(jqf '[.failure_inducing[].id] | join(" ")')" ]
 check "rewritten_function: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
 check "rewritten_function: not taken apart into tokens" [ "$(jqf .refined_to_tokens)" = false ]
+check "rewritten_function: the fix's progress line says the rewrite is taken whole" \
+	sh -c "sqlite3 '$d/.git/culprit/session.db' \"select text from event where type = 'FIX_FOUND'\" | grep -q 'rewritten function'"
 # A void function made to return an error code, its returns in hunks of
 # their own, its caller's `error` declared from its result (the old
 # declaration removed lines above): the signature, its returns and the
