@@ -1354,7 +1354,8 @@ static int mix_cmp(const void *a, const void *b)
  * together): neither builds without the other, so their blocks are one. */
 static void mix_ties(struct mix *mix, size_t n, struct deps *d, long *hard)
 {
-	qsort(mix, n, sizeof(*mix), mix_cmp);
+	if (n)
+		qsort(mix, n, sizeof(*mix), mix_cmp);
 	for (size_t i = 0, j; i < n; i = j) {
 		for (j = i + 1; j < n && mix[j].scan == mix[i].scan && mix[j].line == mix[i].line; j++)
 			if (mix[j].decl != mix[i].decl) {
