@@ -1590,20 +1590,6 @@ static int unit_in(const struct units *u, size_t k, const struct bits *b)
 	return 0;
 }
 
-/* Whether unit k of u has an atom cleared in b (reverted from bad). */
-static int unit_reverted(const struct units *u, size_t k, const struct bits *b)
-{
-	size_t nr = u->member ? u->nmember[k] : 1;
-	for (size_t r = 0; r < nr; r++) {
-		size_t start = u->member ? u->member[k][2 * r] : u->start[k];
-		size_t len = u->member ? u->member[k][2 * r + 1] : u->len[k];
-		for (size_t a = start; a < start + len; a++)
-			if (!bits_test(b, a))
-				return 1;
-	}
-	return 0;
-}
-
 /* A failure-inducing set (out, over candidates cand) can be minimal only
  * with what it needs to build: a declaration's removal is applied with the
  * removal of its uses, and those may hold the cause (a static made unused
@@ -1671,91 +1657,6 @@ static int narrow_needs(struct search *sr, const struct units *u, const size_t *
 			buf_release(&d);
 		}
 		bits_free(all);
-	}
-	free(rest);
-	if (rc == 0 || rc == DD_STOP) {
-		bits_zero(result);
-		units_add_atoms(u, out, *nout, result, 1);
-		close_blocks(sr, result, 0);
-	}
-	return rc;
-}
-
-/* Whether change e uses a name change c declares, and so needs it
- * (deps.h): reverting c reverts e. */
-static int user_of(const struct deps *d, size_t e, size_t c)
-{
-	for (size_t k = 0; k < d->nneed[e]; k++)
-		if (d->need[e][k] == c)
-			for (const char *n = d->need_names[e][k]; *n; n += strlen(n) + 1)
-				if (listed(d->names[c], n))
-					return 1;
-	return 0;
-}
-
-/* A fix (out, units of u over candidates cand: one unit a change) can be
- * minimal only with what its reversion brings along: reverting a
- * declaration reverts its new users, and those may hold the cause (a new
- * type whose users hold the bug). Each unit whose reversion brings in
- * users of what it declares is tried without it, with the others it
- * brings that do not bring it back; when reverting them passes as well,
- * the search goes on among them, until no unit's reversion passes
- * without it. The symmetric of narrow_needs. (What a use's reversion
- * brings, the old declarations it needs, is a build need: not tried.)
- * Returns 0, DD_STOP or <0. */
-static int narrow_fix(struct search *sr, const struct units *u, const size_t *cand, size_t n, size_t *out,
-		      size_t *nout, struct bits *result)
-{
-	int rc = 0;
-	size_t *rest = xmalloc((n + 1) * sizeof(*rest));
-	for (int again = 1; again && rc == 0;) {
-		again = 0;
-		for (size_t i = 0; i < *nout && !again && rc == 0; i++) {
-			/* What reverting it reverts along. */
-			struct bits *b = bits_new(sr->s->natoms);
-			bits_fill(b);
-			units_add_atoms(u, &out[i], 1, b, 0);
-			close_config(sr, b, 1);
-			size_t nr = 0, others = 0;
-			for (size_t k = 0; k < n; k++) {
-				int mine = 0;
-				for (size_t j = 0; j < *nout && !mine; j++)
-					mine = out[j] == cand[k];
-				if (cand[k] == out[i] || (!mine && !unit_reverted(u, cand[k], b)))
-					continue;
-				rest[nr++] = cand[k];
-				others += !mine && user_of(sr->deps, cand[k], out[i]);
-			}
-			bits_free(b);
-			if (!others)
-				continue;
-			/* They must stand without it: reverting them does not
-			 * revert it again. */
-			b = bits_new(sr->s->natoms);
-			bits_fill(b);
-			units_add_atoms(u, rest, nr, b, 0);
-			close_config(sr, b, 1);
-			int back = unit_reverted(u, out[i], b);
-			bits_free(b);
-			if (back)
-				continue;
-			struct buf d = BUF_INIT;
-			struct bits *one = bits_new(sr->s->natoms);
-			units_add_atoms(u, &out[i], 1, one, 1);
-			describe_atoms(sr->s, one, 0, &d);
-			bits_free(one);
-			sr->u = u;
-			int v = pred_revert(sr, rest, nr);
-			if (v == 1) {
-				ex_event(sr->x, "NARROW", "reverting %s passes only with what its reversion takes along, "
-					 "which passes without it: searching among those", d.s);
-				rc = dd_minimize_left(rest, nr, pred_revert, border, publish_left, sr, out, nout);
-				again = 1;
-			} else if (v < 0) {
-				rc = v;
-			}
-			buf_release(&d);
-		}
 	}
 	free(rest);
 	if (rc == 0 || rc == DD_STOP) {
@@ -1968,8 +1869,6 @@ static int search_level(struct explain *x, struct search *sr, const struct units
 	else if (rc >= 0 || rc == 2)
 		rc = minimize(sr, ru, rev_cand, nrc, pred_revert, out, &nout, l->revert);
 	free(finducing);
-	if (rc == 0 && sr->deps && !u->tokens)
-		rc = narrow_fix(sr, ru, rev_cand, nrc, out, &nout, l->revert);
 	if (rc == DD_STOP) {
 		*stopped = 1;
 		bits_free(l->causes);

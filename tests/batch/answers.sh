@@ -108,19 +108,4 @@ check "derived timeout: 5 s, derived" [ "$(jqf '"\(.test_timeout) \(.test_timeou
 check "derived timeout: the build's derived too" [ "$(jqf '.build_timeout_derived')" = true ]
 check "derived timeout: the hang was unresolved" [ "$(jqf .configurations_unresolved)" -ge 1 ]
 
-# A new type first in the search's order, its new users holding one of two
-# wrong lines: reverting the type reverts its users, so the fix search
-# ends on the type; its users are then tried without it (and the new
-# helper's users without it), and the fix is in shape.c, with the other
-# constant, the type not in it.
-d=$(fixture type_users)
-culprit_json "$d" --good good --bad bad --no-semantic -- ./run-test.sh
-check "type_users: exit 0" [ "$RC" = 0 ]
-check "type_users: the fix holds a change of shape.c and the zoom" \
-	[ "$(jqf '[.fix[] | select(.file == "shape.c")] | length')" -ge 1 ] &&
-	sh -c "jq -r '.fix[].added[]' '$T/out.json' | grep -qF 'return 2;'"
-check "type_users: the type is not in the fix" \
-	sh -c "! jq -r '.fix[].added[]' '$T/out.json' | grep -qF 'typedef struct'"
-check "type_users: the fix is proved" [ "$(jqf .fix_proof.verdict)" = PASS ]
-
 finish
