@@ -610,6 +610,14 @@ static int continues(const struct scan *sc, size_t k)
 	return 0;
 }
 
+/* Whether token k names a function-like macro being defined: an
+ * identifier with its '(' right after it (`#define F(x)`, not `#define X (1)`). */
+static int function_like(const struct scan *sc, size_t k)
+{
+	return k + 1 < sc->nt && sc->t[k].kind == T_IDENT && punct(&sc->t[k + 1], '(') &&
+	       sc->t[k + 1].s == sc->t[k].s + sc->t[k].len;
+}
+
 static int pasteable(const struct tok *t)
 {
 	return t->kind == T_IDENT || (t->kind == T_OTHER && isdigit((unsigned char)t->s[0]));
@@ -620,8 +628,7 @@ static size_t paste_chains(const struct scan *sc, struct paste **p, size_t n)
 {
 	for (size_t i = 0; i + 2 < sc->nt; i++) {
 		const struct tok *t = &sc->t[i];
-		if (!t->directive || !tok_is(t, "define") || sc->t[i + 1].kind != T_IDENT ||
-		    !punct(&sc->t[i + 2], '(') || sc->t[i + 2].s != sc->t[i + 1].s + sc->t[i + 1].len)
+		if (!t->directive || !tok_is(t, "define") || !function_like(sc, i + 1))
 			continue;
 		size_t close = i + 3;
 		while (close < sc->nt && continues(sc, close) && !punct(&sc->t[close], ')'))
@@ -711,7 +718,7 @@ static size_t define_of(const struct scan *sc, size_t i, size_t *p0, size_t *p1)
 	size_t k = i;
 	while (k > 0 && continues(sc, k))
 		k--;
-	if (k + 3 >= i || !tok_is(&sc->t[k + 1], "define") || !punct(&sc->t[k + 3], '('))
+	if (k + 3 >= i || !tok_is(&sc->t[k + 1], "define") || !function_like(sc, k + 2))
 		return SIZE_MAX;
 	*p0 = k + 4;
 	for (*p1 = *p0; *p1 < i && !punct(&sc->t[*p1], ')'); ++*p1)
