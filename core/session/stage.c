@@ -1,8 +1,8 @@
-/* The session's shared helpers, used by every stage (explain_search.c,
- * explain_rank.c, explain_refine.c, explain_why.c) and by the state machine
- * in explain.c: the model's lock, events, activity and phase; running a
- * build; testing one configuration (from the store or built and tested now);
- * the suite and the coverage build. It calls no stage. */
+/* The session's shared helpers, used by every stage (explain_bisect.c,
+ * explain_search.c, explain_rank.c, explain_refine.c, explain_why.c) and by
+ * the state machine in explain.c: the model's lock, events, activity and
+ * phase; running a build; testing one configuration (from the store or built
+ * and tested now); the suite and the coverage build. It calls no stage. */
 #include "core/session/stage.h"
 
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* The session's insides. explain.c is the state machine: it opens the
- * session and calls the stages in turn, explain_search.c (bisection, the
- * change search), explain_why.c (change interaction, the semantic
+ * session and calls the stages in turn, explain_bisect.c (bisection),
+ * explain_search.c (the change search), explain_why.c (change interaction, the semantic
  * explainer), explain_rank.c (ranking, the core boost, fault sets) and
  * explain_refine.c (refinement). The stages use the helpers of stage.c
  * (lock, events, activity, phase, builds, testing a configuration, the
@@ -159,8 +159,10 @@ typedef int ex_revert_fn(void *priv, const size_t *ch, size_t n, size_t **root, 
 
 /* The stages, called by explain.c only. */
 
-/* explain_search.c */
+/* explain_bisect.c */
 int ex_bisect(struct explain *x, struct cerr *e);
+
+/* explain_search.c */
 int ex_search_begin(struct explain *x, struct cerr *e);
 int ex_search_changes(struct explain *x, struct cerr *e);
 ex_revert_fn ex_revert;
