@@ -76,7 +76,7 @@ struct search {
 	/* Learnt from failed builds (or NULL): files (over s->files) and
 	 * dependence groups (over s->changes, a group by its first change)
 	 * that only build whole; every configuration takes them whole
-	 * (explain_search.c, learn_whole). */
+	 * (search_build.c, learn_whole). */
 	struct bits *whole_file, *whole_group;
 	/* At token level, the changes of a whole file that are taken apart
 	 * (those holding a failure-inducing change); its other changes stay
