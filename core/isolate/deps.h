@@ -30,7 +30,8 @@
  * name no changed file declares, in a file that gains #include lines,
  * likely needs the hunks adding them (header: kept apart, a guess). Also
  * the hunks that declare or use a given name,
- * for repairing a configuration from compiler errors (repair.h). */
+ * for repairing a configuration from compiler errors (repair.h). The
+ * lexical pass itself is scan.h's. */
 #ifndef CULPRIT_DEPS_H
 #define CULPRIT_DEPS_H
 

@@ -1,0 +1,814 @@
+#include "core/isolate/scan.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/isolate/deps.h"
+
+/* ------------------------------------------------------------------ lexing */
+
+static int is_ident0(int c) { return isalpha(c) || c == '_'; }
+static int is_ident(int c) { return isalnum(c) || c == '_'; }
+
+/* The length of the operator at p: C's two- and three-character operators
+ * are one token (so that `!=` or `<=` is no '=', `->` no '>'). */
+static size_t operator_len(const char *p, size_t n)
+{
+	static const char *const ops[] = {"<<=", ">>=", "...", "->", "++", "--", "<<", ">>", "<=", ">=", "==",
+					  "!=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "##",
+					  NULL};
+	for (const char *const *o = ops; *o; o++) {
+		size_t k = strlen(*o);
+		if (k <= n && !memcmp(p, *o, k))
+			return k;
+	}
+	return 1;
+}
+
+static void lex(const char *p, size_t len, struct scan *sc)
+{
+	size_t cap = 0, i = 0;
+	int line = 1, bol = 1, directive = 0;
+	while (i < len) {
+		char c = p[i];
+		if (c == '\n') {
+			line++;
+			bol = 1;
+			if (!(i > 0 && p[i - 1] == '\\'))
+				directive = 0;
+			i++;
+			continue;
+		}
+		if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '\\') {
+			i++;
+			continue;
+		}
+		if (c == '/' && i + 1 < len && p[i + 1] == '/') {
+			while (i < len && p[i] != '\n')
+				i++;
+			continue;
+		}
+		if (c == '/' && i + 1 < len && p[i + 1] == '*') {
+			i += 2;
+			while (i + 1 < len && !(p[i] == '*' && p[i + 1] == '/')) {
+				if (p[i] == '\n')
+					line++;
+				i++;
+			}
+			i += 2;
+			continue;
+		}
+		if (bol && c == '#')
+			directive = 1;
+		bol = 0;
+		struct tok t = {T_OTHER, p + i, 1, line, 0, directive, -1};
+		if (c == '"' || c == '\'') {
+			size_t j = i + 1;
+			while (j < len && p[j] != c && p[j] != '\n') {
+				if (p[j] == '\\')
+					j++;
+				j++;
+			}
+			t.len = (j < len ? j + 1 : len) - i;
+		} else if (is_ident0((unsigned char)c)) {
+			size_t j = i;
+			while (j < len && is_ident((unsigned char)p[j]))
+				j++;
+			t.kind = T_IDENT;
+			t.len = j - i;
+		} else if (isdigit((unsigned char)c)) {
+			size_t j = i;
+			while (j < len && (is_ident((unsigned char)p[j]) || p[j] == '.'))
+				j++;
+			t.len = j - i;
+		} else {
+			t.kind = T_PUNCT;
+			t.len = operator_len(p + i, len - i);
+		}
+		if (sc->nt == cap) {
+			cap = cap ? 2 * cap : 256;
+			sc->t = xrealloc(sc->t, cap * sizeof(*sc->t));
+		}
+		if (t.kind == T_IDENT && sc->nt > 0 && sc->t[sc->nt - 1].kind == T_PUNCT &&
+		    (scan_tok_is(&sc->t[sc->nt - 1], ".") || scan_tok_is(&sc->t[sc->nt - 1], "->")))
+			t.member = 1;
+		sc->t[sc->nt++] = t;
+		i += t.len;
+	}
+}
+
+int scan_tok_is(const struct tok *t, const char *s)
+{
+	return t->len == strlen(s) && !memcmp(t->s, s, t->len);
+}
+
+int scan_punct(const struct tok *t, char c)
+{
+	return t->kind == T_PUNCT && t->len == 1 && t->s[0] == c;
+}
+
+const char *const scan_type_words[] = {"void", "char", "short", "int", "long", "float", "double", "signed",
+					 "unsigned", "_Bool", "bool", "struct", "union", "enum", "const",
+					 "volatile", "static", "extern", "register", "inline", "typedef", "auto",
+					 "restrict", "size_t", NULL};
+const char *const scan_stmt_words[] = {"return", "if", "else", "while", "for", "do", "switch", "case",
+					 "goto", "break", "continue", "sizeof", "default", NULL};
+
+int scan_in_list(const struct tok *t, const char *const *l)
+{
+	for (; *l; l++)
+		if (scan_tok_is(t, *l))
+			return 1;
+	return 0;
+}
+
+int scan_typeish(const struct tok *t)
+{
+	return t->kind == T_IDENT && (scan_in_list(t, scan_type_words) || (t->len > 2 && !memcmp(t->s + t->len - 2, "_t", 2)));
+}
+
+static void add_decl(struct scan *sc, const struct tok *name, const char *scope, char cls, const struct tok *from,
+		     const struct tok *to, int skip_init)
+{
+	struct buf shape = BUF_INIT;
+	int init = 0, depth = 0;
+	for (const struct tok *t = from; t <= to; t++) {
+		if (skip_init) {
+			if (scan_punct(t, '(') || scan_punct(t, '['))
+				depth++;
+			else if (scan_punct(t, ')') || scan_punct(t, ']'))
+				depth--;
+			if (depth == 0 && scan_punct(t, '='))
+				init = 1;
+			else if (depth == 0 && scan_punct(t, ','))
+				init = 0;
+			if (init)
+				continue;
+		}
+		buf_add(&shape, t->s, t->len);
+		buf_addc(&shape, ' ');
+	}
+	sc->d = xrealloc(sc->d, (sc->nd + 1) * sizeof(*sc->d));
+	sc->d[sc->nd++] = (struct decl){xstrndup(name->s, name->len), xstrdup(scope), buf_detach(&shape), cls,
+					from->line, to->line, (size_t)(name - sc->t)};
+}
+
+/* Classify the statement t[a..b) (b: the ';' '{' or ',' ending it) as declarations. */
+static void declare(struct scan *sc, size_t a, size_t b, char ctx, const char *scope, int opens_body,
+		    char **fn_out)
+{
+	struct tok *t = sc->t;
+	if (a >= b)
+		return;
+	if (ctx == 'E') {   /* an enumerator */
+		if (t[a].kind == T_IDENT)
+			add_decl(sc, &t[a], "", 'g', &t[a], &t[a], 0);
+		return;
+	}
+	if (t[a].kind != T_IDENT || scan_in_list(&t[a], scan_stmt_words))
+		return;
+	int typedef_ = scan_tok_is(&t[a], "typedef");
+	if (ctx != 'S' && !scan_typeish(&t[a])) {
+		/* A typedef'd type: NAME NAME or NAME * ... NAME. */
+		size_t k = a + 1;
+		while (k < b && (scan_punct(&t[k], '*') || scan_tok_is(&t[k], "const")))
+			k++;
+		if (!(k < b && t[k].kind == T_IDENT))
+			return;
+	}
+	/* Function: the first NAME ( at depth 0, before any '='. */
+	int depth = 0;
+	for (size_t k = a + 1; k < b; k++) {
+		if (scan_punct(&t[k], '='))
+			break;
+		if (depth == 0 && scan_punct(&t[k], '(') && t[k - 1].kind == T_IDENT && !typedef_ && ctx != 'S' &&
+		    !scan_in_list(&t[k - 1], scan_type_words)) {
+			/* The declarator to its closing parenthesis; its parameters. */
+			size_t close = k, d2 = 0;
+			for (size_t j = k; j < b; j++) {
+				if (scan_punct(&t[j], '('))
+					d2++;
+				else if (scan_punct(&t[j], ')') && --d2 == 0) {
+					close = j;
+					break;
+				}
+			}
+			if (scope[0])
+				return;   /* a call or a local prototype inside a function: not tracked */
+			add_decl(sc, &t[k - 1], "", 'g', &t[a], &t[close], 0);
+			if (opens_body) {
+				*fn_out = xstrndup(t[k - 1].s, t[k - 1].len);
+				/* Each parameter: its name ends it; its shape is its own tokens. */
+				size_t p0 = k + 1;
+				int pd = 0;
+				for (size_t j = k + 1; j <= close; j++) {
+					if (scan_punct(&t[j], '(') || scan_punct(&t[j], '['))
+						pd++;
+					else if ((scan_punct(&t[j], ')') || scan_punct(&t[j], ']')) && j < close)
+						pd--;
+					if (pd == 0 && (scan_punct(&t[j], ',') || j == close)) {
+						size_t nm = j;
+						while (nm > p0 && t[nm - 1].kind != T_IDENT)
+							nm--;
+						if (nm > p0 && !scan_in_list(&t[nm - 1], scan_type_words) && nm - 1 > p0)
+							add_decl(sc, &t[nm - 1], *fn_out, 'l', &t[p0], &t[j - 1], 0);
+						p0 = j + 1;
+					}
+				}
+			}
+			return;
+		}
+		if (scan_punct(&t[k], '('))
+			depth++;
+		else if (scan_punct(&t[k], ')'))
+			depth--;
+	}
+	if (opens_body)
+		return;
+	/* Variables, fields, typedef names: identifiers ending a declarator. */
+	char cls = ctx == 'S' ? 'f' : scope[0] ? 'l' : 'g';
+	depth = 0;
+	int init = 0;
+	for (size_t k = a + 1; k <= b; k++) {
+		if (k < b && (scan_punct(&t[k], ')') || scan_punct(&t[k], ']')))
+			depth--;
+		/* The '=' ends the declarator before it (`size_t n = 0`), then
+		 * starts the initializer, whose names are uses; so does the '['
+		 * of an array (`char buf[32]`). */
+		int end = k == b || (depth == 0 && (scan_punct(&t[k], ',') || scan_punct(&t[k], ':') || scan_punct(&t[k], '[') ||
+						   scan_punct(&t[k], '=')));
+		if (k < b && (scan_punct(&t[k], '(') || scan_punct(&t[k], '[')))
+			depth++;
+		/* A name ending in _t reads as a type (`size_t n`), but not
+		 * the name a typedef declares (`typedef int flag_t;`). */
+		if (end && !init && t[k - 1].kind == T_IDENT &&
+		    (!scan_typeish(&t[k - 1]) || (typedef_ && k - 1 > a + 1 && !scan_in_list(&t[k - 1], scan_type_words))))
+			add_decl(sc, &t[k - 1], cls == 'g' || cls == 'f' ? "" : scope, cls, &t[a], &t[b - 1], 1);
+		/* A function pointer: ( * NAME ) */
+		if (k + 2 < b && scan_punct(&t[k], '(') && scan_punct(&t[k + 1], '*') && t[k + 2].kind == T_IDENT && !init)
+			add_decl(sc, &t[k + 2], cls == 'g' || cls == 'f' ? "" : scope, cls, &t[a], &t[b - 1], 1);
+		if (depth == 0 && k < b && scan_punct(&t[k], '='))
+			init = 1;
+		if (depth == 0 && k < b && scan_punct(&t[k], ','))
+			init = 0;
+	}
+}
+
+/* A preprocessor conditional's directive at token k of sc, read as a
+ * bracket: 'o' opens (#if, #ifdef, #ifndef), 'c' closes (#endif), 'm'
+ * closes a branch and opens the next (#else, #elif); 0 for any other
+ * token. */
+char scan_cond(const struct scan *sc, size_t k)
+{
+	const struct tok *t = &sc->t[k];
+	if (!t->directive || t->kind != T_IDENT || k == 0 || !scan_punct(&sc->t[k - 1], '#') ||
+	    sc->t[k - 1].line != t->line)
+		return 0;
+	if (scan_tok_is(t, "if") || scan_tok_is(t, "ifdef") || scan_tok_is(t, "ifndef"))
+		return 'o';
+	if (scan_tok_is(t, "endif"))
+		return 'c';
+	return scan_tok_is(t, "else") || scan_tok_is(t, "elif") ? 'm' : 0;
+}
+
+/* Each token's guard: the conditional branch it is compiled in (a stack
+ * of the open branches; a #else or #elif replaces its #if's). A
+ * directive's own guard is the branch around it. */
+static void guard_tokens(struct scan *sc)
+{
+	long *open = xmalloc((sc->nt + 1) * sizeof(*open));
+	size_t sp = 0;
+	for (size_t k = 0; k < sc->nt; k++) {
+		char c = scan_cond(sc, k);
+		if (c == 'c' || c == 'm')
+			sp -= sp > 0;
+		sc->t[k].guard = sp ? open[sp - 1] : -1;
+		if (c == 'o' || c == 'm')
+			open[sp++] = (long)k;
+	}
+	free(open);
+}
+
+/* Append token k (the name of a `#define A B` whose value is one name) to
+ * the aliases; their new count. */
+static size_t alias_add(size_t **alias, size_t n, size_t k)
+{
+	*alias = xrealloc(*alias, (n + 1) * sizeof(**alias));
+	(*alias)[n] = k;
+	return n + 1;
+}
+
+/* A file that defines `#define A B` and then declares A (a function
+ * defined under its new name while its callers keep the old one) declares
+ * B: the compiler sees B, whose other declarations it must agree with. */
+static void alias_declare(struct scan *sc, const size_t *alias, size_t nalias)
+{
+	size_t nd = sc->nd;
+	for (size_t i = 0; i < nalias; i++) {
+		const struct tok *a = &sc->t[alias[i]], *b = a + 1;
+		for (size_t k = 0; k < nd; k++) {
+			struct decl *d = &sc->d[k];
+			if (d->tok <= alias[i] || strlen(d->name) != a->len || memcmp(d->name, a->s, a->len))
+				continue;
+			sc->d = xrealloc(sc->d, (sc->nd + 1) * sizeof(*sc->d));
+			d = &sc->d[k];
+			sc->d[sc->nd++] = (struct decl){xstrndup(b->s, b->len), xstrdup(d->scope), xstrdup(d->shape), d->cls,
+							d->first, d->last, d->tok};
+		}
+	}
+}
+
+/* A function body opens: its name (owned by the scan from now on) becomes
+ * the scope of what follows, and its lines start at first. */
+static const char *open_body(struct scan *sc, char *name, int first)
+{
+	sc->scopes = xrealloc(sc->scopes, (sc->nscopes + 1) * sizeof(*sc->scopes));
+	sc->scopes[sc->nscopes++] = name;
+	sc->b = xrealloc(sc->b, (sc->nb + 1) * sizeof(*sc->b));
+	sc->b[sc->nb++] = (struct body){name, first, 0};
+	return name;
+}
+
+/* The head of an old-style (K&R) definition before the '{' at token i,
+ * `f(a, b) int a; char *b; {`: the parameters' names in parentheses, then
+ * their declarations. Returns the function name's token, else i. */
+static size_t kr_head(const struct scan *sc, size_t i)
+{
+	const struct tok *t = sc->t;
+	if (i == 0 || !scan_punct(&t[i - 1], ';'))
+		return i;
+	size_t k = i - 1;
+	for (; k > 0 && !scan_punct(&t[k], ')'); k--)
+		if (t[k].directive || !(t[k].kind != T_PUNCT || scan_punct(&t[k], '*') || scan_punct(&t[k], ',') ||
+					scan_punct(&t[k], ';') || scan_punct(&t[k], '[') || scan_punct(&t[k], ']')))
+			return i;
+	size_t open = k;
+	while (open > 0 && (t[open - 1].kind == T_IDENT || scan_punct(&t[open - 1], ',')))
+		open--;
+	if (open < 2 || open == k || !scan_punct(&t[open - 1], '(') || t[open - 2].kind != T_IDENT ||
+	    scan_in_list(&t[open - 2], scan_type_words) || scan_in_list(&t[open - 2], scan_stmt_words))
+		return i;
+	return open - 2;
+}
+
+/* An old-style definition's parameter declarations, between its name's
+ * closing parenthesis and the body's '{' at token i, were read as globals
+ * (the head looks like a prototype): they are the function's locals. */
+static void kr_params(struct scan *sc, size_t name, size_t i, const char *fn)
+{
+	size_t close = name + 1;
+	while (!scan_punct(&sc->t[close], ')'))
+		close++;
+	size_t keep = 0;
+	for (size_t k = 0; k < sc->nd; k++) {
+		if (sc->d[k].tok > close && sc->d[k].tok < i) {
+			free(sc->d[k].name);
+			free(sc->d[k].scope);
+			free(sc->d[k].shape);
+		} else {
+			sc->d[keep++] = sc->d[k];
+		}
+	}
+	sc->nd = keep;
+	for (size_t a = close + 1, k = a; k < i; k++)
+		if (scan_punct(&sc->t[k], ';')) {
+			declare(sc, a, k, 'G', fn, 0, NULL);
+			a = k + 1;
+		}
+}
+
+void scan_file(const char *data, size_t len, struct scan *sc)
+{
+	memset(sc, 0, sizeof(*sc));
+	if (!data)
+		return;
+	lex(data, len, sc);
+	guard_tokens(sc);
+	struct frame {
+		char kind;        /* 'S' struct/union body, 'E' enum body, 'F' function body, 'B' block, 'I' initializer */
+		size_t stmt;      /* the statement it interrupted (S, E, I continue it) */
+	} *st = xmalloc((sc->nt + 2) * sizeof(*st));
+	size_t sp = 0, stmt = 0;
+	int post_body = 0;   /* after a struct, union or enum body: "} NAME ;" declares NAME */
+	size_t *alias = NULL, nalias = 0;
+	char *fn = NULL;
+	sc->scopes = xmalloc(sizeof(*sc->scopes));
+	sc->scopes[sc->nscopes++] = xstrdup("");
+	const char *scope = "";
+
+	for (size_t i = 0; i < sc->nt; i++) {
+		struct tok *t = &sc->t[i];
+		char ctx = sp ? st[sp - 1].kind : 'G';
+		if (t->directive) {
+			if (scan_tok_is(t, "define") && i + 1 < sc->nt && sc->t[i + 1].kind == T_IDENT &&
+			    sc->t[i + 1].line == t->line) {
+				/* The macro's shape: its name and parameters, not its value. */
+				size_t k = i + 1, end = k;
+				const char *after = sc->t[k].s + sc->t[k].len;
+				if (k + 1 < sc->nt && sc->t[k + 1].s == after && scan_punct(&sc->t[k + 1], '('))
+					for (end = k + 1; end < sc->nt && !scan_punct(&sc->t[end], ')'); end++)
+						;
+				if (end >= sc->nt)
+					end = k;
+				add_decl(sc, &sc->t[k], "", 'g', &sc->t[k], &sc->t[end], 0);
+				if (end == k && k + 1 < sc->nt && sc->t[k + 1].kind == T_IDENT && sc->t[k + 1].directive &&
+				    sc->t[k + 1].line == t->line && !(k + 2 < sc->nt && sc->t[k + 2].directive &&
+								     sc->t[k + 2].line == t->line))
+					nalias = alias_add(&alias, nalias, k);
+				i = end;
+				continue;
+			}
+			if (t->kind == T_IDENT && !scan_tok_is(t, "include") && !scan_tok_is(t, "ifdef") && !scan_tok_is(t, "ifndef") &&
+			    !scan_tok_is(t, "endif") && !scan_tok_is(t, "if") && !scan_tok_is(t, "else") && !scan_tok_is(t, "elif") &&
+			    !scan_tok_is(t, "undef") && !scan_tok_is(t, "defined"))
+				goto use;
+			stmt = i + 1;
+			continue;
+		}
+		if (scan_punct(t, '{')) {
+			int has_eq = 0, has_tag = -1, depth = 0;
+			size_t k;
+			for (k = stmt; k < i; k++) {
+				depth += scan_punct(&sc->t[k], '(') - scan_punct(&sc->t[k], ')');
+				has_eq |= depth == 0 && scan_punct(&sc->t[k], '=');
+				if (has_tag < 0 && (scan_tok_is(&sc->t[k], "struct") || scan_tok_is(&sc->t[k], "union")))
+					has_tag = 'S';
+				if (has_tag < 0 && scan_tok_is(&sc->t[k], "enum"))
+					has_tag = 'E';
+			}
+			has_eq &= depth >= 0;   /* `for (;; i = j) {`: the header's end, a block */
+			if (has_eq || ctx == 'I') {
+				st[sp++] = (struct frame){'I', stmt};
+			} else if (has_tag > 0 && !(i > 0 && scan_punct(&sc->t[i - 1], ')'))) {
+				if (i > 0 && sc->t[i - 1].kind == T_IDENT && !scan_tok_is(&sc->t[i - 1], "struct") &&
+				    !scan_tok_is(&sc->t[i - 1], "union") && !scan_tok_is(&sc->t[i - 1], "enum"))
+					add_decl(sc, &sc->t[i - 1], "", 'g', &sc->t[i - 1], &sc->t[i - 1], 0);
+				st[sp++] = (struct frame){(char)has_tag, stmt};
+				stmt = i + 1;
+			} else if (ctx == 'G' && i > 0 && scan_punct(&sc->t[i - 1], ')')) {
+				free(fn);
+				fn = NULL;
+				declare(sc, stmt, i, 'G', "", 1, &fn);
+				if (fn)
+					scope = open_body(sc, fn, sc->t[stmt].line);
+				fn = NULL;
+				st[sp++] = (struct frame){'F', 0};
+				stmt = i + 1;
+			} else if (ctx == 'G' && (k = kr_head(sc, i)) < i) {
+				scope = open_body(sc, xstrndup(sc->t[k].s, sc->t[k].len), sc->t[k].line);
+				kr_params(sc, k, i, scope);
+				st[sp++] = (struct frame){'F', 0};
+				stmt = i + 1;
+			} else {
+				st[sp++] = (struct frame){'B', 0};
+				stmt = i + 1;
+			}
+			continue;
+		}
+		if (scan_punct(t, '}')) {
+			if (ctx == 'E')
+				declare(sc, stmt, i, 'E', "", 0, NULL);
+			if (sp) {
+				struct frame f = st[--sp];
+				stmt = f.kind == 'I' ? f.stmt : i + 1;   /* an initializer's declaration goes on */
+				post_body = f.kind == 'S' || f.kind == 'E';
+				if (f.kind == 'F' && scope[0]) {
+					sc->b[sc->nb - 1].last = t->line;
+					scope = "";
+				}
+			}
+			continue;
+		}
+		if (scan_punct(t, ';') || (ctx == 'E' && scan_punct(t, ','))) {
+			if (ctx != 'I' && post_body) {
+				char cls = ctx == 'S' ? 'f' : scope[0] ? 'l' : 'g';
+				for (size_t k = stmt; k < i; k++)
+					if (sc->t[k].kind == T_IDENT && (scan_punct(&sc->t[k + 1], ',') || scan_punct(&sc->t[k + 1], ';') ||
+									scan_punct(&sc->t[k + 1], '[') || scan_punct(&sc->t[k + 1], '=')))
+						add_decl(sc, &sc->t[k], cls == 'l' ? scope : "", cls, &sc->t[k], &sc->t[k], 0);
+			} else if (ctx != 'I') {
+				declare(sc, stmt, i, ctx == 'S' ? 'S' : ctx == 'E' ? 'E' : 'G', scope, 0, NULL);
+			}
+			if (ctx != 'I') {
+				stmt = i + 1;
+				post_body = 0;
+			}
+			continue;
+		}
+		if (t->kind != T_IDENT)
+			continue;
+		/* A label (`done:` starting a statement in a function): a local
+		 * its gotos use. */
+		if (scope[0] && i == stmt && (ctx == 'F' || ctx == 'B') && i + 1 < sc->nt && scan_punct(&sc->t[i + 1], ':') &&
+		    !scan_in_list(t, scan_stmt_words)) {
+			add_decl(sc, t, scope, 'l', t, t, 0);
+			stmt = ++i + 1;
+			continue;
+		}
+	use:
+		sc->u = xrealloc(sc->u, (sc->nu + 1) * sizeof(*sc->u));
+		sc->u[sc->nu++] = (struct use){t->s, t->len, t->line, t->member, i, sc->scopes[sc->nscopes - 1]};
+		if (!scope[0])
+			sc->u[sc->nu - 1].scope = sc->scopes[0];
+	}
+	free(fn);
+	free(st);
+	alias_declare(sc, alias, nalias);
+	free(alias);
+}
+
+/* ------------------------------------------------------------ token pasting */
+
+/* A chain of pasted tokens in a function-like macro's body (`OP_ ## id`,
+ * `id ## _t`): its macro's name, parameters and chain, as tokens of the
+ * scan defining it. */
+struct paste {
+	const struct scan *sc;
+	size_t name, p0, p1;   /* the name; the parameters' tokens, between its parentheses */
+	size_t a, b;           /* the chain, first to last token */
+};
+
+static int same_text(const struct tok *a, const struct tok *b)
+{
+	return a->len == b->len && !memcmp(a->s, b->s, a->len);
+}
+
+/* The index of parameter t among the tokens p0..p1 (separated by commas), or -1. */
+static int param_index(const struct scan *sc, size_t p0, size_t p1, const struct tok *t)
+{
+	int n = 0;
+	for (size_t k = p0; k < p1; k++) {
+		if (scan_punct(&sc->t[k], ','))
+			n++;
+		else if (sc->t[k].kind == T_IDENT && same_text(&sc->t[k], t))
+			return n;
+	}
+	return -1;
+}
+
+/* Does the directive go on from token k - 1 to token k (same line, or a
+ * line ended with a backslash)? */
+static int continues(const struct scan *sc, size_t k)
+{
+	const struct tok *a = &sc->t[k - 1], *b = &sc->t[k];
+	if (!b->directive)
+		return 0;
+	if (a->line == b->line)
+		return 1;
+	for (const char *p = a->s + a->len; p < b->s; p++)
+		if (*p == '\\')
+			return 1;
+	return 0;
+}
+
+/* Whether token k names a function-like macro being defined: an
+ * identifier with its '(' right after it (`#define F(x)`, not `#define X (1)`). */
+static int function_like(const struct scan *sc, size_t k)
+{
+	return k + 1 < sc->nt && sc->t[k].kind == T_IDENT && scan_punct(&sc->t[k + 1], '(') &&
+	       sc->t[k + 1].s == sc->t[k].s + sc->t[k].len;
+}
+
+static int pasteable(const struct tok *t)
+{
+	return t->kind == T_IDENT || (t->kind == T_OTHER && isdigit((unsigned char)t->s[0]));
+}
+
+/* The token-pasting chains of sc's function-like macros, appended to *p. */
+static size_t paste_chains(const struct scan *sc, struct paste **p, size_t n)
+{
+	for (size_t i = 0; i + 2 < sc->nt; i++) {
+		const struct tok *t = &sc->t[i];
+		if (!t->directive || !scan_tok_is(t, "define") || !function_like(sc, i + 1))
+			continue;
+		size_t close = i + 3;
+		while (close < sc->nt && continues(sc, close) && !scan_punct(&sc->t[close], ')'))
+			close++;
+		if (close >= sc->nt || !scan_punct(&sc->t[close], ')'))
+			continue;
+		size_t end = close + 1;
+		while (end < sc->nt && continues(sc, end))
+			end++;
+		for (size_t k = close + 1; k < end; k++) {
+			if (!pasteable(&sc->t[k]) || !(k + 2 < end && scan_tok_is(&sc->t[k + 1], "##")))
+				continue;
+			size_t b = k;
+			while (b + 2 < end && scan_tok_is(&sc->t[b + 1], "##") && pasteable(&sc->t[b + 2]))
+				b += 2;
+			int params = 0;
+			for (size_t j = k; j <= b; j += 2)
+				params |= param_index(sc, i + 3, close, &sc->t[j]) >= 0;
+			if (b > k && params) {
+				*p = xrealloc(*p, (n + 1) * sizeof(**p));
+				(*p)[n++] = (struct paste){sc, i + 1, i + 3, close, k, b};
+			}
+			k = b;
+		}
+		i = end - 1;
+	}
+	return n;
+}
+
+/* The name chain c makes of the call whose arguments' tokens start at
+ * arg[j] and end before arg[j + 1] (one token each), or NULL. */
+static char *paste_name(const struct paste *c, const struct scan *sc, const size_t *arg, size_t nargs)
+{
+	struct buf name = BUF_INIT;
+	for (size_t k = c->a; k <= c->b; k += 2) {
+		const struct tok *t = &c->sc->t[k];
+		int j = param_index(c->sc, c->p0, c->p1, t);
+		if (j < 0) {
+			buf_add(&name, t->s, t->len);
+			continue;
+		}
+		if ((size_t)j >= nargs || arg[j + 1] - arg[j] != 2 || !pasteable(&sc->t[arg[j]])) {
+			buf_release(&name);
+			return NULL;
+		}
+		buf_add(&name, sc->t[arg[j]].s, sc->t[arg[j]].len);
+	}
+	return buf_detach(&name);
+}
+
+/* The arguments of the call whose '(' is token open: arg[j] is where
+ * argument j starts, arg[nargs] one past the ')' (one token each, at
+ * least). Returns nargs, or -1 when the parentheses do not close. */
+static long call_args(const struct scan *sc, size_t open, size_t **arg)
+{
+	size_t nargs = 0;
+	int depth = 1;
+	*arg = xrealloc(*arg, 2 * sizeof(**arg));
+	(*arg)[0] = open + 1;
+	for (size_t k = open + 1; k < sc->nt && depth > 0; k++) {
+		if (scan_punct(&sc->t[k], '(') || scan_punct(&sc->t[k], '[') || scan_punct(&sc->t[k], '{'))
+			depth++;
+		else if (scan_punct(&sc->t[k], ')') || scan_punct(&sc->t[k], ']') || scan_punct(&sc->t[k], '}'))
+			depth--;
+		if ((depth == 1 && scan_punct(&sc->t[k], ',')) || depth == 0) {
+			*arg = xrealloc(*arg, (nargs + 3) * sizeof(**arg));
+			(*arg)[++nargs] = k + 1;   /* the next argument's start: after the comma */
+		}
+	}
+	return depth ? -1 : (long)nargs;
+}
+
+/* Whether token i is a call's name: an identifier before '(' that is not
+ * the name a #define defines. */
+static int call_at(const struct scan *sc, size_t i)
+{
+	return i + 1 < sc->nt && sc->t[i].kind == T_IDENT && scan_punct(&sc->t[i + 1], '(') &&
+	       !(i > 0 && sc->t[i].directive && scan_tok_is(&sc->t[i - 1], "define"));
+}
+
+/* The function-like #define whose body holds token i: its name's token,
+ * and its parameters' tokens in p0..p1; SIZE_MAX when none. */
+static size_t define_of(const struct scan *sc, size_t i, size_t *p0, size_t *p1)
+{
+	if (!sc->t[i].directive)
+		return SIZE_MAX;
+	size_t k = i;
+	while (k > 0 && continues(sc, k))
+		k--;
+	if (k + 3 >= i || !scan_tok_is(&sc->t[k + 1], "define") || !function_like(sc, k + 2))
+		return SIZE_MAX;
+	*p0 = k + 4;
+	for (*p1 = *p0; *p1 < i && !scan_punct(&sc->t[*p1], ')'); ++*p1)
+		;
+	return *p1 < i ? k + 2 : SIZE_MAX;
+}
+
+/* A pasting macro passed to another macro (`MAP(GEN)`, where `#define
+ * MAP(XX) XX(OK, "success") ...`): within that macro's body, the calls of
+ * the parameter it is passed as are its calls. */
+struct pass {
+	const struct tok *macro, *arg;   /* the macro called; the pasting macro passed */
+	size_t index;                    /* as its argument number index */
+};
+
+static int pastes(const struct paste *p, size_t np, const struct tok *t)
+{
+	for (size_t c = 0; c < np; c++)
+		if (same_text(&p[c].sc->t[p[c].name], t))
+			return 1;
+	return 0;
+}
+
+/* The passes of pasting macros (p) to other macros in sc, appended to *out. */
+static size_t passes_of(const struct scan *sc, const struct paste *p, size_t np, struct pass **out, size_t n)
+{
+	size_t *arg = NULL;
+	for (size_t i = 0; i < sc->nt; i++) {
+		long nargs = call_at(sc, i) ? call_args(sc, i + 1, &arg) : -1;
+		for (long j = 0; j < nargs; j++)
+			if (arg[j + 1] - arg[j] == 2 && sc->t[arg[j]].kind == T_IDENT && pastes(p, np, &sc->t[arg[j]])) {
+				*out = xrealloc(*out, (n + 1) * sizeof(**out));
+				(*out)[n++] = (struct pass){&sc->t[i], &sc->t[arg[j]], (size_t)j};
+			}
+	}
+	free(arg);
+	return n;
+}
+
+/* The pasting macros a call at token i of sc stands for: its own name,
+ * and, when it calls a parameter of the #define around it, the macros
+ * passed as that parameter. n of them, in *callee. */
+static size_t callees(const struct scan *sc, size_t i, const struct pass *ps, size_t nps, const struct tok ***callee)
+{
+	size_t n = 0, p0, p1;
+	*callee = xrealloc(*callee, (nps + 1) * sizeof(**callee));
+	(*callee)[n++] = &sc->t[i];
+	size_t m = define_of(sc, i, &p0, &p1);
+	int j = m == SIZE_MAX ? -1 : param_index(sc, p0, p1, &sc->t[i]);
+	for (size_t k = 0; j >= 0 && k < nps; k++)
+		if (ps[k].index == (size_t)j && same_text(ps[k].macro, &sc->t[m]))
+			(*callee)[n++] = ps[k].arg;
+	return n;
+}
+
+/* Names made by token pasting: a call of a macro whose body pastes a
+ * parameter to other text (`#define DEF(id, size) REOP_ ## id,` over the
+ * `DEF(drop, 1)` lines of a header) declares, at the call, the name it
+ * makes (REOP_drop). So does a call, in a macro's body, of the parameter
+ * a pasting macro is passed as (the X-macro list `#define MAP(XX) XX(OK,
+ * "success") ...`, expanded as `MAP(GEN)` with `#define GEN(n, s) E_ ##
+ * n,`). The macro may be defined in another changed file; a name made by
+ * a definition the call never meets is a name nothing uses, so taking
+ * every definition of the macro is harmless. */
+void scan_paste_declare(struct scan *scans, size_t nscans, const struct deps_source *src, size_t nsrc)
+{
+	struct paste *p = NULL;
+	size_t np = 0;
+	for (size_t f = 0; f < nscans; f++)
+		np = paste_chains(&scans[f], &p, np);
+	struct scan *ctx = xcalloc(nsrc + 1, sizeof(*ctx));
+	for (size_t f = 0; f < nsrc; f++) {
+		lex(src[f].data, src[f].len, &ctx[f]);
+		np = paste_chains(&ctx[f], &p, np);
+	}
+	struct pass *ps = NULL;
+	size_t nps = 0;
+	for (size_t f = 0; np && f < nscans; f++)
+		nps = passes_of(&scans[f], p, np, &ps, nps);
+	for (size_t f = 0; np && f < nsrc; f++)
+		nps = passes_of(&ctx[f], p, np, &ps, nps);
+	size_t *arg = NULL;
+	const struct tok **callee = NULL;
+	for (size_t f = 0; np && f < nscans; f++) {
+		struct scan *sc = &scans[f];
+		size_t nd = sc->nd;
+		for (size_t i = 0; i + 1 < sc->nt; i++) {
+			if (!call_at(sc, i))
+				continue;
+			size_t ncallee = callees(sc, i, ps, nps, &callee), m = 0;
+			while (m < ncallee && !pastes(p, np, callee[m]))
+				m++;
+			if (m == ncallee)
+				continue;
+			long nargs = call_args(sc, i + 1, &arg);
+			if (nargs < 0)
+				break;
+			size_t k = arg[nargs];   /* past the call */
+			for (size_t c = 0; c < np; c++) {
+				for (m = 0; m < ncallee && !same_text(&p[c].sc->t[p[c].name], callee[m]); m++)
+					;
+				if (m == ncallee)
+					continue;
+				char *name = paste_name(&p[c], sc, arg, (size_t)nargs);
+				int seen = 0;
+				for (size_t j = nd; name && j < sc->nd && !seen; j++)
+					seen = sc->d[j].tok >= i && sc->d[j].tok < k && !strcmp(sc->d[j].name, name);
+				if (name && !seen) {
+					sc->d = xrealloc(sc->d, (sc->nd + 1) * sizeof(*sc->d));
+					sc->d[sc->nd++] = (struct decl){name, xstrdup(""), xstrdup(name), 'g', sc->t[i].line,
+									sc->t[k - 1].line, i};
+				} else {
+					free(name);
+				}
+			}
+		}
+	}
+	free(callee);
+	free(arg);
+	free(ps);
+	free(p);
+	for (size_t f = 0; f < nsrc; f++)
+		free(ctx[f].t);
+	free(ctx);
+}
+
+void scan_release(struct scan *sc)
+{
+	for (size_t i = 0; i < sc->nd; i++) {
+		free(sc->d[i].name);
+		free(sc->d[i].scope);
+		free(sc->d[i].shape);
+	}
+	for (size_t i = 0; i < sc->nscopes; i++)
+		free(sc->scopes[i]);
+	free(sc->scopes);
+	free(sc->b);
+	free(sc->d);
+	free(sc->u);
+	free(sc->t);
+}
