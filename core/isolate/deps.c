@@ -62,6 +62,8 @@ static long *line_owners(const struct change_set *s, size_t f, const struct scan
 {
 	const struct change_file *cf = &s->files[f];
 	int maxl = sc->nt ? sc->t[sc->nt - 1].line : 0;
+	if (sc->ncm && sc->cm[sc->ncm - 1].last > maxl)
+		maxl = sc->cm[sc->ncm - 1].last;
 	long *own = xmalloc(((size_t)maxl + 2) * sizeof(*own));
 	for (int l = 0; l <= maxl + 1; l++)
 		own[l] = -1;
@@ -72,6 +74,63 @@ static long *line_owners(const struct change_set *s, size_t f, const struct scan
 			own[l] = (long)c;
 	}
 	return own;
+}
+
+/* The line of the other side that unchanged line l of file f's side is:
+ * l moved by what the changes before it added and removed (a change of no
+ * lines on a side sits after its start line there, as git counts). */
+static int other_line(const struct change_set *s, size_t f, int side, int l)
+{
+	const struct change_file *cf = &s->files[f];
+	int other = l;
+	for (size_t c = cf->change0; c < cf->change0 + cf->nchanges; c++) {
+		int from, to, ofrom, oto;
+		side_range(s, c, side, &from, &to);
+		side_range(s, c, !side, &ofrom, &oto);
+		if (to > from ? to <= l : from < l)
+			other += (oto - ofrom) - (to - from);
+	}
+	return other;
+}
+
+/* Code commented out (or back in) by hunks: a block comment opened by an
+ * added line above unchanged definitions and closed by another below them.
+ * The unchanged lines a block comment covers on one side of file f, that
+ * hold code on the other, are that code's removal (or addition) by the
+ * hunk opening the comment (or, when its opening line is unchanged,
+ * closing it): they are owned by it there, as an unchanged field under a
+ * new `#else` is, so the names they declare are that hunk's and their
+ * brackets its own. The hunks opening and closing such a comment are tied
+ * as brackets are: one without the other comments out the file up to the
+ * next end of a comment, or leaves a stray one. */
+static void comment_owners(const struct change_set *s, size_t f, const struct scan *sc, long *const *owners,
+			   long *hard)
+{
+	for (int side = 0; side < 2; side++) {
+		const struct scan *o = &sc[!side];
+		int maxo = o->nt ? o->t[o->nt - 1].line : 0;
+		char *code = xcalloc((size_t)maxo + 2, 1);
+		for (size_t k = 0; k < o->nt; k++)
+			code[o->t[k].line] = 1;
+		const long *own = owners[side];
+		for (size_t i = 0; i < sc[side].ncm; i++) {
+			const struct span *c = &sc[side].cm[i];
+			long by = own[c->first] >= 0 ? own[c->first] : own[c->last];
+			if (by < 0)
+				continue;
+			size_t hidden = 0;
+			for (int l = c->first + 1; l < c->last; l++) {
+				int ol = own[l] < 0 ? other_line(s, f, side, l) : 0;
+				if (ol > 0 && ol <= maxo && code[ol] && owners[!side][ol] < 0) {
+					owners[!side][ol] = by;
+					hidden++;
+				}
+			}
+			if (hidden && own[c->first] >= 0 && own[c->last] >= 0)
+				unite(hard, (size_t)own[c->first], (size_t)own[c->last]);
+		}
+		free(code);
+	}
 }
 
 /* The change whose conditional directive (#if, #else, #endif... in its
@@ -817,6 +876,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 		}
 		for (int side = 0; side < 2; side++)
 			owners[2 * f + side] = line_owners(s, f, &scans[2 * f + side], side);
+		comment_owners(s, f, &scans[2 * f], &owners[2 * f], hard);
 	}
 	scan_paste_declare(scans, 2 * s->nfiles, src, nsrc);
 	/* The declarations in each hunk, and the unchanged ones whose branch a

@@ -50,6 +50,7 @@ static void lex(const char *p, size_t len, struct scan *sc)
 			continue;
 		}
 		if (c == '/' && i + 1 < len && p[i + 1] == '*') {
+			int first = line;
 			i += 2;
 			while (i + 1 < len && !(p[i] == '*' && p[i + 1] == '/')) {
 				if (p[i] == '\n')
@@ -57,6 +58,10 @@ static void lex(const char *p, size_t len, struct scan *sc)
 				i++;
 			}
 			i += 2;
+			if (line > first) {
+				sc->cm = xrealloc(sc->cm, (sc->ncm + 1) * sizeof(*sc->cm));
+				sc->cm[sc->ncm++] = (struct span){first, line};
+			}
 			continue;
 		}
 		if (bol && c == '#')
@@ -792,8 +797,10 @@ void scan_paste_declare(struct scan *scans, size_t nscans, const struct deps_sou
 	free(arg);
 	free(ps);
 	free(p);
-	for (size_t f = 0; f < nsrc; f++)
+	for (size_t f = 0; f < nsrc; f++) {
 		free(ctx[f].t);
+		free(ctx[f].cm);
+	}
 	free(ctx);
 }
 
@@ -811,4 +818,5 @@ void scan_release(struct scan *sc)
 	free(sc->d);
 	free(sc->u);
 	free(sc->t);
+	free(sc->cm);
 }

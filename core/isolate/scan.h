@@ -45,9 +45,16 @@ struct body {
 	int first, last;
 };
 
+/* Lines first to last (first < last): a block comment over several lines. */
+struct span {
+	int first, last;
+};
+
 struct scan {
 	struct tok *t;
 	size_t nt;
+	struct span *cm;
+	size_t ncm;
 	struct decl *d;
 	size_t nd;
 	struct use *u;

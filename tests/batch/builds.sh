@@ -212,4 +212,14 @@ check "pointer_position: the signature is not failure-inducing without its calls
 	[ "$sig" = 0 -o "$calls" -gt 0 ]
 check "pointer_position: the bound is failure-inducing" \
 	sh -c "jq -r '.failure_inducing[].added[]' '$T/out.json' | grep -qF 'top > bottom + 1'"
+# Helpers commented out by a `/` `*` line added above them and its
+# closing line below, their calls removed by other hunks: the comment's two
+# lines are one block, and the helpers' names are its declarations, so no
+# configuration keeps a call without its helper or half of the comment.
+d=$(fixture commented_out)
+culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh
+check "commented_out: exit 0" [ "$RC" = 0 ]
+check "commented_out: the constant is failure-inducing, alone" [ "$(jqf '.failure_inducing | length')" = 1 ] &&
+	[ "$(jqf '.failure_inducing[0].added[0]')" = "	return 100;" ]
+check "commented_out: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
 finish

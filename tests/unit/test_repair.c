@@ -832,8 +832,35 @@ static void test_mixed_clash(void)
 	change_set_free(s);
 }
 
+/* Helpers commented out: a `/` `*` line added above two unchanged
+ * functions and its closing line below them, while a third hunk removes
+ * a call. The two comment lines are one block, the functions' names are
+ * the opening hunk's, and it needs the call's removal. */
+static void test_commented_out(void)
+{
+	const char *old = "static int depth;\nstatic void enter(void) { depth++; }\nstatic void leave(void) { depth--; }\n"
+			  "int f(void)\n{\n\tenter();\n\treturn depth;\n}\n";
+	const char *new = "static int depth;\n/*\nstatic void enter(void) { depth++; }\nstatic void leave(void) { depth--; }\n"
+			  "*/\nint f(void)\n{\n\treturn depth;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "c.c", old, new);
+	change_set_add_hunk(s, 1, 0, 2, 1, "", 0);   /* the comment's opening line */
+	change_set_add_hunk(s, 3, 0, 5, 1, "", 0);   /* its closing line */
+	change_set_add_hunk(s, 6, 1, 7, 0, "", 0);   /* the call removed */
+	struct deps d;
+	deps_of(s, &d);
+	size_t out[3];
+	CHECK(d.block[0] == 0 && d.block[1] == 0);
+	CHECK(deps_declaring(&d, "enter", out) == 1 && out[0] == 0);
+	CHECK(deps_declaring(&d, "leave", out) == 1 && out[0] == 0);
+	CHECK(d.nneed[0] == 1 && d.need[0][0] == 2);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 int main(void)
 {
+	RUN(test_commented_out);
 	RUN(test_typedef_t);
 	RUN(test_mixed_clash);
 	RUN(test_returns_and_moved_local);
