@@ -331,9 +331,116 @@ static void pair_if_else(const char *t, size_t len, const struct shape *sh, cons
 	free(ifs);
 }
 
-/* Merge neighbouring pieces until each is balanced in both revisions and
- * holds the if of each else it holds and the reverse (the last takes what
- * is left). Returns the new number of pieces. */
+/* Each bracket's partner in t (its offset), or -1 when it has none in t;
+ * -1 for every other byte. Brackets in comments and literals are text. */
+static long *partners(const char *t, size_t len, const struct shape *sh)
+{
+	long *pt = xmalloc((len + 1) * sizeof(*pt)), *stack = xmalloc((len + 1) * sizeof(*stack));
+	size_t sp = 0;
+	for (size_t i = 0; i < len; i++) {
+		pt[i] = -1;
+		if (sh->st[i] != SH_CODE)
+			continue;
+		const char *o = strchr("({[", t[i]), *c = strchr(")}]", t[i]);
+		if (t[i] && o)
+			stack[sp++] = (long)i;
+		else if (t[i] && c && sp && t[stack[sp - 1]] == "({["[c - ")}]"]) {
+			pt[i] = stack[--sp];
+			pt[pt[i]] = (long)i;
+		}
+	}
+	free(stack);
+	return pt;
+}
+
+/* The pieces of one side that [a, b] overlaps, and the one ending at a
+ * (the name before a bracket: `f(` is a call, `(` alone a cast or a
+ * grouping), widen [*lo, *hi]. */
+static void pieces_over(const struct piece *p, size_t np, int new, size_t a, size_t b, long *lo, long *hi)
+{
+	for (size_t k = 0; k < np; k++) {
+		size_t s = new ? p[k].n0 : p[k].o0, e = new ? p[k].n1 : p[k].o1;
+		if ((s <= b && e > a) || e == a) {
+			if (*lo < 0 || (long)k < *lo)
+				*lo = (long)k;
+			if ((long)k > *hi)
+				*hi = (long)k;
+		}
+	}
+}
+
+/* A bracket both revisions share whose partner is not the same shared
+ * bracket in both (a cast's `(` that a new call's name before it makes the
+ * call's, its `)` removed and the call's kept at the end) means one thing
+ * in each: the pieces between it and its partners, and the one just
+ * before it, only build together; reach[] says so. The text outside the
+ * pieces is the same in both revisions, byte for byte and in order. */
+static void pair_roles(const char *old, size_t ol, const struct shape *so, const char *new, size_t nl,
+		       const struct shape *sn, const struct piece *p, size_t np, size_t *reach)
+{
+	long *po = partners(old, ol, so), *pn = partners(new, nl, sn), *map = xmalloc((ol + 1) * sizeof(*map));
+	size_t j = 0, k = 0;
+	for (size_t i = 0; i < ol; i++) {
+		while (k < np && i >= p[k].o1 && j >= p[k].n1)
+			k++;
+		if (k < np && i >= p[k].o0 && i < p[k].o1) {
+			map[i] = -1;
+			continue;
+		}
+		if (k < np && j >= p[k].n0 && j < p[k].n1)
+			j = p[k].n1;
+		map[i] = j < nl ? (long)j++ : -1;
+	}
+	for (size_t i = 0; i < ol; i++) {
+		long m = map[i];
+		if (m < 0 || so->st[i] != SH_CODE || !strchr("(){}[]", old[i]) || !old[i])
+			continue;
+		long a = po[i], b = pn[m];
+		if ((a < 0 && b < 0) || (a >= 0 && b >= 0 && map[a] == b))
+			continue;
+		/* its partner replaced within one piece: `n > alloced)` made
+		 * `n > max_size) {` */
+		long ka = a >= 0 ? piece_at(p, np, 0, (size_t)a) : -1, kb = b >= 0 ? piece_at(p, np, 1, (size_t)b) : -1;
+		if (ka >= 0 && ka == kb)
+			continue;
+		long lo = -1, hi = -1;
+		size_t x = (size_t)(a < 0 ? (long)i : a), y = (size_t)m, z = (size_t)(b < 0 ? m : b);
+		pieces_over(p, np, 0, i < x ? i : x, i < x ? x : i, &lo, &hi);
+		pieces_over(p, np, 1, y < z ? y : z, y < z ? z : y, &lo, &hi);
+		if (lo >= 0 && hi > lo && reach[lo] < (size_t)hi)
+			reach[lo] = (size_t)hi;
+	}
+	free(map);
+	free(po);
+	free(pn);
+}
+
+/* One pass of merge_unbalanced: each piece goes with the ones after it
+ * until it is balanced in both revisions and holds the pieces reach[]
+ * ties to it (the last takes what is left). Returns the new number. */
+static size_t merge_pass(const struct shape *so, const struct shape *sn, struct piece *p, size_t np,
+			 const size_t *reach)
+{
+	size_t out = 0;
+	for (size_t i = 0; i < np;) {
+		size_t j = i, need = reach[i];
+		while (j + 1 < np && (j < need || !(shape_balanced(so, p[i].o0, p[j].o1) &&
+						    shape_balanced(sn, p[i].n0, p[j].n1)))) {
+			j++;
+			if (reach[j] > need)
+				need = reach[j];
+		}
+		p[out++] = (struct piece){p[i].o0, p[j].o1, p[i].n0, p[j].n1};
+		i = j + 1;
+	}
+	return out;
+}
+
+/* Merge neighbouring pieces until each is balanced in both revisions,
+ * holds the if of each else it holds and the reverse, and holds what a
+ * shared bracket's new meaning ties to it (pair_roles, read on the
+ * balanced pieces, again until nothing more is tied). Returns the new
+ * number of pieces. */
 static size_t merge_unbalanced(const char *old, size_t ol, const char *new, size_t nl, struct piece *p, size_t np)
 {
 	struct shape so, sn;
@@ -344,22 +451,21 @@ static size_t merge_unbalanced(const char *old, size_t ol, const char *new, size
 		reach[k] = k;
 	pair_if_else(old, ol, &so, p, np, 0, reach);
 	pair_if_else(new, nl, &sn, p, np, 1, reach);
-	size_t out = 0;
-	for (size_t i = 0; i < np;) {
-		size_t j = i, need = reach[i];
-		while (j + 1 < np && (j < need || !(shape_balanced(&so, p[i].o0, p[j].o1) &&
-						    shape_balanced(&sn, p[i].n0, p[j].n1)))) {
-			j++;
-			if (reach[j] > need)
-				need = reach[j];
-		}
-		p[out++] = (struct piece){p[i].o0, p[j].o1, p[i].n0, p[j].n1};
-		i = j + 1;
+	for (;;) {
+		np = merge_pass(&so, &sn, p, np, reach);
+		int tied = 0;
+		for (size_t k = 0; k < np; k++)
+			reach[k] = k;
+		pair_roles(old, ol, &so, new, nl, &sn, p, np, reach);
+		for (size_t k = 0; k < np && !tied; k++)
+			tied = reach[k] != k;
+		if (!tied)
+			break;
 	}
 	free(reach);
 	shape_free(&so);
 	shape_free(&sn);
-	return out;
+	return np;
 }
 
 /* Split old[0..ol) -> new[0..nl) into runs of differing tokens. Returns the

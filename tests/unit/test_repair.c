@@ -390,6 +390,28 @@ static void test_pieces_balanced(void)
 	change_set_free(s);
 }
 
+/* A cast's `(` that a call's name put before it makes the call's (its
+ * `)` removed, the call's own kept at the end): the name alone would call
+ * the cast, the rest alone is a comma expression. One piece, so the hunk
+ * stays whole; a bracket whose partner is replaced within one piece does
+ * not tie (`n > max) {`). */
+static void test_pieces_call_made(void)
+{
+	const char *old = "long f(const char *s)\n{\n\tchar *e;\n\tlong v = (long) strtol(s, &e, 10);\n"
+			  "\tif (n == 0 || n > cap)\n\t\treturn v;\n\treturn 0;\n}\n";
+	const char *new = "long f(const char *s)\n{\n\tchar *e;\n\tlong v = parse((const unsigned char *) s,\n"
+			  "\t\tstrlen(s));\n\tif ((n == 0 && *s) || n > max) {\n\t\treturn v;\n\t}\n\treturn 0;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "p.c", old, new);
+	change_set_add_hunk(s, 4, 1, 4, 2, "", 0);   /* the cast made a call */
+	change_set_add_hunk(s, 5, 2, 6, 3, "", 0);   /* a condition and a bound */
+	struct cerr e;
+	CHECK(change_set_finish(s, &e) == 0);
+	CHECK(s->changes[0].natoms == 1);
+	CHECK(s->changes[1].natoms >= 2);
+	change_set_free(s);
+}
+
 /* An else and its if in two different pieces only build together: the
  * pieces are one (while -> if, and a block with its else added). */
 static void test_pieces_if_else(void)
@@ -890,6 +912,7 @@ int main(void)
 	RUN(test_bracket_pairs);
 	RUN(test_pieces_balanced);
 	RUN(test_pieces_if_else);
+	RUN(test_pieces_call_made);
 	RUN(test_gcc_messages);
 	RUN(test_clang_messages);
 	TEST_EXIT();
