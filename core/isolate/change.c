@@ -369,6 +369,27 @@ static void pieces_over(const struct piece *p, size_t np, int new, size_t a, siz
 	}
 }
 
+/* The call whose `(` is at old[i] and new[m] (its `)` at old[a], new[b]):
+ * when a piece ends at its `(` with a name on either side (the function
+ * called changed), the pieces among its arguments go with that piece. */
+static void call_renamed(const char *old, const char *new, const struct piece *p, size_t np, size_t i, size_t m,
+			 size_t a, size_t b, size_t *reach)
+{
+	long name = -1;
+	for (size_t k = 0; k < np && name < 0; k++)
+		if ((p[k].o1 == i && p[k].n1 == m) &&
+		    ((p[k].o1 > p[k].o0 && word_char((unsigned char)old[p[k].o1 - 1])) ||
+		     (p[k].n1 > p[k].n0 && word_char((unsigned char)new[p[k].n1 - 1]))))
+			name = (long)k;
+	if (name < 0)
+		return;
+	long lo = name, hi = name;
+	pieces_over(p, np, 0, i + 1, a, &lo, &hi);
+	pieces_over(p, np, 1, m + 1, b, &lo, &hi);
+	if (hi > lo && reach[lo] < (size_t)hi)
+		reach[lo] = (size_t)hi;
+}
+
 /* A bracket both revisions share whose partner is not the same shared
  * bracket in both (a cast's `(` that a new call's name before it makes the
  * call's, its `)` removed and the call's kept at the end) means one thing
@@ -396,8 +417,14 @@ static void pair_roles(const char *old, size_t ol, const struct shape *so, const
 		if (m < 0 || so->st[i] != SH_CODE || !strchr("(){}[]", old[i]) || !old[i])
 			continue;
 		long a = po[i], b = pn[m];
-		if ((a < 0 && b < 0) || (a >= 0 && b >= 0 && map[a] == b))
+		if ((a < 0 && b < 0) || (a >= 0 && b >= 0 && map[a] == b)) {
+			/* The same call's brackets, another function called
+			 * (`strtol(s, NULL, 10)` made `parse(s)`): its arguments
+			 * are the new callee's. */
+			if (old[i] == '(' && a > (long)i)
+				call_renamed(old, new, p, np, i, (size_t)m, (size_t)a, (size_t)b, reach);
 			continue;
+		}
 		/* its partner replaced within one piece: `n > alloced)` made
 		 * `n > max_size) {` */
 		long ka = a >= 0 ? piece_at(p, np, 0, (size_t)a) : -1, kb = b >= 0 ? piece_at(p, np, 1, (size_t)b) : -1;

@@ -302,6 +302,12 @@ static void rewrites(const struct scan *sc, long *const *owners, long *hard, cha
 	}
 }
 
+/* Whether a declaration's shape (its tokens, space-separated) says static. */
+static int shape_static(const char *shape)
+{
+	return !strncmp(shape, "static ", 7) || strstr(shape, " static ");
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -932,11 +938,16 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 		size_t nsh[2] = {0, 0};
 		size_t *members = xmalloc((nhd + 1) * sizeof(*members)), nm = 0;
 		int *mside = xmalloc((nhd + 1) * sizeof(*mside));
-		int guarded = 0;
+		int guarded = 0, statics[2] = {0, 0};
+		long sfile = -1;   /* a file where it is static */
 		for (size_t k = i; k < nhd; k++)
 			if (!done[k] && same_key(hd[i].d, hd[k].d)) {
 				done[k] = 1;
 				guarded |= hd[k].guarded;
+				if (hd[k].d->cls == 'g' && shape_static(hd[k].d->shape)) {
+					statics[hd[k].side] = 1;
+					sfile = (long)s->changes[hd[k].change].file;
+				}
 				sh[hd[k].side][nsh[hd[k].side]++] = hd[k].d->shape;
 				mside[nm] = hd[k].side;
 				members[nm++] = hd[k].change;
@@ -980,6 +991,11 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 			 * the other revision's, though gcc may only warn. */
 			int clash = !added ? types_clash(sh[0], nsh[0], sh[1], nsh[1]) : 0;
 			arity |= clash != 0;
+			/* Made static or no longer (a helper exported with a
+			 * prototype for another file): a use in another file does
+			 * not link against the static one, so it needs the export
+			 * (and making it static needs such uses gone), one way. */
+			int linkage = statics[0] != statics[1];
 			/* A function whose type changed so: its returns with it
 			 * (`return 0;` added as void becomes a value). */
 			for (size_t f = 0; clash == 1 && key->cls == 'g' && f < 2 * s->nfiles; f++)
@@ -1004,6 +1020,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 					    (key->cls == 'l' && strcmp(u->scope, key->scope)))
 						continue;
 					long c = owner_of(sc, owners[f], u->tok);
+					int far = linkage && (long)(f / 2) != sfile;
 					if (c < 0 && added && key->cls == 'g' && side == (added > 0 ? 0 : 1))
 						shadow_needs(hd, nhd, u, side, members, nm, added, d);
 					if (c < 0 && clash && side) {
@@ -1024,6 +1041,14 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 					}
 					if (c < 0)
 						continue;
+					/* A use the export lets another file make needs it;
+					 * making it static needs such uses gone. */
+					for (size_t m = 0; far && side == statics[0] && m < nm; m++) {
+						if (side)
+							add_need(d, (size_t)c, members[m], key->name);
+						else
+							add_need(d, members[m], (size_t)c, key->name);
+					}
 					if (!added && (guarded || arity))
 						tie_hard(d, hard, members[0], (size_t)c, key->name);
 					else if (!added)

@@ -222,4 +222,15 @@ check "commented_out: exit 0" [ "$RC" = 0 ]
 check "commented_out: the constant is failure-inducing, alone" [ "$(jqf '.failure_inducing | length')" = 1 ] &&
 	[ "$(jqf '.failure_inducing[0].added[0]')" = "	return 100;" ]
 check "commented_out: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
+# A static helper exported for another file (`static` dropped, a
+# prototype added, a call in main.c): the call needs the export, one way,
+# and its name and arguments are one piece (another function called), so
+# no configuration fails to link or to compile; reverting the call alone
+# fixes it.
+d=$(fixture exported_helper)
+culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh
+check "exported_helper: exit 0" [ "$RC" = 0 ]
+check "exported_helper: the call is the fix, alone" [ "$(jqf '.fix | length')" = 1 ] &&
+	[ "$(jqf '.fix[0].added[0]')" = "	long v = parse_number(\"-42\");" ]
+check "exported_helper: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
 finish

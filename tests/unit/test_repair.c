@@ -412,6 +412,24 @@ static void test_pieces_call_made(void)
 	change_set_free(s);
 }
 
+/* Another function called with other arguments (`strtol(s, NULL, 10)`
+ * made `parse(s)`): the arguments are the new callee's, one piece with its
+ * name; the same callee's arguments changed alone stay pieces of their own. */
+static void test_pieces_callee(void)
+{
+	const char *old = "long f(const char *s)\n{\n\tlong v = strtol(s, NULL, 10);\n\treturn g(v, 1) + 2;\n}\n";
+	const char *new = "long f(const char *s)\n{\n\tlong v = parse(s);\n\treturn g(v, 3) + 4;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "c.c", old, new);
+	change_set_add_hunk(s, 3, 1, 3, 1, "", 0);   /* another callee */
+	change_set_add_hunk(s, 4, 1, 4, 1, "", 0);   /* two constants */
+	struct cerr e;
+	CHECK(change_set_finish(s, &e) == 0);
+	CHECK(s->changes[0].natoms == 1);
+	CHECK(s->changes[1].natoms == 2);
+	change_set_free(s);
+}
+
 /* An else and its if in two different pieces only build together: the
  * pieces are one (while -> if, and a block with its else added). */
 static void test_pieces_if_else(void)
@@ -880,8 +898,30 @@ static void test_commented_out(void)
 	change_set_free(s);
 }
 
+/* A static helper exported: `static` dropped from its definition in one
+ * file, a prototype added to a header, a call added in another file. The
+ * call needs both (it does not link against the static one). */
+static void test_static_exported(void)
+{
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "num.c", "static long parse(const char *s)\n{\n\treturn 0;\n}\nlong two(void)\n{\n\treturn parse(\"2\");\n}\n",
+		 "long parse(const char *s)\n{\n\treturn 0;\n}\nlong two(void)\n{\n\treturn parse(\"2\");\n}\n");
+	change_set_add_hunk(s, 1, 1, 1, 1, "", 0);   /* static dropped */
+	add_text(s, "num.h", "long two(void);\n", "long two(void);\nlong parse(const char *s);\n");
+	change_set_add_hunk(s, 1, 0, 2, 1, "", 0);   /* the prototype */
+	add_text(s, "main.c", "int main(void)\n{\n\treturn (int)two();\n}\n",
+		 "int main(void)\n{\n\treturn (int)parse(\"1\");\n}\n");
+	change_set_add_hunk(s, 3, 1, 3, 1, "", 0);   /* the call */
+	struct deps d;
+	deps_of(s, &d);
+	CHECK(d.nneed[2] == 2 && ((d.need[2][0] == 0 && d.need[2][1] == 1) || (d.need[2][0] == 1 && d.need[2][1] == 0)));
+	deps_release(&d);
+	change_set_free(s);
+}
+
 int main(void)
 {
+	RUN(test_static_exported);
 	RUN(test_commented_out);
 	RUN(test_typedef_t);
 	RUN(test_mixed_clash);
@@ -913,6 +953,7 @@ int main(void)
 	RUN(test_pieces_balanced);
 	RUN(test_pieces_if_else);
 	RUN(test_pieces_call_made);
+	RUN(test_pieces_callee);
 	RUN(test_gcc_messages);
 	RUN(test_clang_messages);
 	TEST_EXIT();
