@@ -421,6 +421,65 @@ static int unit_in(const struct units *u, size_t k, const struct bits *b)
 	return 0;
 }
 
+/* The dependences' closure of taking piece a alone (revert: reverting it
+ * from bad), as the pieces it holds (to free): not what failed builds
+ * taught, which ties pieces both ways where one only needs the other. */
+static struct bits *piece_closure(const struct search *sr, size_t a, int revert)
+{
+	struct bits *b = bits_new(sr->s->natoms);
+	if (revert) {
+		bits_fill(b);
+		bits_clear(b, a);
+	} else {
+		bits_set(b, a);
+	}
+	if (sr->deps)
+		sr_close_deps(sr, b, revert, 0);
+	for (size_t k = 0; revert && k < sr->s->natoms; k++) {
+		if (bits_test(b, k))
+			bits_clear(b, k);
+		else
+			bits_set(b, k);
+	}
+	return b;
+}
+
+/* At token level, the pieces an answer's piece cannot be told from are
+ * part of the answer (set), not what it needs to build (taken from aux,
+ * when given): the other pieces of a rewritten hunk, which is one piece
+ * (zstd's blank line, the first piece of a rewritten loop, had been named
+ * alone), and the pieces the dependences tie to it both ways (a rename's
+ * piece and the rewrite using the new name, whose old name it removes). */
+static void add_tied_pieces(const struct search *sr, struct bits *set, struct bits *aux, int revert)
+{
+	const struct change_set *s = sr->s;
+	for (int again = 1; again;) {
+		again = 0;
+		for (size_t a = 0; a < s->natoms; a++) {
+			if (!bits_test(set, a))
+				continue;
+			struct bits *tied = piece_closure(sr, a, revert);
+			size_t c = s->atoms[a].change;
+			for (size_t k = s->changes[c].atom0; sr_one_piece(sr, c) && k < s->changes[c].atom0 + s->changes[c].natoms; k++)
+				bits_set(tied, k);
+			for (size_t k = 0; k < s->natoms; k++) {
+				if (bits_test(set, k) || !bits_test(tied, k))
+					continue;
+				struct bits *back = piece_closure(sr, k, revert);
+				size_t kc = s->atoms[k].change;
+				if (kc == c ? sr_one_piece(sr, c) : bits_test(back, a)) {
+					bits_set(set, k);
+					if (aux)
+						bits_clear(aux, k);
+					again = 1;
+				}
+				bits_free(back);
+			}
+			bits_free(tied);
+		}
+	}
+}
+
 /* A failure-inducing set (out, over candidates cand) can be minimal only
  * with what it needs to build: a declaration's removal is applied with the
  * removal of its uses, and those may hold the cause (a static made unused
@@ -493,6 +552,8 @@ static int narrow_needs(struct search *sr, const struct units *u, const size_t *
 	if (rc == 0 || rc == DD_STOP) {
 		bits_zero(result);
 		units_add_atoms(u, out, *nout, result, 1);
+		if (u->tokens)
+			add_tied_pieces(sr, result, NULL, 0);
 		sr_close_blocks(sr, result, 0);
 	}
 	return rc;
@@ -707,6 +768,8 @@ static int search_level(struct explain *x, struct search *sr, const struct units
 		rc = 0;
 	} else if (rc >= 0) {
 		rc = split_fix(sr, out, nout, l->causes, l->aux);
+		if (rc == 1 && u->tokens)
+			add_tied_pieces(sr, l->causes, l->aux, 1);
 		if (rc == 1) {
 			/* What the dependences reverted along with the fix is
 			 * what its reversion needs to build: auxiliary (at token

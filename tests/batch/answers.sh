@@ -108,4 +108,14 @@ check "derived timeout: 5 s, derived" [ "$(jqf '"\(.test_timeout) \(.test_timeou
 check "derived timeout: the build's derived too" [ "$(jqf '.build_timeout_derived')" = true ]
 check "derived timeout: the hang was unresolved" [ "$(jqf .configurations_unresolved)" -ge 1 ]
 
+# A loop rewritten over a renamed bound: the rewrite is one piece at token
+# level, tied both ways to the rename it needs. The answer is the rewrite
+# whole with the rename's piece, not one of its pieces alone; the comment
+# beside the rename is no part of it.
+d=$(fixture rewrite_piece)
+culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh
+check "rewrite_piece: exit 0" [ "$RC" = 0 ]
+check "rewrite_piece: failure-inducing, the rename's piece and the whole loop" \
+	[ "$(jqf '[.failure_inducing[].id] | join(" ")')" = "1.1 2" ]
+check "rewrite_piece: the fix, the same" [ "$(jqf '[.fix[].id] | join(" ")')" = "1.1 2" ]
 finish
