@@ -32,6 +32,10 @@ static const char *const patterns[] = {
 	"field designator " Q "(\\w+)" E " does not refer",
 	"label " Q "(\\w+)" E " used but not defined",
 	"use of undeclared label " Q "(\\w+)" E,
+	/* A type the error names: the declaration whose type changed. */
+	"type " Q "(?:(?:const|volatile|struct|union|enum) )*(\\w+)",
+	"(?:initializing|assigning to|returning|\\(have) " Q "(?:(?:const|volatile|struct|union|enum) )*(\\w+)",
+	"request for member " Q "(\\w+)" E,
 };
 
 static void add_name(char ***names, size_t *n, const char *s, size_t len)

@@ -37,6 +37,14 @@ static void test_gcc_messages(void)
 	CHECK(n == 4);
 	CHECK(has(names, "ITEM_LIMIT") && has(names, "clamp") && has(names, "at_most") && has(names, "count"));
 	repair_names_free(names);
+	/* Errors that name a type or a member, not the declaration. */
+	n = repair_names("inlines.c:648:35: error: incompatible types when initializing type \xe2\x80\x98"
+			 "delimiter *\xe2\x80\x99 using type \xe2\x80\x98" "delimiter\xe2\x80\x99\n"
+			 "list.c:9:12: error: request for member \xe2\x80\x98next\xe2\x80\x99 in something not a structure or union\n"
+			 "calc.c:3:11: error: invalid operands to binary + (have \xe2\x80\x98struct num\xe2\x80\x99 and \xe2\x80\x98int\xe2\x80\x99)\n",
+			 &names);
+	CHECK(has(names, "delimiter") && has(names, "next") && has(names, "num"));
+	repair_names_free(names);
 }
 
 static void test_clang_messages(void)
@@ -55,6 +63,9 @@ static void test_clang_messages(void)
 	/* Bytes that are not UTF-8 do not stop the reading. */
 	n = repair_names("\xff\xfe x.c:1:1: error: unknown type name 'widget_t'\n", &names);
 	CHECK(n == 1 && has(names, "widget_t"));
+	repair_names_free(names);
+	n = repair_names("x.c:4:8: error: initializing 'struct point *' with an expression of incompatible type 'long'\n", &names);
+	CHECK(has(names, "point"));
 	repair_names_free(names);
 }
 
