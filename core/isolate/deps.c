@@ -692,6 +692,51 @@ static char *include_key(const struct scan *sc, size_t k)
 	return xstrndup(t[2].s, (size_t)(sc->t[e].s + sc->t[e].len - t[2].s));
 }
 
+/* A `case` or `default` label must be in a switch, and a switch is
+ * nothing without its labels: a hunk holding labels of a switch whose
+ * `switch` another hunk holds and that hunk need each other (an `else`
+ * made `else switch (ret)` by one hunk, the old switch's cases made its
+ * own by the next: the cases alone are "not within a switch statement",
+ * the head alone a switch that jumps past its body). */
+static void switch_needs(const struct change_set *s, const struct scan *scans, long *const *owners, struct deps *d)
+{
+	for (size_t f = 0; f < 2 * s->nfiles; f++) {
+		const struct scan *sc = &scans[f];
+		long *body = xmalloc((sc->nt + 1) * sizeof(*body));   /* per open brace: its switch token, or -1 */
+		size_t sp = 0;
+		long pending = -1;
+		int depth = 0, at = 0;   /* parentheses; those the pending switch was at */
+		for (size_t k = 0; k < sc->nt; k++) {
+			const struct tok *t = &sc->t[k];
+			if (t->directive)
+				continue;
+			if (scan_tok_is(t, "switch") && t->kind == T_IDENT) {
+				pending = (long)k;
+				at = depth;
+			} else if (scan_punct(t, '(')) {
+				depth++;
+			} else if (scan_punct(t, ')')) {
+				depth--;
+			} else if (scan_punct(t, '{')) {
+				body[sp++] = pending >= 0 && depth == at ? pending : -1;
+				pending = -1;
+			} else if (scan_punct(t, '}')) {
+				sp -= sp > 0;
+			} else if (t->kind == T_IDENT && (scan_tok_is(t, "case") || scan_tok_is(t, "default"))) {
+				long sw = -1;
+				for (size_t i = sp; i-- > 0 && sw < 0;)
+					sw = body[i];
+				long lo = owner_of(sc, owners[f], k), so = sw >= 0 ? owner_of(sc, owners[f], (size_t)sw) : -1;
+				if (lo < 0 || so < 0 || lo == so)
+					continue;
+				add_need(d, (size_t)lo, (size_t)so, "switch");
+				add_need(d, (size_t)so, (size_t)lo, "switch");
+			}
+		}
+		free(body);
+	}
+}
+
 /* An include moved: a hunk removing `#include X` (from a header its users
  * read X through) and a hunk adding it elsewhere (to the file that uses
  * what X declares): without the addition, what X declares is gone, so the
@@ -1072,6 +1117,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 	free(done);
 	mix_ties(mix, nmix, d, hard);
 	include_needs(s, scans, owners, d);
+	switch_needs(s, scans, owners, d);
 	header_needs(s, scans, owners, d);
 	record_uses(s, scans, owners, hd, nhd, d);
 	free(hd);

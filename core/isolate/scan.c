@@ -236,14 +236,14 @@ static void declare(struct scan *sc, size_t a, size_t b, char ctx, const char *s
 	depth = 0;
 	int init = 0;
 	for (size_t k = a + 1; k <= b; k++) {
-		if (k < b && (scan_punct(&t[k], ')') || scan_punct(&t[k], ']')))
+		if (k < b && (scan_punct(&t[k], ')') || scan_punct(&t[k], ']') || scan_punct(&t[k], '}')))
 			depth--;
 		/* The '=' ends the declarator before it (`size_t n = 0`), then
 		 * starts the initializer, whose names are uses; so does the '['
 		 * of an array (`char buf[32]`). */
 		int end = k == b || (depth == 0 && (scan_punct(&t[k], ',') || scan_punct(&t[k], ':') || scan_punct(&t[k], '[') ||
 						   scan_punct(&t[k], '=')));
-		if (k < b && (scan_punct(&t[k], '(') || scan_punct(&t[k], '[')))
+		if (k < b && (scan_punct(&t[k], '(') || scan_punct(&t[k], '[') || scan_punct(&t[k], '{')))
 			depth++;
 		/* A name ending in _t reads as a type (`size_t n`), but not
 		 * the name a typedef declares (`typedef int flag_t;`). */
@@ -383,6 +383,26 @@ static void kr_params(struct scan *sc, size_t name, size_t i, const char *fn)
 		}
 }
 
+static int continues(const struct scan *sc, size_t k);
+
+/* The scope of the locals a macro's body declares and of the names a
+ * macro's body at file level uses: a macro expands inside functions, so
+ * `mbedtls_mpi C;` in one macro's body is what `&C` in another's reads. */
+static const char macro_scope[] = "#define";
+
+/* The declarations among the statements of the body of the macro whose
+ * name or parameter list ends at token end. */
+static void macro_locals(struct scan *sc, size_t end)
+{
+	size_t a = end + 1;
+	for (size_t k = end + 1; k < sc->nt && sc->t[k].directive && continues(sc, k); k++)
+		if (scan_punct(&sc->t[k], ';') || scan_punct(&sc->t[k], '{') || scan_punct(&sc->t[k], '}')) {
+			if (scan_punct(&sc->t[k], ';'))
+				declare(sc, a, k, 'G', macro_scope, 0, NULL);
+			a = k + 1;
+		}
+}
+
 void scan_file(const char *data, size_t len, struct scan *sc)
 {
 	memset(sc, 0, sizeof(*sc));
@@ -417,6 +437,8 @@ void scan_file(const char *data, size_t len, struct scan *sc)
 				if (end >= sc->nt)
 					end = k;
 				add_decl(sc, &sc->t[k], "", 'g', &sc->t[k], &sc->t[end], 0);
+				if (!scope[0])
+					macro_locals(sc, end);
 				if (end == k && k + 1 < sc->nt && sc->t[k + 1].kind == T_IDENT && sc->t[k + 1].directive &&
 				    sc->t[k + 1].line == t->line && !(k + 2 < sc->nt && sc->t[k + 2].directive &&
 								     sc->t[k + 2].line == t->line))
@@ -515,7 +537,7 @@ void scan_file(const char *data, size_t len, struct scan *sc)
 		sc->u = xrealloc(sc->u, (sc->nu + 1) * sizeof(*sc->u));
 		sc->u[sc->nu++] = (struct use){t->s, t->len, t->line, t->member, i, sc->scopes[sc->nscopes - 1]};
 		if (!scope[0])
-			sc->u[sc->nu - 1].scope = sc->scopes[0];
+			sc->u[sc->nu - 1].scope = t->directive ? macro_scope : sc->scopes[0];
 	}
 	free(fn);
 	free(st);

@@ -35,7 +35,7 @@ struct use {
 	size_t len;
 	int line, member;
 	size_t tok;
-	char *scope;                  /* the function it is in, or "" (owned by the scan's scopes) */
+	const char *scope;            /* the function it is in, "" or a macro body's (owned by the scan's scopes, or static) */
 };
 
 /* A function definition: its name (one of the scan's scopes) and lines,

@@ -233,4 +233,14 @@ check "exported_helper: exit 0" [ "$RC" = 0 ]
 check "exported_helper: the call is the fix, alone" [ "$(jqf '.fix | length')" = 1 ] &&
 	[ "$(jqf '.fix[0].added[0]')" = "	long v = parse_number(\"-42\");" ]
 check "exported_helper: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
+# A switch's head moved into the hunk before its cases (`else` made
+# `else switch (ret)`, the old switch's head and braces removed): the
+# cases and the head need each other, so no configuration has cases
+# outside a switch, or a switch without its cases.
+d=$(fixture switch_moved)
+culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh
+check "switch_moved: exit 0" [ "$RC" = 0 ]
+check "switch_moved: the constant is failure-inducing, alone" [ "$(jqf '.failure_inducing | length')" = 1 ] &&
+	[ "$(jqf '.failure_inducing[0].added[0]')" = "	return 3;" ]
+check "switch_moved: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
 finish

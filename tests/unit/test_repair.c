@@ -930,8 +930,66 @@ static void test_static_exported(void)
 	change_set_free(s);
 }
 
+/* An `else` made `else switch (ret)` by one hunk, the cases of the old
+ * switch (removed with its braces by the next hunk) made its own: the
+ * cases' hunk and the switch's need each other. */
+static void test_switch_moved(void)
+{
+	const char *old = "const char *f(int ret)\n{\n\tconst char *msg;\n\tif (ret == 0)\n\t\tmsg = \"ok\";\n"
+			  "\telse\n\t{\n\t\tswitch (ret)\n\t\t{\n\t\tcase 1:\n\t\t\tmsg = \"one\";\n\t\t\tbreak;\n"
+			  "\t\tdefault:\n\t\t\tmsg = \"many\";\n\t\t}\n\t}\n\treturn msg;\n}\n";
+	const char *new = "const char *f(int ret)\n{\n\tconst char *msg;\n\tif (ret == 0)\n\t\tmsg = \"ok\";\n"
+			  "\telse switch (ret)\n\t{\n\tcase 1:\n\t\tmsg = \"one\";\n\t\tbreak;\n"
+			  "\tdefault:\n\t\tmsg = \"many\";\n\t}\n\treturn msg;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "m.c", old, new);
+	change_set_add_hunk(s, 6, 1, 6, 1, "", 0);     /* else -> else switch (ret) */
+	change_set_add_hunk(s, 8, 7, 8, 5, "", 0);     /* the old switch's head gone, its cases re-indented */
+	change_set_add_hunk(s, 15, 1, 12, 0, "", 0);   /* its closing brace */
+	struct deps d;
+	deps_of(s, &d);
+	int needs = 0, back = 0;
+	for (size_t k = 0; k < d.nneed[1]; k++)
+		needs |= d.need[1][k] == 0;
+	for (size_t k = 0; k < d.nneed[0]; k++)
+		back |= d.need[0][k] == 1;
+	CHECK(needs && back);
+	deps_release(&d);
+	change_set_free(s);
+}
+
+/* A local declared in one macro's body (`struct num C;` in INIT) and read
+ * in another's (`&C` in LAST): removing the declaration needs the use
+ * gone. A name in an array's initializer is no declaration. */
+static void test_macro_local(void)
+{
+	const char *old = "#define INIT(b) \\\n\tint i = 0; \\\n\tstruct num C; \\\n\tC.n = (b);\n"
+			  "#define LAST \\\n\tfix(N, &C, i);\n"
+			  "static const struct opt opts[] = {\n\t{ 0, \"a\", 1 },\n\t{ 0, NULL, 0 }\n};\n";
+	const char *new = "#define INIT(b) \\\n\tint i = 0; \\\n\tsize_t bits = (b);\n"
+			  "#define LAST \\\n\tfix(N, bits, i);\n"
+			  "static const struct opt opts[] = {\n\t{ 0, \"a\", 1 },\n\t{ 0, \"b\", 2 },\n\t{ 0, NULL, 0 }\n};\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "ecp.c", old, new);
+	change_set_add_hunk(s, 3, 2, 3, 1, "", 0);   /* C's declaration and use in INIT made bits */
+	change_set_add_hunk(s, 6, 1, 5, 1, "", 0);   /* LAST's &C made bits */
+	change_set_add_hunk(s, 8, 0, 8, 1, "", 0);   /* a row of the table */
+	struct deps d;
+	deps_of(s, &d);
+	int needs = 0;
+	for (size_t k = 0; k < d.nneed[0]; k++)
+		needs |= d.need[0][k] == 1;
+	CHECK(needs);
+	size_t out[3];
+	CHECK(deps_declaring(&d, "NULL", out) == 0);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 int main(void)
 {
+	RUN(test_switch_moved);
+	RUN(test_macro_local);
 	RUN(test_static_exported);
 	RUN(test_commented_out);
 	RUN(test_typedef_t);
