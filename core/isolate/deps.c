@@ -584,6 +584,68 @@ static void mix_ties(struct mix *mix, size_t n, struct deps *d, long *hard)
 	free(mix);
 }
 
+/* When token k starts an `#include X` line, X as written (malloc'd). */
+static char *include_key(const struct scan *sc, size_t k)
+{
+	const struct tok *t = &sc->t[k];
+	if (k + 2 >= sc->nt || !t->directive || !scan_tok_is(t, "#") || !scan_tok_is(&t[1], "include") ||
+	    t[1].line != t->line || t[2].line != t->line)
+		return NULL;
+	size_t e = k + 2;
+	while (e + 1 < sc->nt && sc->t[e + 1].line == t->line)
+		e++;
+	return xstrndup(t[2].s, (size_t)(sc->t[e].s + sc->t[e].len - t[2].s));
+}
+
+/* The changed file that `#include "name"` names (a path it ends with),
+ * or -1. */
+static long included_file(const struct change_set *s, const char *name)
+{
+	size_t n = strlen(name);
+	for (size_t g = 0; g < s->nfiles; g++) {
+		const char *paths[2] = {s->files[g].new_path, s->files[g].old_path};
+		for (int k = 0; k < 2; k++) {
+			size_t m = paths[k] ? strlen(paths[k]) : 0;
+			if (m >= n && !strcmp(paths[k] + m - n, name) && (m == n || paths[k][m - n - 1] == '/'))
+				return (long)g;
+		}
+	}
+	return -1;
+}
+
+/* A hunk adding, removing or moving `#include "x.c"` (a source compiled
+ * inside another's translation unit) uses what the included file
+ * declares: without that line, its definitions are not compiled (an
+ * undefined reference), with it twice or beside a new one, defined twice. */
+static void include_uses(const struct change_set *s, const struct scan *scans, long *const *owners,
+			 const char **names, size_t nnames, struct buf *b)
+{
+	for (size_t f = 0; f < 2 * s->nfiles; f++) {
+		const struct scan *sc = &scans[f];
+		for (size_t k = 0; k < sc->nt; k++) {
+			long c = owners[f][sc->t[k].line];
+			char *key = c >= 0 ? include_key(sc, k) : NULL;
+			size_t n = key ? strlen(key) : 0;
+			long g = -1;
+			if (n > 2 && key[0] == '"' && key[n - 1] == '"') {
+				key[n - 1] = '\0';
+				g = included_file(s, key + 1);
+			}
+			for (int side = 0; g >= 0 && side < 2; side++) {
+				const struct scan *in = &scans[2 * g + side];
+				for (size_t i = 0; i < in->nd; i++) {
+					const char *nm = in->d[i].name;
+					if (in->d[i].cls == 'g' && bsearch(&nm, names, nnames, sizeof(*names), cmp_cstr)) {
+						buf_adds(&b[c], nm);
+						buf_addc(&b[c], '\0');
+					}
+				}
+			}
+			free(key);
+		}
+	}
+}
+
 /* Each change's uses of the names some hunk declares: for repair. */
 static void record_uses(const struct change_set *s, const struct scan *scans, long *const *owners,
 			const struct hdecl *hd, size_t nhd, struct deps *d)
@@ -608,6 +670,8 @@ static void record_uses(const struct change_set *s, const struct scan *scans, lo
 			free(nm);
 		}
 	}
+	if (nhd)
+		include_uses(s, scans, owners, names, nhd, b);
 	for (size_t c = 0; c < s->nchanges; c++) {
 		buf_addc(&b[c], '\0');
 		d->uses[c] = buf_detach(&b[c]);
@@ -679,18 +743,6 @@ static void order_needs(const struct change_set *s, const struct scan *scans, lo
 	}
 }
 
-/* When token k starts an `#include X` line, X as written (malloc'd). */
-static char *include_key(const struct scan *sc, size_t k)
-{
-	const struct tok *t = &sc->t[k];
-	if (k + 2 >= sc->nt || !t->directive || !scan_tok_is(t, "#") || !scan_tok_is(&t[1], "include") ||
-	    t[1].line != t->line || t[2].line != t->line)
-		return NULL;
-	size_t e = k + 2;
-	while (e + 1 < sc->nt && sc->t[e + 1].line == t->line)
-		e++;
-	return xstrndup(t[2].s, (size_t)(sc->t[e].s + sc->t[e].len - t[2].s));
-}
 
 /* A `case` or `default` label must be in a switch, and a switch is
  * nothing without its labels: a hunk holding labels of a switch whose

@@ -986,8 +986,38 @@ static void test_macro_local(void)
 	change_set_free(s);
 }
 
+/* A source included into another's translation unit (`#include "split.c"`
+ * moved into a branch the build does not take, a new definition of its
+ * function added elsewhere): the include's hunk is involved in the
+ * function's name, for repairing a configuration that links without it. */
+static void test_included_source(void)
+{
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "re.c", "#ifndef SYS\n#include \"split.c\"\n#else\n#endif\n",
+		 "#ifndef SYS\n#else\n#include \"split.c\"\n#endif\n");
+	change_set_add_hunk(s, 2, 1, 1, 0, "", 0);   /* the include gone from the taken branch */
+	change_set_add_hunk(s, 3, 0, 2, 1, "", 0);   /* and put in the other */
+	add_text(s, "builtin.c", "int one(void) { return 1; }\n",
+		 "int one(void) { return 1; }\nint is_split(int c) { return c == ' '; }\n");
+	change_set_add_hunk(s, 1, 0, 2, 1, "", 0);   /* a new definition */
+	add_text(s, "split.c", "int is_split(int c)\n{\n\treturn c == 1;\n}\n",
+		 "int is_split(int c)\n{\n\treturn c == 2;\n}\n");
+	change_set_add_hunk(s, 3, 1, 3, 1, "", 0);   /* its old definition changed */
+	struct deps d;
+	deps_of(s, &d);
+	size_t out[8];
+	size_t n = deps_involving(&d, "is_split", out);
+	int inc = 0;
+	for (size_t k = 0; k < n; k++)
+		inc |= out[k] == 0 || out[k] == 1;
+	CHECK(inc);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 int main(void)
 {
+	RUN(test_included_source);
 	RUN(test_switch_moved);
 	RUN(test_macro_local);
 	RUN(test_static_exported);
