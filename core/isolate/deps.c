@@ -789,10 +789,20 @@ static void switch_needs(const struct change_set *s, const struct scan *scans, l
 	}
 }
 
+/* Whether `#include KEY` includes a source, not a header: "x.c", which
+ * has no guard against being included twice. */
+static int included_source(const char *key)
+{
+	size_t n = strlen(key);
+	return n > 4 && key[0] == '"' && !strcmp(key + n - 3, ".c\"");
+}
+
 /* An include moved: a hunk removing `#include X` (from a header its users
  * read X through) and a hunk adding it elsewhere (to the file that uses
  * what X declares): without the addition, what X declares is gone, so the
- * removal needs it. */
+ * removal needs it. A source included (`#include "rexpdb.c"` moved up in
+ * the file that compiles it) is not guarded: the addition without the
+ * removal defines it all twice, so the two need each other. */
 static void include_needs(const struct change_set *s, const struct scan *scans, long *const *owners, struct deps *d)
 {
 	struct inc {
@@ -813,8 +823,11 @@ static void include_needs(const struct change_set *s, const struct scan *scans, 
 	}
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; v[i].side == 0 && j < n; j++)
-			if (v[j].side == 1 && v[j].change != v[i].change && !strcmp(v[i].key, v[j].key))
+			if (v[j].side == 1 && v[j].change != v[i].change && !strcmp(v[i].key, v[j].key)) {
 				add_need(d, v[i].change, v[j].change, v[i].key);
+				if (included_source(v[i].key))
+					add_need(d, v[j].change, v[i].change, v[i].key);
+			}
 	for (size_t i = 0; i < n; i++)
 		free(v[i].key);
 	free(v);

@@ -660,6 +660,45 @@ static void learn_include(struct search *sr, size_t c, const char *line)
 	repair_names_free(names);
 }
 
+/* Reverting, repair took back with a change declaring a name the errors
+ * give the changes that use it (an include of the source defining it moved
+ * away, a caller): learn that they need it, so that from now on reverting
+ * it reverts them (close_learnt), and the search pays for that failed
+ * build once. reverted: the configuration as tested (reverted atoms
+ * clear). */
+static void learn_reverted_uses(struct search *sr, const char *excerpt, const struct bits *reverted)
+{
+	struct learnt *l = sr->learnt;
+	if (!l || !sr->deps)
+		return;
+	char **names;
+	size_t nn = repair_names(excerpt, &names);
+	size_t *decl = xmalloc((sr->s->nchanges + 1) * sizeof(*decl)), *inv = xmalloc((sr->s->nchanges + 1) * sizeof(*inv));
+	for (size_t i = 0; i < nn; i++) {
+		size_t nd = deps_declaring(sr->deps, names[i], decl), ni = deps_involving(sr->deps, names[i], inv);
+		for (size_t a = 0; a < nd; a++) {
+			if (sr_change_touched(&sr->s->changes[decl[a]], reverted, 1))
+				continue;   /* not reverted */
+			for (size_t b = 0; b < ni; b++) {
+				size_t u = inv[b];
+				int known = u == decl[a] || !sr_change_touched(&sr->s->changes[u], reverted, 1);
+				for (size_t k = 0; k < l->n && !known; k++)
+					known = l->need[k][0] == u && l->need[k][1] == decl[a];
+				if (known)
+					continue;
+				l->need = xrealloc(l->need, (l->n + 1) * sizeof(*l->need));
+				l->name = xrealloc(l->name, (l->n + 1) * sizeof(*l->name));
+				l->name[l->n] = one_name(names[i]);
+				l->need[l->n][0] = u;
+				l->need[l->n++][1] = decl[a];
+			}
+		}
+	}
+	free(decl);
+	free(inv);
+	repair_names_free(names);
+}
+
 /* The needs learnt from repairs: applied (revert 0), a change brings what
  * it needs; reverted (revert 1), a change takes what needs it. At token
  * level, a change taken apart ties by its pieces that hold the name the
@@ -846,6 +885,8 @@ int sr_test_revert_repaired(struct search *sr, struct bits *applied, enum unreso
 				*why_out = why;
 			return v;
 		}
+		if (names)
+			learn_reverted_uses(sr, excerpt, applied);
 		size_t *inv = NULL, ni = names ? complained_of(sr, excerpt, 1, &inv) : 0, added = 0;
 		for (size_t k = 0; k < ni; k++) {
 			const struct change *ch = &sr->s->changes[inv[k]];
