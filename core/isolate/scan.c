@@ -753,6 +753,64 @@ static size_t callees(const struct scan *sc, size_t i, const struct pass *ps, si
 	return n;
 }
 
+/* A macro whose body declares its parameter (`#define PARAMS(p)
+ * png_warning_parameters p;`): its name and the parameter's index. */
+struct declarer {
+	const struct tok *name;
+	int index;
+};
+
+/* The function whose body holds line l of sc, or "" (its scope). */
+static const char *body_at(const struct scan *sc, int l)
+{
+	for (size_t b = 0; b < sc->nb; b++)
+		if (sc->b[b].first <= l && l <= sc->b[b].last)
+			return sc->b[b].name;
+	return "";
+}
+
+/* Declare, in every scan, the names calls of macros that declare their
+ * parameter are passed: `PARAMS(p)` in a function declares its local p. */
+static void declarers_declare(struct scan *scans, size_t nscans)
+{
+	struct declarer *dc = NULL;
+	size_t ndc = 0, p0, p1;
+	for (size_t f = 0; f < nscans; f++) {
+		const struct scan *sc = &scans[f];
+		for (size_t k = 0; k < sc->nd; k++) {
+			const struct decl *d = &sc->d[k];
+			size_t m = strcmp(d->scope, macro_scope) ? SIZE_MAX : define_of(sc, d->tok, &p0, &p1);
+			int j = m == SIZE_MAX ? -1 : param_index(sc, p0, p1, &sc->t[d->tok]);
+			if (j >= 0) {
+				dc = xrealloc(dc, (ndc + 1) * sizeof(*dc));
+				dc[ndc++] = (struct declarer){&sc->t[m], j};
+			}
+		}
+	}
+	size_t *arg = NULL;
+	for (size_t f = 0; ndc && f < nscans; f++) {
+		struct scan *sc = &scans[f];
+		for (size_t i = 0; i + 1 < sc->nt; i++) {
+			if (sc->t[i].directive || !call_at(sc, i))
+				continue;
+			size_t m = 0;
+			while (m < ndc && !same_text(dc[m].name, &sc->t[i]))
+				m++;
+			if (m == ndc)
+				continue;
+			long nargs = call_args(sc, i + 1, &arg);
+			if (nargs <= dc[m].index || arg[dc[m].index + 1] != arg[dc[m].index] + 2 ||
+			    sc->t[arg[dc[m].index]].kind != T_IDENT)
+				continue;
+			const struct tok *t = &sc->t[arg[dc[m].index]];
+			const char *scope = body_at(sc, t->line);
+			add_decl(sc, t, scope, scope[0] ? 'l' : 'g', &sc->t[i], &sc->t[arg[nargs] - 1], 0);
+		}
+	}
+	free(arg);
+	free(dc);
+}
+
 /* Names made by token pasting: a call of a macro whose body pastes a
  * parameter to other text (`#define DEF(id, size) REOP_ ## id,` over the
  * `DEF(drop, 1)` lines of a header) declares, at the call, the name it
@@ -766,6 +824,7 @@ void scan_paste_declare(struct scan *scans, size_t nscans, const struct deps_sou
 {
 	struct paste *p = NULL;
 	size_t np = 0;
+	declarers_declare(scans, nscans);
 	for (size_t f = 0; f < nscans; f++)
 		np = paste_chains(&scans[f], &p, np);
 	struct scan *ctx = xcalloc(nsrc + 1, sizeof(*ctx));

@@ -1015,8 +1015,32 @@ static void test_included_source(void)
 	change_set_free(s);
 }
 
+/* A macro whose body declares its parameter (`#define PARAMS(p) struct
+ * params p;`): its call in a function declares the local it is passed,
+ * which the hunk below it uses. */
+static void test_declaring_macro(void)
+{
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "priv.h", "struct params { int n; };\n",
+		 "struct params { int n; };\n#define PARAMS(p) struct params p;\n");
+	change_set_add_hunk(s, 1, 0, 2, 1, "", 0);   /* the macro */
+	add_text(s, "warn.c", "void warn(int a)\n{\n\tif (a)\n\t\treturn;\n\tsay(a);\n}\n",
+		 "void warn(int a)\n{\n\tPARAMS(q)\n\tif (a)\n\t\treturn;\n\tq.n = a;\n\tsay_with(&q);\n}\n");
+	change_set_add_hunk(s, 2, 0, 3, 1, "", 0);   /* PARAMS(q) */
+	change_set_add_hunk(s, 5, 1, 6, 2, "", 0);   /* q used */
+	struct deps d;
+	deps_of(s, &d);
+	int needs = 0;
+	for (size_t k = 0; k < d.nneed[2]; k++)
+		needs |= d.need[2][k] == 1;
+	CHECK(needs);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 int main(void)
 {
+	RUN(test_declaring_macro);
 	RUN(test_included_source);
 	RUN(test_switch_moved);
 	RUN(test_macro_local);
