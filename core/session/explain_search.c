@@ -10,7 +10,7 @@
 #include "core/isolate/workspace.h"
 
 #define REFINE_MAX_ATOMS 32     /* token-level search budget, in pieces */
-#define TOKEN_UNBUILT_MAX 8     /* token pieces that failed to build this often do not build apart */
+#define TOKEN_UNBUILT_MAX 4     /* token pieces that failed to build this often do not build apart */
 #define TOKEN_UNBUILT_FIRST 2   /* nor when they failed this often before any built */
 #define TOKENS_DROPPED (-1001)  /* the token level gave up: the hunk-level answer stands */
 
