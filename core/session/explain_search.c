@@ -1380,6 +1380,17 @@ proofs:;
 	to_items(s, ind, &x->inducing);
 	to_items(s, fix, &x->fix);
 	to_items(s, aux, &x->aux);
+	/* The answer as reported, after its proofs: the progress lines before
+	 * it told what each search found, which the proofs may have narrowed. */
+	struct buf answer = BUF_INIT;
+	if (bits_count(ind) || bits_count(fix)) {
+		buf_adds(&answer, "answer: failure-inducing ");
+		describe_atoms(s, ind, 0, &answer);
+		buf_adds(&answer, "; fix: reverting ");
+		describe_atoms(s, fix, 0, &answer);
+		buf_adds(&answer, "; auxiliary: ");
+		describe_atoms(s, aux, 0, &answer);
+	}
 	const struct explain_list *pr[] = {&pind, &pfix, bits_count(ans.fix_aux) ? &pfix : &pind};
 	struct explain_list *dst[] = {&x->inducing, &x->fix, &x->aux};
 	for (int i = 0; i < 3; i++)
@@ -1415,6 +1426,9 @@ proofs:;
 		x->note = more;
 	}
 	ex_unlock(x);
+	if (answer.len)
+		ex_event(x, "ANSWER", "%s", answer.s);
+	buf_release(&answer);
 	ex_finish_marks(x);
 	rc = 0;
 out:

@@ -118,4 +118,7 @@ check "rewrite_piece: exit 0" [ "$RC" = 0 ]
 check "rewrite_piece: failure-inducing, the rename's piece and the whole loop" \
 	[ "$(jqf '[.failure_inducing[].id] | join(" ")')" = "1.1 2" ]
 check "rewrite_piece: the fix, the same" [ "$(jqf '[.fix[].id] | join(" ")')" = "1.1 2" ]
+check "rewrite_piece: the progress log ends on the answer as reported" \
+	[ "$(sqlite3 "$d/.git/culprit/session.db" "select text from event where type = 'ANSWER'")" = \
+	  "answer: failure-inducing 1.1 2; fix: reverting 1.1 2; auxiliary: none" ]
 finish
