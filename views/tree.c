@@ -256,7 +256,7 @@ static void fill(struct view *v, const struct view_ctx *c)
 	needs(v, x, &x->ind_needs, "applied", "in the fix");
 	items(v, c, &x->fix, TREE_FIX, "fix (reverting these passes)", VC_FIX);
 	needs(v, x, &x->fix_needs, "reverted", "failure-inducing");
-	items(v, c, &x->aux, TREE_AUX, "auxiliary (the build needs them; not tested as causes)", VC_AUX);
+	items(v, c, &x->aux, TREE_AUX, "auxiliary (taken along to build; not tested as causes)", VC_AUX);
 	if (x->note)
 		view_add(v, VC_DIM, -1, -1, "%s", x->note);
 	why(v, c);

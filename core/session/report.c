@@ -311,7 +311,7 @@ static void render_text(const struct explain *x, int md, struct buf *b)
 		if (x->why_state == 2 && x->tree.stale_fix)   /* no reversion gives an omitted line */
 			buf_addf(b, "%sor a line the commit omitted (a stale field, below): %s\n", md ? "\n" : "  ",
 				 x->tree.stale_fix);
-		buf_addf(b, "%sAuxiliary changes (the build needs them with the changes above; not themselves tested as causes):\n%s", h,
+		buf_addf(b, "%sAuxiliary changes (taken along with the changes above so they build, by the code's dependences or the compiler's errors; not tested without them, nor as causes):\n%s", h,
 			 md ? "\n" : "");
 		text_items(x, &x->aux, md, b);
 		if (x->note)
