@@ -779,6 +779,16 @@ int sr_passed_holds(const struct search *sr, const struct bits *b)
 	return 0;
 }
 
+/* Keep a configuration that passed (sr_passed_holds reads them). */
+static void remember_passed(struct search *sr, const struct bits *applied)
+{
+	struct passed *p = sr->passed;
+	if (!p)
+		return;
+	p->b = xrealloc(p->b, (p->n + 1) * sizeof(*p->b));
+	p->b[p->n++] = bits_dup(applied);
+}
+
 /* Test `applied` (applied to the good side); when it does not build, add
  * the changes of the search that declare what the compiler says is missing
  * or wrong, and test that repaired configuration instead, a few rounds at
@@ -794,11 +804,8 @@ int sr_test_repaired(struct search *sr, struct bits *applied)
 		int names = sr->deps && sr->pool && !(sr->u && sr->u->tokens);
 		if (v != VERDICT_UNRESOLVED || why != WHY_BUILD || round == REPAIR_ROUNDS || !excerpt) {
 			free(excerpt);
-			if (v == VERDICT_PASS && sr->passed) {
-				struct passed *p = sr->passed;
-				p->b = xrealloc(p->b, (p->n + 1) * sizeof(*p->b));
-				p->b[p->n++] = bits_dup(applied);
-			}
+			if (v == VERDICT_PASS)
+				remember_passed(sr, applied);
 			/* Sound only when what repair added does not fail by itself
 			 * (tested, unless a configuration holding it passed): else
 			 * the cause may be in it, and this subset tells nothing. */
@@ -859,11 +866,8 @@ int sr_test_revert_repaired(struct search *sr, struct bits *applied, enum unreso
 		int names = sr->deps && !(sr->u && sr->u->tokens);
 		if (v != VERDICT_UNRESOLVED || why != WHY_BUILD || round == REPAIR_ROUNDS || !excerpt) {
 			free(excerpt);
-			if (v == VERDICT_PASS && sr->passed) {
-				struct passed *p = sr->passed;
-				p->b = xrealloc(p->b, (p->n + 1) * sizeof(*p->b));
-				p->b[p->n++] = bits_dup(applied);
-			}
+			if (v == VERDICT_PASS)
+				remember_passed(sr, applied);
 			/* Sound only when reverting what repair added still
 			 * fails by itself: else the fix may be in it. */
 			if (v == VERDICT_PASS && bits_count(added_all) > 0) {
