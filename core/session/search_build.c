@@ -621,6 +621,20 @@ static int adds_include(const struct change_set *s, size_t c)
 	return only && includes;
 }
 
+/* Learn that change u needs change c, for name (a compiler's spelling of
+ * it), unless that is known. */
+static void learn_need(struct learnt *l, size_t u, size_t c, const char *name)
+{
+	for (size_t k = 0; k < l->n; k++)
+		if (l->need[k][0] == u && l->need[k][1] == c)
+			return;
+	l->need = xrealloc(l->need, (l->n + 1) * sizeof(*l->need));
+	l->name = xrealloc(l->name, (l->n + 1) * sizeof(*l->name));
+	l->name[l->n] = one_name(name);
+	l->need[l->n][0] = u;
+	l->need[l->n++][1] = c;
+}
+
 /* Learn that the changes of include change c's file whose added lines
  * hold a name error line `line` gives (one no change declares) need c,
  * both ways from now on (close_learnt). */
@@ -646,16 +660,8 @@ static void learn_include(struct search *sr, size_t c, const char *line)
 			free(list);
 		}
 		change_lines_free(&cl);
-		int known = 0;
-		for (size_t k = 0; k < l->n && !known; k++)
-			known = l->need[k][0] == u && l->need[k][1] == c;
-		if (!holds || known)
-			continue;
-		l->need = xrealloc(l->need, (l->n + 1) * sizeof(*l->need));
-		l->name = xrealloc(l->name, (l->n + 1) * sizeof(*l->name));
-		l->name[l->n] = one_name(names[holds - 1]);
-		l->need[l->n][0] = u;
-		l->need[l->n++][1] = c;
+		if (holds)
+			learn_need(l, u, c, names[holds - 1]);
 	}
 	repair_names_free(names);
 }
@@ -681,16 +687,8 @@ static void learn_reverted_uses(struct search *sr, const char *excerpt, const st
 				continue;   /* not reverted */
 			for (size_t b = 0; b < ni; b++) {
 				size_t u = inv[b];
-				int known = u == decl[a] || !sr_change_touched(&sr->s->changes[u], reverted, 1);
-				for (size_t k = 0; k < l->n && !known; k++)
-					known = l->need[k][0] == u && l->need[k][1] == decl[a];
-				if (known)
-					continue;
-				l->need = xrealloc(l->need, (l->n + 1) * sizeof(*l->need));
-				l->name = xrealloc(l->name, (l->n + 1) * sizeof(*l->name));
-				l->name[l->n] = one_name(names[i]);
-				l->need[l->n][0] = u;
-				l->need[l->n++][1] = decl[a];
+				if (u != decl[a] && sr_change_touched(&sr->s->changes[u], reverted, 1))
+					learn_need(l, u, decl[a], names[i]);
 			}
 		}
 	}
