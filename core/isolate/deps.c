@@ -1386,3 +1386,45 @@ void deps_order(const struct deps *d, const long *unit_of, size_t nunits, size_t
 	free(g.stack);
 	free(g.on);
 }
+
+/* Whether change c only declares, in both revisions (not an empty side);
+ * the names it declares in *names (NUL-separated). */
+int deps_declaration_change(const struct change_set *s, size_t c, struct buf *names)
+{
+	if (s->changes[c].kind != CHANGE_HUNK)
+		return 0;
+	struct change_lines l;
+	change_lines_of(s, c, &l);
+	struct buf side[2] = {BUF_INIT, BUF_INIT};
+	for (int k = 0; k < 2; k++) {
+		char **lines = k ? l.added : l.removed;
+		size_t n = k ? l.nadded : l.nremoved;
+		int comment = 0;
+		for (size_t i = 0; i < n; i++)
+			for (const char *p = lines[i]; *p; p++) {
+				if (comment) {
+					if (p[0] == '*' && p[1] == '/') {
+						comment = 0;
+						p++;
+					}
+				} else if (p[0] == '/' && p[1] == '*') {
+					comment = 1;
+					p++;
+				} else if (p[0] == '/' && p[1] == '/') {
+					break;
+				} else {
+					buf_addc(&side[k], *p == '\t' ? ' ' : *p);
+				}
+			}
+		buf_addc(&side[k], ' ');
+	}
+	int only = (l.nremoved || l.nadded) && scan_declares_only(side[0].s, names) && scan_declares_only(side[1].s, names);
+	int any = 0;
+	for (int k = 0; k < 2; k++) {
+		for (const char *p = side[k].s; *p && !any; p++)
+			any = !isspace((unsigned char)*p);
+		buf_release(&side[k]);
+	}
+	change_lines_free(&l);
+	return only && any;
+}

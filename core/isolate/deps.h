@@ -110,5 +110,10 @@ size_t deps_involving(const struct deps *d, const char *name, size_t *out);
  * users). */
 void deps_order(const struct deps *d, const long *unit_of, size_t nunits, size_t *order, size_t n,
 		const size_t (*more)[2], size_t nmore, int users_first);
+/* Whether change c of s only declares, in both revisions (not an empty
+ * change): a prototype, a typedef, a field or a variable without a value;
+ * the names it declares appended to *names, NUL-separated. */
+struct buf;
+int deps_declaration_change(const struct change_set *s, size_t c, struct buf *names);
 
 #endif

@@ -901,3 +901,71 @@ void scan_release(struct scan *sc)
 	free(sc->t);
 	free(sc->cm);
 }
+
+/* Whether text (one side of a change, comments out) only declares: each
+ * statement a prototype, a variable or field without an initializer, or a
+ * struct, union or typedef without values; nothing that runs. */
+int scan_declares_only(const char *t, struct buf *names)
+{
+	static const char *const stmt[] = {"return", "if", "while", "for", "switch", "do", "else", "case", "goto",
+					   "break", "continue", "default", NULL};
+	size_t words = 0;
+	int depth = 0, paren = 0, braces = 0, tag = 0, first = 1;
+	const char *last = NULL, *named = NULL;   /* the last word at statement level; the one before its '(' */
+	size_t nlast = 0, nnamed = 0;
+	for (const char *p = t; *p; p++) {
+		if (*p == '#' || *p == '"' || *p == '\'' || *p == '=')
+			return 0;   /* a directive, a literal, an initializer or a value */
+		if (*p == '{') {
+			if (!tag || paren)
+				return 0;   /* a body, a compound statement */
+			depth++;
+			braces = 1;
+		} else if (*p == '}') {
+			depth--;
+		} else if (*p == '(') {
+			if (depth == 0 && !paren && words < 2)
+				return 0;   /* a call: no type before its name */
+			if (depth == 0 && !paren && !named) {
+				named = last;
+				nnamed = nlast;
+			}
+			paren++;
+		} else if (*p == ')') {
+			paren--;
+		} else if (*p == ';' && depth == 0 && !paren) {
+			if (words < 2 && !braces)
+				return 0;   /* `x;`, `f(y);` */
+			const char *nm = named ? named : last;
+			if (nm) {
+				buf_add(names, nm, named ? nnamed : nlast);
+				buf_addc(names, '\0');
+			}
+			named = last = NULL;
+			words = 0;
+			tag = braces = 0;
+			first = 1;
+		} else if (isalpha((unsigned char)*p) || *p == '_') {
+			const char *e = p;
+			while (isalnum((unsigned char)*e) || *e == '_')
+				e++;
+			size_t n = (size_t)(e - p);
+			for (size_t k = 0; first && stmt[k]; k++)
+				if (strlen(stmt[k]) == n && !strncmp(p, stmt[k], n))
+					return 0;
+			if ((n == 6 && (!strncmp(p, "struct", 6))) || (n == 5 && !strncmp(p, "union", 5)) ||
+			    (n == 7 && !strncmp(p, "typedef", 7)))
+				tag = 1;
+			if (depth == 0 && !paren) {
+				words++;
+				last = p;
+				nlast = n;
+			}
+			first = 0;
+			p = e - 1;
+		} else if (*p == '*' && depth == 0 && !paren) {
+			words += words > 0;   /* `char *name` */
+		}
+	}
+	return depth == 0 && paren == 0 && words == 0 && !tag;   /* every statement ended */
+}

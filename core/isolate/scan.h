@@ -87,5 +87,11 @@ int scan_typeish(const struct tok *t);
 char scan_cond(const struct scan *sc, size_t k);
 /* C's type and statement keywords, NULL-ended. */
 extern const char *const scan_type_words[], *const scan_stmt_words[];
+/* Whether text (one side of a change, without comments) only declares:
+ * each statement a prototype, a variable or field without an initializer,
+ * or a struct, union or typedef without values; nothing that runs. The
+ * names it declares are appended to *names, NUL-separated. */
+struct buf;
+int scan_declares_only(const char *text, struct buf *names);
 
 #endif

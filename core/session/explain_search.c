@@ -1000,116 +1000,6 @@ static int prove(struct search *sr, const struct bits *atoms, struct bits *extra
 	return rc;
 }
 
-/* Whether text (one side of a change, comments out) only declares: each
- * statement a prototype, a variable or field without an initializer, or a
- * struct, union or typedef without values; nothing that runs. */
-static int declares_only(const char *t, struct buf *names)
-{
-	static const char *const stmt[] = {"return", "if", "while", "for", "switch", "do", "else", "case", "goto",
-					   "break", "continue", "default", NULL};
-	size_t words = 0;
-	int depth = 0, paren = 0, braces = 0, tag = 0, first = 1;
-	const char *last = NULL, *named = NULL;   /* the last word at statement level; the one before its '(' */
-	size_t nlast = 0, nnamed = 0;
-	for (const char *p = t; *p; p++) {
-		if (*p == '#' || *p == '"' || *p == '\'' || *p == '=')
-			return 0;   /* a directive, a literal, an initializer or a value */
-		if (*p == '{') {
-			if (!tag || paren)
-				return 0;   /* a body, a compound statement */
-			depth++;
-			braces = 1;
-		} else if (*p == '}') {
-			depth--;
-		} else if (*p == '(') {
-			if (depth == 0 && !paren && words < 2)
-				return 0;   /* a call: no type before its name */
-			if (depth == 0 && !paren && !named) {
-				named = last;
-				nnamed = nlast;
-			}
-			paren++;
-		} else if (*p == ')') {
-			paren--;
-		} else if (*p == ';' && depth == 0 && !paren) {
-			if (words < 2 && !braces)
-				return 0;   /* `x;`, `f(y);` */
-			const char *nm = named ? named : last;
-			if (nm) {
-				buf_add(names, nm, named ? nnamed : nlast);
-				buf_addc(names, '\0');
-			}
-			named = last = NULL;
-			words = 0;
-			tag = braces = 0;
-			first = 1;
-		} else if (isalpha((unsigned char)*p) || *p == '_') {
-			const char *e = p;
-			while (isalnum((unsigned char)*e) || *e == '_')
-				e++;
-			size_t n = (size_t)(e - p);
-			for (size_t k = 0; first && stmt[k]; k++)
-				if (strlen(stmt[k]) == n && !strncmp(p, stmt[k], n))
-					return 0;
-			if ((n == 6 && (!strncmp(p, "struct", 6))) || (n == 5 && !strncmp(p, "union", 5)) ||
-			    (n == 7 && !strncmp(p, "typedef", 7)))
-				tag = 1;
-			if (depth == 0 && !paren) {
-				words++;
-				last = p;
-				nlast = n;
-			}
-			first = 0;
-			p = e - 1;
-		} else if (*p == '*' && depth == 0 && !paren) {
-			words += words > 0;   /* `char *name` */
-		}
-	}
-	return depth == 0 && paren == 0 && words == 0 && !tag;   /* every statement ended */
-}
-
-/* Whether change c only declares, in both revisions (not an empty side);
- * the names it declares in *names (NUL-separated). */
-static int declaration_change(const struct change_set *s, size_t c, struct buf *names)
-{
-	if (s->changes[c].kind != CHANGE_HUNK)
-		return 0;
-	struct change_lines l;
-	change_lines_of(s, c, &l);
-	struct buf side[2] = {BUF_INIT, BUF_INIT};
-	for (int k = 0; k < 2; k++) {
-		char **lines = k ? l.added : l.removed;
-		size_t n = k ? l.nadded : l.nremoved;
-		int comment = 0;
-		for (size_t i = 0; i < n; i++)
-			for (const char *p = lines[i]; *p; p++) {
-				if (comment) {
-					if (p[0] == '*' && p[1] == '/') {
-						comment = 0;
-						p++;
-					}
-				} else if (p[0] == '/' && p[1] == '*') {
-					comment = 1;
-					p++;
-				} else if (p[0] == '/' && p[1] == '/') {
-					break;
-				} else {
-					buf_addc(&side[k], *p == '\t' ? ' ' : *p);
-				}
-			}
-		buf_addc(&side[k], ' ');
-	}
-	int only = (l.nremoved || l.nadded) && declares_only(side[0].s, names) && declares_only(side[1].s, names);
-	int any = 0;
-	for (int k = 0; k < 2; k++) {
-		for (const char *p = side[k].s; *p && !any; p++)
-			any = !isspace((unsigned char)*p);
-		buf_release(&side[k]);
-	}
-	change_lines_free(&l);
-	return only && any;
-}
-
 /* A set whose changes only declare (a prototype, a typedef, a local
  * without a value) has no behaviour of its own: the changes its proof took
  * along (aux) that define or use what they declare join it, as causes and
@@ -1124,7 +1014,7 @@ static void with_declared(const struct change_set *s, const struct deps *d, stru
 	int only = 1;
 	for (size_t c = 0; c < s->nchanges && only; c++)
 		if (sr_change_touched(&s->changes[c], set, 1))
-			only = declaration_change(s, c, &names);
+			only = deps_declaration_change(s, c, &names);
 	size_t *inv = xmalloc((s->nchanges + 1) * sizeof(*inv));
 	for (size_t off = 0; only && off < names.len; off += strlen(names.s + off) + 1) {
 		size_t n = deps_involving(d, names.s + off, inv);

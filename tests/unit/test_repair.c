@@ -1,8 +1,12 @@
 /* Names read from gcc's and clang's error messages. */
+#include <string.h>
+
 #include "test.h"
 #include "core/isolate/repair.h"
 #include "core/isolate/change.h"
 #include "core/isolate/deps.h"
+#include "core/isolate/scan.h"
+#include "core/util.h"
 
 static int has(char **names, const char *n)
 {
@@ -1038,8 +1042,44 @@ static void test_declaring_macro(void)
 	change_set_free(s);
 }
 
+/* A change that only declares: prototypes, locals and fields without a
+ * value, struct and typedef bodies; the names it declares. Anything that
+ * runs or holds a value does not. */
+static int only_declares(const char *text, const char *want)
+{
+	struct buf names = BUF_INIT;
+	int only = scan_declares_only(text, &names);
+	int named = 1;
+	if (want) {
+		struct buf w = BUF_INIT;
+		for (const char *p = want; *p; p++)
+			buf_addc(&w, *p == ' ' ? '\0' : *p);
+		buf_addc(&w, '\0');
+		named = names.len == w.len && !memcmp(names.s, w.s, w.len);
+		buf_release(&w);
+	}
+	buf_release(&names);
+	return only && named;
+}
+
+static void test_declares_only(void)
+{
+	CHECK(only_declares(" static int grow(struct it *p, size_t n); ", "grow"));
+	CHECK(only_declares(" int n; char *name; ", "n name"));
+	CHECK(only_declares(" struct pt { int x; int y; }; ", NULL));
+	CHECK(only_declares(" typedef struct { int a; } cell_t; ", NULL));
+	CHECK(!only_declares(" int n = 0; ", NULL));
+	CHECK(!only_declares(" grow(p, 2); ", NULL));
+	CHECK(!only_declares(" return n; ", NULL));
+	CHECK(!only_declares(" n++; ", NULL));
+	CHECK(!only_declares(" #define N 4 ", NULL));
+	CHECK(!only_declares(" int f(void) { return 1; } ", NULL));
+	CHECK(!only_declares(" struct pt p = { 0, 1 }; ", NULL));
+}
+
 int main(void)
 {
+	RUN(test_declares_only);
 	RUN(test_declaring_macro);
 	RUN(test_included_source);
 	RUN(test_switch_moved);
