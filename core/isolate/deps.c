@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/isolate/scan.h"
 
@@ -789,6 +790,198 @@ static void switch_needs(const struct change_set *s, const struct scan *scans, l
 	}
 }
 
+/* Words that name one half of a balanced pair of calls, as a segment of
+ * a name (between underscores, or a case change): `pthread_mutex_lock`
+ * and `pthread_mutex_unlock`, `Py_INCREF` and `Py_DECREF`. */
+static const char *const pair_words[][2] = {
+	{"lock", "unlock"}, {"inc", "dec"}, {"incref", "decref"}, {"ref", "unref"}, {"push", "pop"},
+	{"enter", "leave"}, {"begin", "end"}, {"enable", "disable"}, {"suspend", "resume"},
+	{"save", "restore"}, {"acquire", "release"}, {"block", "unblock"},
+};
+
+/* The key of a call's name that pair_words pairs (the name with the
+ * segment replaced by the pair's index) and its direction (+1 the first
+ * half, -1 the second); 0 when none. */
+static int pair_call(const struct tok *t, struct buf *key)
+{
+	for (size_t i = 0; i < t->len;) {
+		size_t j = i + 1;
+		while (j < t->len && t->s[j] != '_' &&
+		       !(isupper((unsigned char)t->s[j]) && islower((unsigned char)t->s[j - 1])))
+			j++;
+		for (size_t w = 0; w < sizeof(pair_words) / sizeof(*pair_words); w++)
+			for (int h = 0; h < 2; h++)
+				if (strlen(pair_words[w][h]) == j - i && !strncasecmp(t->s + i, pair_words[w][h], j - i)) {
+					buf_add(key, t->s, i);
+					buf_addf(key, "#%zu", w);
+					buf_add(key, t->s + j, t->len - j);
+					return h ? -1 : 1;
+				}
+		i = j + (j < t->len && t->s[j] == '_');
+	}
+	return 0;
+}
+
+/* Appends the tokens of an lvalue chain (`p->st.depth`) from a to b
+ * (inclusive) to key. */
+static void chain_text(const struct tok *t, size_t a, size_t b, struct buf *key)
+{
+	for (size_t k = a; k <= b; k++)
+		buf_add(key, t[k].s, t[k].len);
+}
+
+static int chain_link(const struct tok *t)
+{
+	return t->kind == T_PUNCT && (scan_tok_is(t, ".") || scan_tok_is(t, "->"));
+}
+
+/* One balanced operation in a function: the change owning it, the
+ * function (a scan and one of its bodies), what it raises or lowers, how. */
+struct pair_op {
+	size_t change, file, body;
+	char *key;
+	int dir;
+};
+
+/* The operation at token k of body b, a statement of its own: a counter
+ * raised or lowered (`x++;`, `--p->n;`, `p->n += 2;`, not a local's: a
+ * loop's index) or a paired call (`unlock(&m);`), its key and direction;
+ * 0 when none. */
+static int pair_op_at(const struct scan *sc, const struct body *b, size_t k, struct buf *key)
+{
+	const struct tok *t = sc->t;
+	size_t a, e;
+	int dir = 0;
+	int stmt = k == 0 || scan_punct(&t[k - 1], ';') || scan_punct(&t[k - 1], '{') ||
+		   scan_punct(&t[k - 1], '}') || scan_punct(&t[k - 1], ')') || scan_tok_is(&t[k - 1], "else");
+	if (!stmt || t[k].directive)
+		return 0;
+	if (t[k].kind == T_PUNCT && (scan_tok_is(&t[k], "++") || scan_tok_is(&t[k], "--"))) {
+		dir = t[k].s[0] == '+' ? 1 : -1;   /* `++x;` */
+		a = e = k + 1;
+	} else if (t[k].kind == T_IDENT) {
+		a = e = k;
+	} else {
+		return 0;
+	}
+	if (e >= sc->nt || t[e].kind != T_IDENT)
+		return 0;
+	while (e + 2 < sc->nt && chain_link(&t[e + 1]) && t[e + 2].kind == T_IDENT)
+		e += 2;
+	if (e + 1 >= sc->nt)
+		return 0;
+	const struct tok *op = &t[e + 1];
+	if (!dir && a == e && scan_punct(op, '(')) {
+		dir = pair_call(&t[a], key);   /* `lock(&m);`: its first argument is part of the key */
+		if (!dir)
+			return 0;
+		buf_addc(key, '(');
+		int depth = 0;
+		for (size_t j = e + 2; j < sc->nt && !(depth == 0 && (scan_punct(&t[j], ',') || scan_punct(&t[j], ')'))); j++) {
+			depth += scan_punct(&t[j], '(') - scan_punct(&t[j], ')');
+			buf_add(key, t[j].s, t[j].len);
+		}
+		return dir;
+	}
+	if (!dir) {
+		if (op->kind != T_PUNCT)
+			return 0;
+		if (scan_tok_is(op, "++") || scan_tok_is(op, "+="))
+			dir = 1;
+		else if (scan_tok_is(op, "--") || scan_tok_is(op, "-="))
+			dir = -1;
+		else
+			return 0;
+		if (op->s[1] != '=' && (e + 2 >= sc->nt || !scan_punct(&t[e + 2], ';')))
+			return 0;   /* `x++ < n`: a value */
+	} else if (!scan_punct(op, ';')) {
+		return 0;
+	}
+	if (a == e)
+		for (size_t i = 0; i < sc->nd; i++)
+			if (sc->d[i].cls == 'l' && !strcmp(sc->d[i].scope, b->name) && strlen(sc->d[i].name) == t[a].len &&
+			    !strncmp(sc->d[i].name, t[a].s, t[a].len))
+				return 0;   /* a local: an index, a length */
+	chain_text(t, a, e, key);
+	return dir;
+}
+
+static int cmp_pair_op(const void *x, const void *y)
+{
+	const struct pair_op *a = x, *b = y;
+	if (a->file != b->file)
+		return a->file < b->file ? -1 : 1;
+	if (a->body != b->body)
+		return a->body < b->body ? -1 : 1;
+	int c = strcmp(a->key, b->key);
+	return c ? c : (a->change > b->change) - (a->change < b->change);
+}
+
+#define PAIR_HUNKS_MAX 4   /* more hunks raising and lowering one thing: a pattern, not a pair */
+
+/* Balanced operations split over hunks: a counter raised by one hunk of
+ * a function and lowered by another (`p->depth++;` before a loop,
+ * `p->depth--;` after it), or a call and its counterpart (`lock(&m)`,
+ * `unlock(&m)`), each hunk unbalanced on its own. A configuration with
+ * one and not the other runs what follows at the wrong level: a failure
+ * of its own, not the one searched for. The hunks raising and those
+ * lowering need each other. */
+static void pair_needs(const struct change_set *s, const struct scan *scans, long *const *owners, struct deps *d)
+{
+	struct pair_op *v = NULL;
+	size_t n = 0;
+	for (size_t f = 0; f < 2 * s->nfiles; f++) {
+		const struct scan *sc = &scans[f];
+		size_t k = 0;
+		for (size_t bi = 0; bi < sc->nb; bi++) {
+			const struct body *b = &sc->b[bi];
+			while (k < sc->nt && sc->t[k].line < b->first)
+				k++;
+			for (; k < sc->nt && sc->t[k].line <= b->last; k++) {
+				long c = owners[f][sc->t[k].line];
+				if (c < 0)
+					continue;
+				struct buf key = BUF_INIT;
+				int dir = pair_op_at(sc, b, k, &key);
+				if (!dir) {
+					buf_release(&key);
+					continue;
+				}
+				v = xrealloc(v, (n + 1) * sizeof(*v));
+				v[n++] = (struct pair_op){(size_t)c, f, bi, buf_detach(&key), dir};
+			}
+		}
+	}
+	qsort(v, n, sizeof(*v), cmp_pair_op);
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && v[j].file == v[i].file && v[j].body == v[i].body && !strcmp(v[j].key, v[i].key); j++)
+			;
+		/* each change's net direction on the key */
+		size_t up[PAIR_HUNKS_MAX], down[PAIR_HUNKS_MAX], nup = 0, ndown = 0, many = 0;
+		for (size_t a = i, z; a < j; a = z) {
+			int net = 0;
+			for (z = a; z < j && v[z].change == v[a].change; z++)
+				net += v[z].dir;
+			if (!net)
+				continue;
+			if (nup + ndown == PAIR_HUNKS_MAX)
+				many = 1;
+			else if (net > 0)
+				up[nup++] = v[a].change;
+			else
+				down[ndown++] = v[a].change;
+		}
+		for (size_t a = 0; !many && a < nup; a++)
+			for (size_t z = 0; z < ndown; z++) {
+				add_need(d, up[a], down[z], "pair");
+				add_need(d, down[z], up[a], "pair");
+			}
+	}
+	for (size_t i = 0; i < n; i++)
+		free(v[i].key);
+	free(v);
+}
+
 /* Whether `#include KEY` includes a source, not a header: "x.c", which
  * has no guard against being included twice. */
 static int included_source(const char *key)
@@ -1183,6 +1376,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 	mix_ties(mix, nmix, d, hard);
 	include_needs(s, scans, owners, d);
 	switch_needs(s, scans, owners, d);
+	pair_needs(s, scans, owners, d);
 	header_needs(s, scans, owners, d);
 	record_uses(s, scans, owners, hd, nhd, d);
 	free(hd);

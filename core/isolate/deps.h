@@ -26,7 +26,9 @@
  * global removed while an unchanged use now reads a local or parameter of
  * the same name that a hunk declares needs that hunk; a hunk removing an
  * #include needs the hunk adding the same #include elsewhere (an include
- * moved from a header into the file that uses it). A hunk newly using a
+ * moved from a header into the file that uses it). Two hunks of one
+ * function raising and lowering one counter, or calling the two halves of
+ * a pair (lock and unlock), need each other. A hunk newly using a
  * name no changed file declares, in a file that gains #include lines,
  * likely needs the hunks adding them (header: kept apart, a guess). Also
  * the hunks that declare or use a given name,

@@ -243,4 +243,14 @@ check "switch_moved: exit 0" [ "$RC" = 0 ]
 check "switch_moved: the constant is failure-inducing, alone" [ "$(jqf '.failure_inducing | length')" = 1 ] &&
 	[ "$(jqf '.failure_inducing[0].added[0]')" = "	return 3;" ]
 check "switch_moved: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
+# A counter raised and lowered by two hunks of one function (a parser's
+# `quiet++` ... `quiet--`): the two need each other, so no configuration
+# has one without the other, which silences what follows, a failure of
+# its own; the count made double, between them, is the answer.
+d=$(fixture paired_counter)
+culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh
+check "paired_counter: exit 0" [ "$RC" = 0 ]
+check "paired_counter: the count is failure-inducing, alone" [ "$(jqf '.failure_inducing | length')" = 1 ] &&
+	[ "$(jqf '.failure_inducing[0].added[1]')" = "	p->items += 2;" ]
+check "paired_counter: no configuration failed differently" [ "$(jqf .configurations_failed_differently)" = 0 ]
 finish

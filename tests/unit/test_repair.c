@@ -1042,6 +1042,32 @@ static void test_declaring_macro(void)
 	change_set_free(s);
 }
 
+/* A counter raised by one hunk of a function and lowered by another
+ * (`p->quiet++;` ... `p->quiet--;`), a lock and its unlock: the hunks
+ * need each other. A parameter or local (an index), a count raised
+ * alone, and a hunk balanced on its own do not tie. */
+static void test_paired_operations(void)
+{
+	const char *o = "void f(struct s *p, int k)\n{\n\tsay(p);\n\tfor (int i = 0; i < k; i++)\n\t\tput(i);\n\tdone(p);\n\tp->n++;\n\treturn;\n}\n";
+	const char *n = "void f(struct s *p, int k)\n{\n\tsay(p);\n\tp->quiet++;\n\tlock(&p->m); k++;\n\tfor (int i = 0; i < k; i++)\n\t\tput(i);\n\tk--;\n\tdone(p);\n\tp->n += 2;\n\tunlock(&p->m);\n\tp->quiet--;\n\tp->x++;\n\tp->x--;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "f.c", o, n);
+	change_set_add_hunk(s, 3, 0, 4, 2, "", 0);    /* 0: quiet++, lock, k++ */
+	change_set_add_hunk(s, 5, 0, 8, 1, "", 0);    /* 1: k-- (a parameter) */
+	change_set_add_hunk(s, 7, 2, 10, 5, "", 0);   /* 2: n += 2, unlock, quiet--, x++, x-- */
+	struct deps d;
+	deps_of(s, &d);
+	int need02 = 0, need20 = 0, need1 = d.nneed[1] > 0;
+	for (size_t k = 0; k < d.nneed[0]; k++)
+		need02 |= d.need[0][k] == 2;
+	for (size_t k = 0; k < d.nneed[2]; k++)
+		need20 |= d.need[2][k] == 0;
+	CHECK(need02 && need20);
+	CHECK(!need1);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* A change that only declares: prototypes, locals and fields without a
  * value, struct and typedef bodies; the names it declares. Anything that
  * runs or holds a value does not. */
@@ -1080,6 +1106,7 @@ static void test_declares_only(void)
 int main(void)
 {
 	RUN(test_declares_only);
+	RUN(test_paired_operations);
 	RUN(test_declaring_macro);
 	RUN(test_included_source);
 	RUN(test_switch_moved);
