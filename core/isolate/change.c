@@ -1,5 +1,6 @@
 #include "core/isolate/change.h"
 
+#include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -495,71 +496,179 @@ static size_t merge_unbalanced(const char *old, size_t ol, const char *new, size
 	return np;
 }
 
+/* Whether text[a..b) is only blanks outside literals (a literal's blank
+ * is text the program sees). */
+static int blank_run(const char *text, const struct shape *sh, size_t a, size_t b)
+{
+	for (size_t i = a; i < b; i++)
+		if (!isspace((unsigned char)text[i]) || sh->st[i] == SH_STR || sh->st[i] == SH_CHR)
+			return 0;
+	return 1;
+}
+
+/* Pieces that only change blanks (an indent, a space before `+=`) change
+ * nothing the compiler sees: each joins the piece after it (the last, the
+ * one before), so no configuration is spent on it. Returns the new number. */
+static size_t merge_blank(const char *old, size_t ol, const char *new, size_t nl, struct piece *p, size_t np)
+{
+	struct shape so, sn;
+	shape_init(&so, old, ol);
+	shape_init(&sn, new, nl);
+	size_t out = 0;
+	for (size_t k = 0; k < np; k++) {
+		int blank = blank_run(old, &so, p[k].o0, p[k].o1) && blank_run(new, &sn, p[k].n0, p[k].n1);
+		if (blank && k + 1 < np) {
+			p[k + 1].o0 = p[k].o0;
+			p[k + 1].n0 = p[k].n0;
+		} else if (blank && out > 0) {
+			p[out - 1].o1 = p[k].o1;
+			p[out - 1].n1 = p[k].n1;
+		} else {
+			p[out++] = p[k];
+		}
+	}
+	shape_free(&so);
+	shape_free(&sn);
+	return out;
+}
+
+/* Statement of each token of d (tokens ta[0..n)): a statement ends after
+ * a `;` outside parentheses, a `{` or a `}`, in code (not in a comment or
+ * a literal). Returns the number of statements. */
+static size_t statements(const char *d, size_t len, const size_t *ta, size_t n, size_t *stmt)
+{
+	struct shape sh;
+	shape_init(&sh, d, len);
+	size_t s = 0;
+	for (size_t k = 0; k < n; k++) {
+		stmt[k] = s;
+		size_t o = ta[k];
+		if (sh.st[o] == SH_CODE && ta[k + 1] == o + 1 &&
+		    ((d[o] == ';' && sh.d[0][o] <= 0) || d[o] == '{' || d[o] == '}'))
+			s++;
+	}
+	shape_free(&sh);
+	return n && stmt[n - 1] == s ? s + 1 : s;
+}
+
+static int blank_tok(const char *d, const size_t *ta, size_t k)
+{
+	return isspace((unsigned char)d[ta[k]]);
+}
+
+/* The longest common subsequence of tokens a[a0..a1) and b[b0..b1),
+ * appended to m as (i, j) pairs, earliest matches first. Returns its
+ * weight: a token that is not blank weighs as much as four blanks. With m
+ * NULL, only weighs it. */
+static size_t lcs(const char *old, const size_t *ta, size_t a0, size_t a1, const char *new, const size_t *tb,
+		  size_t b0, size_t b1, size_t (*m)[2], size_t *nm)
+{
+	size_t n = a1 - a0, w = b1 - b0 + 1;
+	uint16_t *L = xcalloc((n + 1) * w, sizeof(*L));
+#define AT(i, j) L[(size_t)(i) * w + (j)]
+	for (size_t i = n; i-- > 0;)
+		for (size_t j = w - 1; j-- > 0;)
+			AT(i, j) = tok_eq(old, ta, a0 + i, new, tb, b0 + j)
+					   ? (uint16_t)(AT(i + 1, j + 1) + 1)
+					   : (AT(i + 1, j) >= AT(i, j + 1) ? AT(i + 1, j) : AT(i, j + 1));
+	size_t i = 0, j = 0, solid = 0;
+	while (i < n && j < w - 1) {
+		if (tok_eq(old, ta, a0 + i, new, tb, b0 + j) && AT(i, j) == AT(i + 1, j + 1) + 1) {
+			solid += blank_tok(old, ta, a0 + i) ? 1 : 4;
+			if (m) {
+				m[*nm][0] = a0 + i;
+				m[*nm][1] = b0 + j;
+				++*nm;
+			}
+			i++;
+			j++;
+		} else if (AT(i, j + 1) >= AT(i + 1, j)) {
+			j++;
+		} else {
+			i++;
+		}
+	}
+#undef AT
+	free(L);
+	return solid;
+}
+
 /* Split old[0..ol) -> new[0..nl) into runs of differing tokens. Returns the
- * number of pieces (0 when the hunk should stay whole). Pieces that do not
- * close their brackets are merged with their neighbours. */
+ * number of pieces (0 when the hunk should stay whole). Tokens match
+ * within statements the two sides pair (each old statement with at most
+ * one new one, in order, as many tokens alike as can be): a statement
+ * added next to a changed one is a piece of its own, not the tail of the
+ * changed one (`p->items++;` made `p->items += 2;` with `p->quiet++;`
+ * added: `++;` is not the old line's). Pieces that do not close their
+ * brackets are merged with their neighbours. */
 static size_t split_tokens(const char *old, size_t ol, const char *new, size_t nl, struct piece **out)
 {
 	size_t na, nb;
 	size_t *ta = tokenize(old, ol, &na), *tb = tokenize(new, nl, &nb);
-	size_t np = 0, cap = 8;
-	struct piece *p = xmalloc(cap * sizeof(*p));
 	*out = NULL;
-
-	size_t pre = 0, suf = 0;
-	while (pre < na && pre < nb && tok_eq(old, ta, pre, new, tb, pre))
-		pre++;
-	while (suf < na - pre && suf < nb - pre && tok_eq(old, ta, na - 1 - suf, new, tb, nb - 1 - suf))
-		suf++;
-	size_t a0 = pre, a1 = na - suf, b0 = pre, b1 = nb - suf;
-	size_t n = a1 - a0, m = b1 - b0;
-	if ((uint64_t)(n + 1) * (m + 1) > MAX_TOKEN_PRODUCT) {
+	if ((uint64_t)(na + 1) * (nb + 1) > MAX_TOKEN_PRODUCT) {
 		free(ta);
 		free(tb);
-		free(p);
 		return 0;
 	}
-	/* LCS lengths from the end: L[i][j] for suffixes a[i..], b[j..]. */
-	uint16_t *L = xcalloc((n + 1) * (m + 1), sizeof(*L));
-#define AT(i, j) L[(size_t)(i) * (m + 1) + (j)]
-	for (size_t i = n; i-- > 0;)
-		for (size_t j = m; j-- > 0;)
-			AT(i, j) = tok_eq(old, ta, a0 + i, new, tb, b0 + j)
-					   ? (uint16_t)(AT(i + 1, j + 1) + 1)
-					   : (AT(i + 1, j) >= AT(i, j + 1) ? AT(i + 1, j) : AT(i, j + 1));
-	size_t i = 0, j = 0, ri = SIZE_MAX, rj = 0;
-	while (i < n || j < m) {
-		int match = i < n && j < m && tok_eq(old, ta, a0 + i, new, tb, b0 + j) &&
-			    AT(i, j) == AT(i + 1, j + 1) + 1;
-		if (match) {
-			if (ri != SIZE_MAX) {
-				if (np == cap)
-					p = xrealloc(p, (cap *= 2) * sizeof(*p));
-				p[np++] = (struct piece){ta[a0 + ri], ta[a0 + i], tb[b0 + rj], tb[b0 + j]};
-				ri = SIZE_MAX;
-			}
-			i++;
-			j++;
-			continue;
+	size_t *sa = xmalloc((na + 1) * sizeof(*sa)), *sb = xmalloc((nb + 1) * sizeof(*sb));
+	size_t ns = statements(old, ol, ta, na, sa), ms = statements(new, nl, tb, nb, sb);
+	size_t *fa = xcalloc(ns + 1, sizeof(*fa)), *fb = xcalloc(ms + 1, sizeof(*fb));   /* first token of each */
+	for (size_t k = na; k-- > 0;)
+		fa[sa[k]] = k;
+	for (size_t k = nb; k-- > 0;)
+		fb[sb[k]] = k;
+	fa[ns] = na;
+	fb[ms] = nb;
+	/* Statements paired in order, the most tokens alike in all. */
+	size_t *sim = xmalloc((ns * ms + 1) * sizeof(*sim)), *S = xcalloc((ns + 1) * (ms + 1), sizeof(*S));
+	for (size_t x = 0; x < ns; x++)
+		for (size_t y = 0; y < ms; y++)
+			sim[x * ms + y] = lcs(old, ta, fa[x], fa[x + 1], new, tb, fb[y], fb[y + 1], NULL, NULL);
+#define AT(i, j) S[(size_t)(i) * (ms + 1) + (j)]
+	for (size_t x = ns; x-- > 0;)
+		for (size_t y = ms; y-- > 0;) {
+			size_t v = AT(x + 1, y) >= AT(x, y + 1) ? AT(x + 1, y) : AT(x, y + 1);
+			size_t d = sim[x * ms + y] ? AT(x + 1, y + 1) + sim[x * ms + y] : 0;
+			AT(x, y) = d > v ? d : v;
 		}
-		if (ri == SIZE_MAX) {
-			ri = i;
-			rj = j;
+	size_t (*m)[2] = xmalloc((na < nb ? na : nb) * sizeof(*m) + sizeof(*m)), nm = 0;
+	for (size_t x = 0, y = 0; x < ns && y < ms;) {
+		if (sim[x * ms + y] && AT(x, y) == AT(x + 1, y + 1) + sim[x * ms + y]) {
+			lcs(old, ta, fa[x], fa[x + 1], new, tb, fb[y], fb[y + 1], m, &nm);
+			x++;
+			y++;
+		} else if (AT(x, y + 1) >= AT(x + 1, y)) {
+			y++;
+		} else {
+			x++;
 		}
-		if (j < m && (i == n || AT(i, j + 1) >= AT(i + 1, j)))
-			j++;
-		else
-			i++;
-	}
-	if (ri != SIZE_MAX) {
-		if (np == cap)
-			p = xrealloc(p, (cap *= 2) * sizeof(*p));
-		p[np++] = (struct piece){ta[a0 + ri], ta[a0 + n], tb[b0 + rj], tb[b0 + m]};
 	}
 #undef AT
-	free(L);
+	/* The runs between matches are the pieces. */
+	size_t np = 0, cap = 8;
+	struct piece *p = xmalloc(cap * sizeof(*p));
+	for (size_t k = 0, i = 0, j = 0; k <= nm; k++) {
+		size_t i1 = k < nm ? m[k][0] : na, j1 = k < nm ? m[k][1] : nb;
+		if (i1 > i || j1 > j) {
+			if (np == cap)
+				p = xrealloc(p, (cap *= 2) * sizeof(*p));
+			p[np++] = (struct piece){ta[i], ta[i1], tb[j], tb[j1]};
+		}
+		i = i1 + 1;
+		j = j1 + 1;
+	}
+	free(m);
+	free(sim);
+	free(S);
+	free(sa);
+	free(sb);
+	free(fa);
+	free(fb);
 	free(ta);
 	free(tb);
+	if (np >= 2)
+		np = merge_blank(old, ol, new, nl, p, np);
 	if (np >= 2)
 		np = merge_unbalanced(old, ol, new, nl, p, np);
 	if (np < 2 || np > MAX_PIECES) {

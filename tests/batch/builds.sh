@@ -51,7 +51,7 @@ hunk_unbuilt=$(sed -n '/failure-inducing: /q;/build failed/p' "$T/err" | wc -l)
 check "hidden_link: at hunk level at most one configuration failed to build ($hunk_unbuilt)" [ "$hunk_unbuilt" -le 1 ]
 check "hidden_link: the file is taken whole after it" grep -q "sum.c does not build with part of its 3 changes" "$T/err"
 check "hidden_link: the fix is the wrong value alone" \
-	sh -c "[ \"\$(jq '.fix | length' '$T/out.json')\" = 1 ] && jq -r '.fix[0].added_marked[]' '$T/out.json' | grep -qF '{+ 2 *+}'"
+	sh -c "[ \"\$(jq '.fix | length' '$T/out.json')\" = 1 ] && jq -r '.fix[0].added_marked[]' '$T/out.json' | grep -qE '\\{\\+ ?2 \\* ?\\+\\}'"
 check "hidden_link: nothing of other.c in the answer" \
 	[ "$(jqf '[.fix[], .failure_inducing[] | select(.file == "other.c")] | length')" = 0 ]
 # Old code wrapped in #ifdef ... #else new code #endif by two hunks: the

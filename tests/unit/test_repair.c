@@ -1042,6 +1042,43 @@ static void test_declaring_macro(void)
 	change_set_free(s);
 }
 
+/* Tokens match within the statements the two sides pair: a statement
+ * added after a changed one is a piece of its own (`p->items++;` made
+ * `p->items += 2;` with `p->quiet++;` added: the old `++;` is not the new
+ * line's tail). A piece that only changes blanks joins its neighbour; a
+ * blank inside a literal is a piece. */
+static void test_pieces_statements(void)
+{
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "i.c", "\tp->items++;\n", "\tp->items += 2;\n\tp->quiet++;\n");
+	change_set_add_hunk(s, 1, 1, 1, 2, "", 0);
+	struct cerr e;
+	CHECK(change_set_finish(s, &e) == 0);
+	CHECK(s->changes[0].natoms == 2);
+	struct change_lines l;
+	change_lines_of_atom(s, 0, &l);
+	CHECK(l.nadded == 1 && l.added_marked && strstr(l.added_marked[0], "{+ += 2+}"));
+	change_lines_free(&l);
+	change_lines_of_atom(s, 1, &l);
+	CHECK(l.nremoved == 0 && l.nadded == 1 && !strcmp(l.added[0], "\tp->quiet++;"));
+	change_lines_free(&l);
+	change_set_free(s);
+
+	s = change_set_new("a", "b");
+	add_text(s, "w.c", "\tfoo(a, b,\n\t    c);\n", "\tfoo(a,\n\t    b, d);\n");
+	change_set_add_hunk(s, 1, 2, 1, 2, "", 0);
+	CHECK(change_set_finish(s, &e) == 0);
+	CHECK(s->changes[0].natoms == 1);   /* the rewrap joins c made d */
+	change_set_free(s);
+
+	s = change_set_new("a", "b");
+	add_text(s, "q.c", "\tputs(\"a b\"); x = 1;\n", "\tputs(\"a  b\"); x = 2;\n");
+	change_set_add_hunk(s, 1, 1, 1, 1, "", 0);
+	CHECK(change_set_finish(s, &e) == 0);
+	CHECK(s->changes[0].natoms == 2);
+	change_set_free(s);
+}
+
 /* A counter raised by one hunk of a function and lowered by another
  * (`p->quiet++;` ... `p->quiet--;`), a lock and its unlock: the hunks
  * need each other. A parameter or local (an index), a count raised
@@ -1107,6 +1144,7 @@ int main(void)
 {
 	RUN(test_declares_only);
 	RUN(test_paired_operations);
+	RUN(test_pieces_statements);
 	RUN(test_declaring_macro);
 	RUN(test_included_source);
 	RUN(test_switch_moved);
