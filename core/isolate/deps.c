@@ -1049,12 +1049,25 @@ static void add_header(struct deps *d, size_t from, size_t to, const char *name)
 	list_add(&d->header_names[d->nheader++], name);
 }
 
+/* Whether sc declares name at file level (a function, a type, a macro,
+ * a variable). */
+static int declares_global(const struct scan *sc, const char *name)
+{
+	for (size_t k = 0; k < sc->nd; k++)
+		if (sc->d[k].cls == 'g' && !strcmp(sc->d[k].name, name))
+			return 1;
+	return 0;
+}
+
 /* A name from a header: a hunk newly using a name (one its file's old
  * revision never mentions) that no changed file declares, in a file that
  * gains #include lines, most likely uses what a new include declares
  * (assert after #include <assert.h>): it needs the hunks adding the
  * includes its file did not have (d->header: a guess, which the search
- * holds as it holds what a repair teaches). */
+ * holds as it holds what a repair teaches). A hunk newly using a name
+ * that a changed file declares, in a file gaining `#include` of that
+ * file, needs the include: no guess (a header's new prototypes taking
+ * `Picoc *pc`, the typedef in interpreter.h it now includes). */
 static void header_needs(const struct change_set *s, const struct scan *scans, long *const *owners, struct deps *d)
 {
 	size_t nall = 0;
@@ -1070,6 +1083,7 @@ static void header_needs(const struct change_set *s, const struct scan *scans, l
 		const struct scan *old = &scans[2 * f], *new = &scans[2 * f + 1];
 		/* The includes the file did not have, and their hunks. */
 		size_t *inc = NULL, ninc = 0;
+		long *incf = NULL;   /* per include: the changed file it names, or -1 */
 		for (size_t k = 0; k + 2 < new->nt; k++) {
 			long c = owners[2 * f + 1][new->t[k].line];
 			char *key = c >= 0 ? include_key(new, k) : NULL;
@@ -1081,11 +1095,16 @@ static void header_needs(const struct change_set *s, const struct scan *scans, l
 				known = o && !strcmp(o, key);
 				free(o);
 			}
+			long g = -1;
+			if (!known && key[0] == '"') {
+				key[strlen(key) - 1] = '\0';
+				g = included_file(s, key + 1);
+			}
 			free(key);
-			for (size_t j = 0; j < ninc && !known; j++)
-				known = inc[j] == (size_t)c;
 			if (!known) {
 				inc = xrealloc(inc, (ninc + 1) * sizeof(*inc));
+				incf = xrealloc(incf, (ninc + 1) * sizeof(*incf));
+				incf[ninc] = g;
 				inc[ninc++] = (size_t)c;
 			}
 		}
@@ -1107,12 +1126,16 @@ static void header_needs(const struct change_set *s, const struct scan *scans, l
 			if (!in_sorted(oldn, nold, name) && !in_sorted(declared, nall, name))
 				for (size_t j = 0; j < ninc; j++)
 					add_header(d, (size_t)c, inc[j], name);
+			for (size_t j = 0; j < ninc && !in_sorted(oldn, nold, name); j++)
+				if (incf[j] >= 0 && declares_global(&scans[2 * incf[j] + 1], name))
+					add_need(d, (size_t)c, inc[j], name);   /* `Picoc *pc` after `#include "interpreter.h"` */
 			free(name);
 		}
 		for (size_t k = 0; k < nold; k++)
 			free((char *)oldn[k]);
 		free(oldn);
 		free(inc);
+		free(incf);
 	}
 	free(declared);
 }

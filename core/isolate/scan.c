@@ -99,6 +99,8 @@ static void lex(const char *p, size_t len, struct scan *sc)
 		    (scan_tok_is(&sc->t[sc->nt - 1], ".") || scan_tok_is(&sc->t[sc->nt - 1], "->")))
 			t.member = 1;
 		sc->t[sc->nt++] = t;
+		for (size_t j = 0; j < t.len; j++)
+			line += t.s[j] == '\n';   /* a literal continued by a backslash (`"\` at a line's end) */
 		i += t.len;
 	}
 }

@@ -1079,6 +1079,47 @@ static void test_pieces_statements(void)
 	change_set_free(s);
 }
 
+/* A string literal continued by backslashes over three lines: what
+ * follows it is on the lines the file has (the hunk changing the function
+ * below owns its declaration). */
+static void test_continued_literal(void)
+{
+	const char *text = "const char defs[] = \"\\\ntypedef int a;\\\ntypedef int b;\\\n\";\n\nvoid setup(int *pc)\n{\n}\n";
+	struct scan sc;
+	scan_file(text, strlen(text), &sc);
+	int line = 0;
+	for (size_t k = 0; k < sc.nd; k++)
+		if (!strcmp(sc.d[k].name, "setup"))
+			line = sc.d[k].first;
+	CHECK(line == 6);
+	scan_release(&sc);
+}
+
+/* A header gains `#include "state.h"` and, below it, prototypes taking
+ * the type state.h now declares (`State *st`): the prototypes need the
+ * include, as a file including only the header would not know the type. */
+static void test_new_include_declares(void)
+{
+	const char *oh = "#include <stddef.h>\n\n/* run */\nvoid run(void);\n";
+	const char *nh = "#include <stddef.h>\n#include \"state.h\"\n\n/* run */\nvoid run(State *st);\n";
+	const char *os = "struct other { int n; };\n";
+	const char *ns = "struct other { int n; };\ntypedef struct state { int n; } State;\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "run.h", oh, nh);
+	change_set_add_hunk(s, 1, 0, 2, 1, "", 0);   /* 0: the include */
+	change_set_add_hunk(s, 4, 1, 5, 1, "", 0);   /* 1: the prototype */
+	add_text(s, "state.h", os, ns);
+	change_set_add_hunk(s, 1, 0, 2, 1, "", 0);   /* 2: the typedef */
+	struct deps d;
+	deps_of(s, &d);
+	int inc = 0;
+	for (size_t k = 0; k < d.nneed[1]; k++)
+		inc |= d.need[1][k] == 0;
+	CHECK(inc);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* A counter raised by one hunk of a function and lowered by another
  * (`p->quiet++;` ... `p->quiet--;`), a lock and its unlock: the hunks
  * need each other. A parameter or local (an index), a count raised
@@ -1144,6 +1185,8 @@ int main(void)
 {
 	RUN(test_declares_only);
 	RUN(test_paired_operations);
+	RUN(test_new_include_declares);
+	RUN(test_continued_literal);
 	RUN(test_pieces_statements);
 	RUN(test_declaring_macro);
 	RUN(test_included_source);
