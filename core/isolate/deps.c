@@ -1168,6 +1168,84 @@ static void shadow_needs(const struct hdecl *hd, size_t nhd, const struct use *u
 	}
 }
 
+/* Whether path names a build file (a Makefile, Makefile.inc or .am, a
+ * CMakeLists.txt, meson.build): anything that is not C, or a Makefile
+ * whose extension reads as C. */
+static int build_file(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	b = b ? b + 1 : path;
+	return !c_like(path) || !strncmp(b, "Makefile", 8) || !strncmp(b, "makefile", 8);
+}
+
+/* Whether line mentions name as a word of a path list (`foo.c \`,
+ * `src/foo.c`, `"foo.h"`). */
+static int mentions(const char *line, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = line; (p = strstr(p, name)); p++) {
+		char before = p > line ? p[-1] : ' ', after = p[n];
+		if (!(isalnum((unsigned char)before) || strchr("_.-", before)) &&
+		    !(isalnum((unsigned char)after) || (after && strchr("_.-", after))))
+			return 1;
+	}
+	return 0;
+}
+
+/* A file added or deleted and the lines naming it: an `#include "x.h"`
+ * added needs x.h added (one way: a missing header is a fatal error),
+ * and x.h deleted needs such an include removed; a build file's list
+ * (Makefile.inc's `CSOURCES`, CMakeLists.txt) that gains or loses the
+ * file and the file itself need each other (the file compiled only when
+ * listed, its functions undefined at link time otherwise; a listed file
+ * missing stops the build). */
+static void file_needs(const struct change_set *s, struct deps *d)
+{
+	for (size_t f = 0; f < s->nchanges; f++) {
+		const struct change *fc = &s->changes[f];
+		if (fc->kind != CHANGE_FILE_ADD && fc->kind != CHANGE_FILE_DELETE)
+			continue;
+		int added = fc->kind == CHANGE_FILE_ADD;
+		const struct change_file *cf = &s->files[fc->file];
+		const char *path = added ? cf->new_path : cf->old_path;
+		if (!path)
+			continue;
+		const char *base = strrchr(path, '/');
+		base = base ? base + 1 : path;
+		for (size_t c = 0; c < s->nchanges; c++) {
+			const struct change *h = &s->changes[c];
+			if (h->kind != CHANGE_HUNK || h->file == fc->file)
+				continue;
+			const struct change_file *hf = &s->files[h->file];
+			const char *hpath = hf->new_path ? hf->new_path : hf->old_path;
+			struct change_lines l;
+			change_lines_of(s, c, &l);
+			char **lines = added ? l.added : l.removed;
+			size_t n = added ? l.nadded : l.nremoved;
+			int include = 0, listed = 0;
+			for (size_t k = 0; k < n; k++) {
+				if (!mentions(lines[k], base))
+					continue;
+				const char *q = lines[k] + strspn(lines[k], " \t");
+				if (*q == '#' && strstr(q, "include"))
+					include = 1;
+				else if (build_file(hpath))
+					listed = 1;
+			}
+			change_lines_free(&l);
+			if (listed) {
+				add_need(d, c, f, base);
+				add_need(d, f, c, base);
+			} else if (include) {
+				if (added)
+					add_need(d, c, f, base);
+				else
+					add_need(d, f, c, base);
+			}
+		}
+	}
+}
+
 int deps_reads(const char *path)
 {
 	return c_like(path);
@@ -1400,6 +1478,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 	include_needs(s, scans, owners, d);
 	switch_needs(s, scans, owners, d);
 	pair_needs(s, scans, owners, d);
+	file_needs(s, d);
 	header_needs(s, scans, owners, d);
 	record_uses(s, scans, owners, hd, nhd, d);
 	free(hd);

@@ -28,7 +28,9 @@
  * #include needs the hunk adding the same #include elsewhere (an include
  * moved from a header into the file that uses it). Two hunks of one
  * function raising and lowering one counter, or calling the two halves of
- * a pair (lock and unlock), need each other. A hunk newly using a
+ * a pair (lock and unlock), need each other; so do a file added or
+ * deleted and the build file's line listing it, and an include of a new
+ * header needs the header. A hunk newly using a
  * name no changed file declares, in a file that gains #include lines,
  * likely needs the hunks adding them (header: kept apart, a guess). Also
  * the hunks that declare or use a given name,

@@ -1120,6 +1120,43 @@ static void test_new_include_declares(void)
 	change_set_free(s);
 }
 
+/* A source and its header added, listed in Makefile.inc's source list
+ * and included by a changed header: the list and the file need each other
+ * (compiled only when listed; a listed file missing stops the build); the
+ * include needs the header, one way. A line naming another file does not
+ * tie. */
+static void test_added_file_listed(void)
+{
+	const char *hc = "int ht_get(int k)\n{\n\treturn k;\n}\n";
+	const char *hh = "int ht_get(int k);\n";
+	const char *om = "SRC = a.c \\\n  b.c\n";
+	const char *nm = "SRC = a.c \\\n  ht.c \\\n  b.c\nEXTRA = ht.c.in\n";
+	const char *op = "#include \"a.h\"\nint x;\n";
+	const char *np = "#include \"a.h\"\n#include \"ht.h\"\nint x;\n";
+	struct change_set *s = change_set_new("a", "b");
+	change_set_add_file(s, "src/ht.c", "src/ht.c", 0, 0100644, NULL, 0, hc, strlen(hc), CHANGE_ADDED, 0);
+	change_set_add_file_change(s, CHANGE_FILE_ADD);   /* 0 */
+	change_set_add_file(s, "src/ht.h", "src/ht.h", 0, 0100644, NULL, 0, hh, strlen(hh), CHANGE_ADDED, 0);
+	change_set_add_file_change(s, CHANGE_FILE_ADD);   /* 1 */
+	add_text(s, "src/Makefile.inc", om, nm);
+	change_set_add_hunk(s, 1, 0, 2, 1, "", 0);        /* 2: ht.c listed */
+	change_set_add_hunk(s, 2, 0, 4, 1, "", 0);        /* 3: ht.c.in, another file */
+	add_text(s, "src/priv.h", op, np);
+	change_set_add_hunk(s, 1, 0, 2, 1, "", 0);        /* 4: the include */
+	struct deps d;
+	deps_of(s, &d);
+	int needs[5][5] = {{0}};
+	for (size_t c = 0; c < 5; c++)
+		for (size_t k = 0; k < d.nneed[c]; k++)
+			if (d.need[c][k] < 5)
+				needs[c][d.need[c][k]] = 1;
+	CHECK(needs[0][2] && needs[2][0]);
+	CHECK(needs[4][1] && !needs[1][4]);
+	CHECK(!needs[3][0] && !needs[0][3]);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* A counter raised by one hunk of a function and lowered by another
  * (`p->quiet++;` ... `p->quiet--;`), a lock and its unlock: the hunks
  * need each other. A parameter or local (an index), a count raised
@@ -1185,6 +1222,7 @@ int main(void)
 {
 	RUN(test_declares_only);
 	RUN(test_paired_operations);
+	RUN(test_added_file_listed);
 	RUN(test_new_include_declares);
 	RUN(test_continued_literal);
 	RUN(test_pieces_statements);
