@@ -262,6 +262,62 @@ static void pair_brackets(const struct change_set *s, size_t f, const struct sca
 	free(uf);
 }
 
+/* Brace depth at the start of each line of sc, lines 1..nlines. */
+static int *depths(const struct scan *sc, int nlines)
+{
+	int *d = xmalloc(((size_t)nlines + 2) * sizeof(*d));
+	int depth = 0;
+	size_t k = 0;
+	for (int l = 0; l <= nlines; l++) {
+		for (; k < sc->nt && sc->t[k].line < l; k++)
+			if (bracket(&sc->t[k]) && (sc->t[k].s[0] == '{' || sc->t[k].s[0] == '}'))
+				depth += sc->t[k].s[0] == '{' ? 1 : -1;
+		d[l] = depth;
+	}
+	return d;
+}
+
+/* Hunks whose code changes scope: a hunk that closes a function early
+ * (`ares_free(channel);` and `}` in place of an if block, a new function
+ * after it) leaves what follows it, until a brace restores the balance,
+ * at file level in one revision and in the function in the other. A hunk
+ * there applied without the hunk that moved the brace puts statements at
+ * file level, or a function's head inside another's body: they are one
+ * block (the last hunk before it whose braces do not balance as they did). */
+static void scope_shifts(const struct change_set *s, size_t f, const struct scan *sc, long *const *owners, long *hard)
+{
+	const struct change_file *cf = &s->files[f];
+	size_t nh = cf->nchanges;
+	int nl[2] = {0, 0};
+	for (int side = 0; side < 2; side++)
+		nl[side] = sc[side].nt ? sc[side].t[sc[side].nt - 1].line + 1 : 1;
+	int *dep[2] = {depths(&sc[0], nl[0]), depths(&sc[1], nl[1])};
+	long *bal = xcalloc(nh + 1, sizeof(*bal));   /* per hunk: new braces' balance less old's */
+	for (int side = 0; side < 2; side++)
+		for (size_t k = 0; k < sc[side].nt; k++) {
+			const struct tok *t = &sc[side].t[k];
+			long o = owners[side][t->line];
+			if (o < 0 || !bracket(t) || (t->s[0] != '{' && t->s[0] != '}'))
+				continue;
+			bal[o - (long)cf->change0] += (side ? 1 : -1) * (t->s[0] == '{' ? 1 : -1);
+		}
+	long shifter = -1;
+	for (size_t h = 0; h < nh; h++) {
+		const struct change *c = &s->changes[cf->change0 + h];
+		if (c->kind != CHANGE_HUNK)
+			continue;
+		int lo = c->old_lines ? c->old_start : c->old_start + 1, ln = c->new_lines ? c->new_start : c->new_start + 1;
+		int d0 = dep[0][lo < 1 ? 1 : lo > nl[0] ? nl[0] : lo], d1 = dep[1][ln < 1 ? 1 : ln > nl[1] ? nl[1] : ln];
+		if (shifter >= 0 && (d0 <= 0) != (d1 <= 0))
+			unite(hard, cf->change0 + (size_t)shifter, cf->change0 + h);
+		if (bal[h])
+			shifter = (long)h;
+	}
+	free(bal);
+	free(dep[0]);
+	free(dep[1]);
+}
+
 /* Hunks that rewrite a function: one both revisions define (by name),
  * touched by three hunks or more, with most of its lines (two thirds)
  * changed on both sides. Its hunks cut old and new code at arbitrary
@@ -1328,6 +1384,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 		if (!cf->binary && c_like(cf->new_path))
 		{
 			pair_brackets(s, f, &scans[2 * f], &owners[2 * f], hard);
+			scope_shifts(s, f, &scans[2 * f], &owners[2 * f], hard);
 			rewrites(&scans[2 * f], &owners[2 * f], hard, d->rewrite);
 		}
 	}

@@ -1157,6 +1157,28 @@ static void test_added_file_listed(void)
 	change_set_free(s);
 }
 
+/* A function closed early by one hunk (`y();` and `}` in place of an if
+ * block) and a new function opened by another: the hunk removing the
+ * statements between them is at file level in the new revision and in
+ * the function in the old, so without the closing hunk it would put its
+ * statements at file level; the three are one block. */
+static void test_scope_shift(void)
+{
+	const char *old = "void f(int a)\n{\n\tif (a) {\n\t\tx();\n\t}\n\t/* then */\n\tif (c) {\n\t\tz();\n\t}\n"
+			  "\t/* last */\n\tw();\n}\n";
+	const char *new = "void f(int a)\n{\n\ty();\n}\n\t/* then */\n\t/* last */\nvoid g(int s)\n{\n\tv(s);\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "f.c", old, new);
+	change_set_add_hunk(s, 3, 3, 3, 2, "", 0);    /* 0: closes f early */
+	change_set_add_hunk(s, 7, 3, 5, 0, "", 0);    /* 1: the if between */
+	change_set_add_hunk(s, 11, 1, 7, 3, "", 0);   /* 2: opens g */
+	struct deps d;
+	deps_of(s, &d);
+	CHECK(d.block[0] >= 0 && d.block[0] == d.block[1] && d.block[1] == d.block[2]);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* A counter raised by one hunk of a function and lowered by another
  * (`p->quiet++;` ... `p->quiet--;`), a lock and its unlock: the hunks
  * need each other. A parameter or local (an index), a count raised
@@ -1222,6 +1244,7 @@ int main(void)
 {
 	RUN(test_declares_only);
 	RUN(test_paired_operations);
+	RUN(test_scope_shift);
 	RUN(test_added_file_listed);
 	RUN(test_new_include_declares);
 	RUN(test_continued_literal);
