@@ -253,4 +253,15 @@ check "paired_counter: exit 0" [ "$RC" = 0 ]
 check "paired_counter: the count is failure-inducing, alone" [ "$(jqf '.failure_inducing | length')" = 1 ] &&
 	[ "$(jqf '.failure_inducing[0].added[1]')" = "	p->items += 2;" ]
 check "paired_counter: no configuration failed differently" [ "$(jqf .configurations_failed_differently)" = 0 ]
+# A new module: source and header added, the source listed in the
+# Makefile, a header including the new one for prototypes taking its
+# type. The listing and the file need each other, the include needs the
+# new header and the prototypes need the include, so no configuration
+# fails to build; the wrong constant is the answer.
+d=$(fixture new_module)
+culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh
+check "new_module: exit 0" [ "$RC" = 0 ]
+check "new_module: the constant is failure-inducing, alone" [ "$(jqf '.failure_inducing | length')" = 1 ] &&
+	[ "$(jqf '.failure_inducing[0].added[0]')" = "	return 100;" ]
+check "new_module: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
 finish
