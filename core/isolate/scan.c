@@ -138,6 +138,8 @@ int scan_typeish(const struct tok *t)
 static void add_decl(struct scan *sc, const struct tok *name, const char *scope, char cls, const struct tok *from,
 		     const struct tok *to, int skip_init)
 {
+	if (scan_in_list(name, scan_stmt_words))
+		return;   /* code misread as a declaration (a definition without its brace) */
 	struct buf shape = BUF_INIT;
 	int init = 0, depth = 0;
 	for (const struct tok *t = from; t <= to; t++) {

@@ -1179,6 +1179,22 @@ static void test_scope_shift(void)
 	change_set_free(s);
 }
 
+/* A definition missing its opening brace (code under an #if no build
+ * here compiles): the `if (x == NULL) {` below it reads as a function's
+ * head, but a keyword is never declared. */
+static void test_keyword_not_declared(void)
+{
+	const char *text = "#if defined(ANDROID)\nstatic int init(int *s)\n  int i;\n#ifdef HAVE_OLD\n  if (s == NULL) {\n"
+			   "    i = 1;\n  }\n#endif\n  return 0;\n}\n#endif\n";
+	struct scan sc;
+	scan_file(text, strlen(text), &sc);
+	int kw = 0;
+	for (size_t k = 0; k < sc.nd; k++)
+		kw |= !strcmp(sc.d[k].name, "if");
+	CHECK(!kw);
+	scan_release(&sc);
+}
+
 /* A counter raised by one hunk of a function and lowered by another
  * (`p->quiet++;` ... `p->quiet--;`), a lock and its unlock: the hunks
  * need each other. A parameter or local (an index), a count raised
@@ -1244,6 +1260,7 @@ int main(void)
 {
 	RUN(test_declares_only);
 	RUN(test_paired_operations);
+	RUN(test_keyword_not_declared);
 	RUN(test_scope_shift);
 	RUN(test_added_file_listed);
 	RUN(test_new_include_declares);
