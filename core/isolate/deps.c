@@ -1360,6 +1360,17 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 					hd = xrealloc(hd, (nhd + 1) * sizeof(*hd));
 					hd[nhd++] = (struct hdecl){(size_t)last, side, &sc->d[k], 0};
 				}
+			/* A name a macro pastes: the hunks changing the macro's
+			 * #define declare it too. */
+			const struct decl *dk = &sc->d[k];
+			for (int l = dk->via_first; dk->via && l <= dk->via_last; l++) {
+				long o = owners[dk->via - 1][l];
+				if (o >= 0 && o != last) {
+					last = o;
+					hd = xrealloc(hd, (nhd + 1) * sizeof(*hd));
+					hd[nhd++] = (struct hdecl){(size_t)o, side, dk, 0};
+				}
+			}
 			long g = last < 0 ? guarded_by(sc, own, sc->d[k].tok) : -1;
 			if (g >= 0) {
 				hd = xrealloc(hd, (nhd + 2) * sizeof(*hd));

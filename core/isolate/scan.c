@@ -160,7 +160,7 @@ static void add_decl(struct scan *sc, const struct tok *name, const char *scope,
 	}
 	sc->d = xrealloc(sc->d, (sc->nd + 1) * sizeof(*sc->d));
 	sc->d[sc->nd++] = (struct decl){xstrndup(name->s, name->len), xstrdup(scope), buf_detach(&shape), cls,
-					from->line, to->line, (size_t)(name - sc->t)};
+					from->line, to->line, (size_t)(name - sc->t), 0, 0, 0};
 }
 
 /* Classify the statement t[a..b) (b: the ';' '{' or ',' ending it) as declarations. */
@@ -323,7 +323,7 @@ static void alias_declare(struct scan *sc, const size_t *alias, size_t nalias)
 			sc->d = xrealloc(sc->d, (sc->nd + 1) * sizeof(*sc->d));
 			d = &sc->d[k];
 			sc->d[sc->nd++] = (struct decl){xstrndup(b->s, b->len), xstrdup(d->scope), xstrdup(d->shape), d->cls,
-							d->first, d->last, d->tok};
+							d->first, d->last, d->tok, d->via, d->via_first, d->via_last};
 		}
 	}
 }
@@ -558,6 +558,8 @@ struct paste {
 	const struct scan *sc;
 	size_t name, p0, p1;   /* the name; the parameters' tokens, between its parentheses */
 	size_t a, b;           /* the chain, first to last token */
+	size_t end;            /* one past the macro's last token */
+	size_t via;            /* 1 + the index of its scan among the changed files' scans, or 0 */
 };
 
 static int same_text(const struct tok *a, const struct tok *b)
@@ -632,7 +634,7 @@ static size_t paste_chains(const struct scan *sc, struct paste **p, size_t n)
 				params |= param_index(sc, i + 3, close, &sc->t[j]) >= 0;
 			if (b > k && params) {
 				*p = xrealloc(*p, (n + 1) * sizeof(**p));
-				(*p)[n++] = (struct paste){sc, i + 1, i + 3, close, k, b};
+				(*p)[n++] = (struct paste){sc, i + 1, i + 3, close, k, b, end, 0};
 			}
 			k = b;
 		}
@@ -815,6 +817,37 @@ static void declarers_declare(struct scan *scans, size_t nscans)
 	free(dc);
 }
 
+/* The statement of a macro's body holding chain c (`static void
+ * emit_ ## type ## _start (struct ctx *ctx, bool first);`, `OP_ ## id,`):
+ * tokens s0 to s1 (exclusive), from after the `;`, `{`, `}` or top-level
+ * `,` before it to its own `;` or `,` or the body's end. */
+static void paste_statement(const struct paste *c, size_t *s0, size_t *s1)
+{
+	const struct tok *t = c->sc->t;
+	size_t body = c->p1 + 1;
+	int depth = 0;
+	size_t a = c->a;
+	while (a > body) {
+		const struct tok *x = &t[a - 1];
+		depth += scan_punct(x, ')') - scan_punct(x, '(');
+		if (scan_punct(x, ';') || scan_punct(x, '{') || scan_punct(x, '}') || (depth == 0 && scan_punct(x, ',')) ||
+		    depth < 0)
+			break;
+		a--;
+	}
+	depth = 0;
+	size_t b = c->b + 1;
+	while (b < c->end) {
+		const struct tok *x = &t[b];
+		depth += scan_punct(x, '(') - scan_punct(x, ')');
+		b++;
+		if (scan_punct(x, ';') || scan_punct(x, '{') || (depth == 0 && scan_punct(x, ',')) || depth < 0)
+			break;
+	}
+	*s0 = a;
+	*s1 = b;
+}
+
 /* Names made by token pasting: a call of a macro whose body pastes a
  * parameter to other text (`#define DEF(id, size) REOP_ ## id,` over the
  * `DEF(drop, 1)` lines of a header) declares, at the call, the name it
@@ -829,8 +862,12 @@ void scan_paste_declare(struct scan *scans, size_t nscans, const struct deps_sou
 	struct paste *p = NULL;
 	size_t np = 0;
 	declarers_declare(scans, nscans);
-	for (size_t f = 0; f < nscans; f++)
+	for (size_t f = 0; f < nscans; f++) {
+		size_t n0 = np;
 		np = paste_chains(&scans[f], &p, np);
+		for (size_t c = n0; c < np; c++)
+			p[c].via = f + 1;
+	}
 	struct scan *ctx = xcalloc(nsrc + 1, sizeof(*ctx));
 	for (size_t f = 0; f < nsrc; f++) {
 		lex(src[f].data, src[f].len, &ctx[f]);
@@ -859,23 +896,41 @@ void scan_paste_declare(struct scan *scans, size_t nscans, const struct deps_sou
 			if (nargs < 0)
 				break;
 			size_t k = arg[nargs];   /* past the call */
-			for (size_t c = 0; c < np; c++) {
-				for (m = 0; m < ncallee && !same_text(&p[c].sc->t[p[c].name], callee[m]); m++)
-					;
-				if (m == ncallee)
-					continue;
-				char *name = paste_name(&p[c], sc, arg, (size_t)nargs);
-				int seen = 0;
-				for (size_t j = nd; name && j < sc->nd && !seen; j++)
-					seen = sc->d[j].tok >= i && sc->d[j].tok < k && !strcmp(sc->d[j].name, name);
-				if (name && !seen) {
-					sc->d = xrealloc(sc->d, (sc->nd + 1) * sizeof(*sc->d));
-					sc->d[sc->nd++] = (struct decl){name, xstrdup(""), xstrdup(name), 'g', sc->t[i].line,
-									sc->t[k - 1].line, i};
-				} else {
-					free(name);
+			/* The macro's definitions in this revision first (a changed
+			 * file's, on this side, or an unchanged file's), then the other's. */
+			for (int pass = 0; pass < 2; pass++)
+				for (size_t c = 0; c < np; c++) {
+					int here = !p[c].via || (p[c].via - 1) % 2 == f % 2;
+					if (here == pass)
+						continue;
+					for (m = 0; m < ncallee && !same_text(&p[c].sc->t[p[c].name], callee[m]); m++)
+						;
+					if (m == ncallee)
+						continue;
+					char *name = paste_name(&p[c], sc, arg, (size_t)nargs);
+					int seen = 0;
+					for (size_t j = nd; name && j < sc->nd && !seen; j++)
+						seen = sc->d[j].tok >= i && sc->d[j].tok < k && !strcmp(sc->d[j].name, name);
+					if (name && !seen) {
+						/* Its shape is the macro's text: a new body (other
+						 * parameters for every function it declares) is a
+						 * new declaration of each name. */
+						size_t s0, s1;
+						paste_statement(&p[c], &s0, &s1);
+						struct buf shape = BUF_INIT;
+						buf_adds(&shape, name);
+						for (size_t j = s0; j < s1; j++) {
+							buf_addc(&shape, ' ');
+							buf_add(&shape, p[c].sc->t[j].s, p[c].sc->t[j].len);
+						}
+						sc->d = xrealloc(sc->d, (sc->nd + 1) * sizeof(*sc->d));
+						sc->d[sc->nd++] = (struct decl){name, xstrdup(""), buf_detach(&shape), 'g',
+										sc->t[i].line, sc->t[k - 1].line, i, p[c].via,
+										p[c].sc->t[s0].line, p[c].sc->t[s1 - 1].line};
+					} else {
+						free(name);
+					}
 				}
-			}
 		}
 	}
 	free(callee);

@@ -28,6 +28,11 @@ struct decl {
 	char cls;                     /* 'g' global name (function, variable, type, macro, enumerator), 'f' field, 'l' local */
 	int first, last;              /* lines of its declarator */
 	size_t tok;                   /* its name's token */
+	/* A name a macro call makes by pasting: 1 + the index, among the
+	 * scans passed to scan_paste_declare, of the scan defining the macro
+	 * (0: none, or an unchanged file), and the lines of its #define there. */
+	size_t via;
+	int via_first, via_last;
 };
 
 struct use {

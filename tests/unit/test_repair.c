@@ -1195,6 +1195,31 @@ static void test_keyword_not_declared(void)
 	scan_release(&sc);
 }
 
+/* Prototypes a macro makes by pasting (`static void emit_ ## type ##
+ * _start(struct ctx *c, bool first);`, called as `OPS(json)`): a hunk
+ * changing the macro's parameters changes each name's declaration, so it
+ * declares them, in one block with the definition changed to match; a
+ * hunk changing another statement of the macro does not. */
+static void test_pasted_prototype(void)
+{
+	const char *old = "#define OPS(type) \\\n\tstatic void emit_ ## type ## _start(struct ctx *c); \\\n"
+			  "\tstatic void emit_ ## type ## _end(struct ctx *c);\nOPS(json)\n\n"
+			  "static void emit_json_start(struct ctx *c)\n{\n\tput(c);\n}\n";
+	const char *new = "#define OPS(type) \\\n\tstatic void emit_ ## type ## _start(struct ctx *c, int first); \\\n"
+			  "\tstatic void emit_ ## type ## _end(struct ctx *c);\nOPS(json)\n\n"
+			  "static void emit_json_start(struct ctx *c, int first)\n{\n\tput(c);\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "e.c", old, new);
+	change_set_add_hunk(s, 2, 1, 2, 1, "", 0);   /* 0: the macro's _start prototype */
+	change_set_add_hunk(s, 6, 1, 6, 1, "", 0);   /* 1: the definition */
+	struct deps d;
+	deps_of(s, &d);
+	CHECK(d.block[0] >= 0 && d.block[0] == d.block[1]);
+	CHECK(strstr(d.names[0], "emit_json_start") && !strstr(d.names[0], "emit_json_end"));
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* A counter raised by one hunk of a function and lowered by another
  * (`p->quiet++;` ... `p->quiet--;`), a lock and its unlock: the hunks
  * need each other. A parameter or local (an index), a count raised
@@ -1260,6 +1285,7 @@ int main(void)
 {
 	RUN(test_declares_only);
 	RUN(test_paired_operations);
+	RUN(test_pasted_prototype);
 	RUN(test_keyword_not_declared);
 	RUN(test_scope_shift);
 	RUN(test_added_file_listed);
