@@ -277,13 +277,24 @@ static int *depths(const struct scan *sc, int nlines)
 	return d;
 }
 
+/* The function whose body holds line l of sc, or NULL. */
+static const char *enclosing(const struct scan *sc, int l)
+{
+	for (size_t i = 0; i < sc->nb; i++)
+		if (sc->b[i].first <= l && l <= sc->b[i].last)
+			return sc->b[i].name;
+	return NULL;
+}
+
 /* Hunks whose code changes scope: a hunk that closes a function early
  * (`ares_free(channel);` and `}` in place of an if block, a new function
  * after it) leaves what follows it, until a brace restores the balance,
  * at file level in one revision and in the function in the other. A hunk
  * there applied without the hunk that moved the brace puts statements at
- * file level, or a function's head inside another's body: they are one
- * block (the last hunk before it whose braces do not balance as they did). */
+ * file level, or a function's head inside another's body, or the old
+ * body's code (`channel->...`) inside the new function opened after it:
+ * they are one block (the last hunk before it whose braces do not balance
+ * as they did). */
 static void scope_shifts(const struct change_set *s, size_t f, const struct scan *sc, long *const *owners, long *hard)
 {
 	const struct change_file *cf = &s->files[f];
@@ -302,16 +313,25 @@ static void scope_shifts(const struct change_set *s, size_t f, const struct scan
 			bal[o - (long)cf->change0] += (side ? 1 : -1) * (t->s[0] == '{' ? 1 : -1);
 		}
 	long shifter = -1;
+	const char *shifted_in = NULL;   /* the function the shifter's old lines are in */
 	for (size_t h = 0; h < nh; h++) {
 		const struct change *c = &s->changes[cf->change0 + h];
 		if (c->kind != CHANGE_HUNK)
 			continue;
 		int lo = c->old_lines ? c->old_start : c->old_start + 1, ln = c->new_lines ? c->new_start : c->new_start + 1;
-		int d0 = dep[0][lo < 1 ? 1 : lo > nl[0] ? nl[0] : lo], d1 = dep[1][ln < 1 ? 1 : ln > nl[1] ? nl[1] : ln];
-		if (shifter >= 0 && (d0 <= 0) != (d1 <= 0))
+		lo = lo < 1 ? 1 : lo > nl[0] ? nl[0] : lo;
+		ln = ln < 1 ? 1 : ln > nl[1] ? nl[1] : ln;
+		const char *in0 = enclosing(&sc[0], lo), *in1 = enclosing(&sc[1], ln);
+		/* at file level on one side only, or in another function than
+		 * the one the shifter's brace left */
+		int moved = (dep[0][lo] <= 0) != (dep[1][ln] <= 0) ||
+			    (in0 && in1 && strcmp(in0, in1) && shifted_in && !strcmp(shifted_in, in0));
+		if (shifter >= 0 && moved)
 			unite(hard, cf->change0 + (size_t)shifter, cf->change0 + h);
-		if (bal[h])
+		if (bal[h]) {
 			shifter = (long)h;
+			shifted_in = in0;
+		}
 	}
 	free(bal);
 	free(dep[0]);
@@ -370,6 +390,9 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* One name in one scope (a local's key holds its function's name; the
+ * caller also asks for the same file, as a function moved to another file
+ * takes its own locals). */
 static int same_key(const struct decl *a, const struct decl *b)
 {
 	return a->cls == b->cls && !strcmp(a->name, b->name) && !strcmp(a->scope, b->scope);
@@ -1413,7 +1436,8 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 		int guarded = 0, statics[2] = {0, 0};
 		long sfile = -1;   /* a file where it is static */
 		for (size_t k = i; k < nhd; k++)
-			if (!done[k] && same_key(hd[i].d, hd[k].d)) {
+			if (!done[k] && same_key(hd[i].d, hd[k].d) &&
+			    (hd[i].d->cls != 'l' || s->changes[hd[i].change].file == s->changes[hd[k].change].file)) {
 				done[k] = 1;
 				guarded |= hd[k].guarded;
 				if (hd[k].d->cls == 'g' && shape_static(hd[k].d->shape)) {
@@ -1489,7 +1513,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 					const struct use *u = &sc->u[k];
 					if (u->len != len || memcmp(u->s, key->name, len) ||
 					    (key->cls == 'f') != (u->member != 0) ||
-					    (key->cls == 'l' && strcmp(u->scope, key->scope)))
+					    (key->cls == 'l' && (strcmp(u->scope, key->scope) || f / 2 != s->changes[hd[i].change].file)))
 						continue;
 					long c = owner_of(sc, owners[f], u->tok);
 					int far = linkage && (long)(f / 2) != sfile;

@@ -1161,20 +1161,23 @@ static void test_added_file_listed(void)
  * block) and a new function opened by another: the hunk removing the
  * statements between them is at file level in the new revision and in
  * the function in the old, so without the closing hunk it would put its
- * statements at file level; the three are one block. */
+ * statements at file level; the hunk after g's head changes f's code
+ * into g's (`u(a)` made `u(s)`): the four are one block. */
 static void test_scope_shift(void)
 {
 	const char *old = "void f(int a)\n{\n\tif (a) {\n\t\tx();\n\t}\n\t/* then */\n\tif (c) {\n\t\tz();\n\t}\n"
-			  "\t/* last */\n\tw();\n}\n";
-	const char *new = "void f(int a)\n{\n\ty();\n}\n\t/* then */\n\t/* last */\nvoid g(int s)\n{\n\tv(s);\n}\n";
+			  "\t/* last */\n\tw();\n\t/* more */\n\tu(a);\n}\n";
+	const char *new = "void f(int a)\n{\n\ty();\n}\n\t/* then */\n\t/* last */\nvoid g(int s)\n{\n\t/* more */\n"
+			  "\tu(s);\n}\n";
 	struct change_set *s = change_set_new("a", "b");
 	add_text(s, "f.c", old, new);
 	change_set_add_hunk(s, 3, 3, 3, 2, "", 0);    /* 0: closes f early */
 	change_set_add_hunk(s, 7, 3, 5, 0, "", 0);    /* 1: the if between */
-	change_set_add_hunk(s, 11, 1, 7, 3, "", 0);   /* 2: opens g */
+	change_set_add_hunk(s, 11, 1, 7, 2, "", 0);   /* 2: opens g */
+	change_set_add_hunk(s, 13, 1, 10, 1, "", 0);  /* 3: f's code made g's */
 	struct deps d;
 	deps_of(s, &d);
-	CHECK(d.block[0] >= 0 && d.block[0] == d.block[1] && d.block[1] == d.block[2]);
+	CHECK(d.block[0] >= 0 && d.block[0] == d.block[1] && d.block[1] == d.block[2] && d.block[2] == d.block[3]);
 	deps_release(&d);
 	change_set_free(s);
 }
@@ -1216,6 +1219,33 @@ static void test_pasted_prototype(void)
 	deps_of(s, &d);
 	CHECK(d.block[0] >= 0 && d.block[0] == d.block[1]);
 	CHECK(strstr(d.names[0], "emit_json_start") && !strstr(d.names[0], "emit_json_end"));
+	deps_release(&d);
+	change_set_free(s);
+}
+
+/* A function's locals are its file's: `f` rewritten in a.c loses its
+ * local `s` (one hunk) and its uses (another), while b.c gains a static
+ * `f` with the same local. Removing the declaration needs its uses
+ * removed; b.c's `s` is another variable. */
+static void test_locals_per_file(void)
+{
+	const char *oa = "static int f(int n)\n{\n\tint s = 0;\n\t/* sum */\n\ts += n;\n\treturn s;\n}\n";
+	const char *na = "static int f(int n)\n{\n\t/* sum */\n\treturn n;\n}\n";
+	const char *ob = "int x;\n";
+	const char *nb = "int x;\nstatic int f(int n)\n{\n\tint s = 0;\n\treturn s + n;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "a.c", oa, na);
+	change_set_add_hunk(s, 3, 1, 2, 0, "", 0);   /* 0: `int s = 0;` removed */
+	change_set_add_hunk(s, 5, 2, 3, 1, "", 0);   /* 1: its uses removed */
+	add_text(s, "b.c", ob, nb);
+	change_set_add_hunk(s, 1, 0, 2, 5, "", 0);   /* 2: b.c's f */
+	struct deps d;
+	deps_of(s, &d);
+	int need = 0;
+	for (size_t k = 0; k < d.nneed[0]; k++)
+		need |= d.need[0][k] == 1;
+	CHECK(need);
+	CHECK(d.block[0] < 0 || d.block[0] != d.block[2]);
 	deps_release(&d);
 	change_set_free(s);
 }
@@ -1285,6 +1315,7 @@ int main(void)
 {
 	RUN(test_declares_only);
 	RUN(test_paired_operations);
+	RUN(test_locals_per_file);
 	RUN(test_pasted_prototype);
 	RUN(test_keyword_not_declared);
 	RUN(test_scope_shift);
