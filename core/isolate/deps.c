@@ -1031,7 +1031,8 @@ static void pair_needs(const struct change_set *s, const struct scan *scans, lon
 			}
 		}
 	}
-	qsort(v, n, sizeof(*v), cmp_pair_op);
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_pair_op);
 	for (size_t i = 0, j; i < n; i = j) {
 		for (j = i + 1; j < n && v[j].file == v[i].file && v[j].body == v[i].body && !strcmp(v[j].key, v[i].key); j++)
 			;
