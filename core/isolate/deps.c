@@ -1248,14 +1248,29 @@ static void shadow_needs(const struct hdecl *hd, size_t nhd, const struct use *u
 	}
 }
 
-/* Whether path names a build file (a Makefile, Makefile.inc or .am, a
- * CMakeLists.txt, meson.build): anything that is not C, or a Makefile
- * whose extension reads as C. */
+/* Whether path names a build file, whose lists of sources say what is
+ * compiled: a Makefile (Makefile.inc, Makefile.am, GNUmakefile, *.mk), a
+ * CMakeLists.txt or *.cmake, meson.build, a configure script's source,
+ * SCons, Bazel, qmake, Visual Studio or gyp/gn project files. Not a
+ * README or a ChangeLog that names the file. */
 static int build_file(const char *path)
 {
+	static const char *const names[] = {"CMakeLists.txt", "meson.build", "configure.ac", "configure.in",
+					    "SConstruct", "SConscript", "BUILD", "BUILD.bazel", "build.ninja", NULL};
+	static const char *const ext[] = {".mk", ".am", ".cmake", ".pro", ".pri", ".vcxproj", ".vcproj", ".gyp",
+					  ".gypi", ".gn", ".bzl", ".mak", NULL};
 	const char *b = strrchr(path, '/');
 	b = b ? b + 1 : path;
-	return !c_like(path) || !strncmp(b, "Makefile", 8) || !strncmp(b, "makefile", 8);
+	if (strstr(b, "akefile"))   /* Makefile, makefile, GNUmakefile, Makefile.inc, Makefile.in */
+		return 1;
+	for (size_t i = 0; names[i]; i++)
+		if (!strcmp(b, names[i]))
+			return 1;
+	const char *dot = strrchr(b, '.');
+	for (size_t i = 0; dot && ext[i]; i++)
+		if (!strcmp(dot, ext[i]))
+			return 1;
+	return 0;
 }
 
 /* Whether line mentions name as a word of a path list (`foo.c \`,

@@ -1123,8 +1123,8 @@ static void test_new_include_declares(void)
 /* A source and its header added, listed in Makefile.inc's source list
  * and included by a changed header: the list and the file need each other
  * (compiled only when listed; a listed file missing stops the build); the
- * include needs the header, one way. A line naming another file does not
- * tie. */
+ * include needs the header, one way. A line naming another file, or a
+ * NEWS file naming it, does not tie. */
 static void test_added_file_listed(void)
 {
 	const char *hc = "int ht_get(int k)\n{\n\treturn k;\n}\n";
@@ -1143,16 +1143,19 @@ static void test_added_file_listed(void)
 	change_set_add_hunk(s, 2, 0, 4, 1, "", 0);        /* 3: ht.c.in, another file */
 	add_text(s, "src/priv.h", op, np);
 	change_set_add_hunk(s, 1, 0, 2, 1, "", 0);        /* 4: the include */
+	add_text(s, "NEWS", "1.0\n", "1.1: ht.c\n1.0\n");
+	change_set_add_hunk(s, 0, 0, 1, 1, "", 0);        /* 5: news naming it */
 	struct deps d;
 	deps_of(s, &d);
-	int needs[5][5] = {{0}};
-	for (size_t c = 0; c < 5; c++)
+	int needs[6][6] = {{0}};
+	for (size_t c = 0; c < 6; c++)
 		for (size_t k = 0; k < d.nneed[c]; k++)
-			if (d.need[c][k] < 5)
+			if (d.need[c][k] < 6)
 				needs[c][d.need[c][k]] = 1;
 	CHECK(needs[0][2] && needs[2][0]);
 	CHECK(needs[4][1] && !needs[1][4]);
 	CHECK(!needs[3][0] && !needs[0][3]);
+	CHECK(!needs[5][0] && !needs[0][5]);
 	deps_release(&d);
 	change_set_free(s);
 }
