@@ -188,7 +188,13 @@ d=$(fixture interact)
 end_session
 tm new-session -d -s w -x 120 -y 40 "cd '$d' && env LC_ALL=C.UTF-8 XDG_CONFIG_HOME='$T/config' '$CULPRIT' --good good --bad bad -- ./run-test.sh; echo EXITED \$?; sleep 30"
 i=0
-while [ $i -lt 150 ] && ! screen | grep -q 'minimizing failure-inducing'; do keys s; sleep 0.4; i=$((i + 1)); done
+# One step at a time: a step is given only when the last one has paused,
+# so no step is left over to run the search past the stop.
+while [ $i -lt 150 ] && ! screen | grep -q 'minimizing failure-inducing'; do
+	screen | grep -Eq '\| (ready|paused)' && keys s
+	sleep 0.4
+	i=$((i + 1))
+done
 keys S
 wait_for "| done" >/dev/null
 keys 4 z
