@@ -469,30 +469,26 @@ static size_t merge_pass(const struct shape *so, const struct shape *sn, struct 
  * shared bracket's new meaning ties to it (pair_roles, read on the
  * balanced pieces, again until nothing more is tied). Returns the new
  * number of pieces. */
-static size_t merge_unbalanced(const char *old, size_t ol, const char *new, size_t nl, struct piece *p, size_t np)
+static size_t merge_unbalanced(const char *old, size_t ol, const struct shape *so, const char *new, size_t nl,
+			       const struct shape *sn, struct piece *p, size_t np)
 {
-	struct shape so, sn;
-	shape_init(&so, old, ol);
-	shape_init(&sn, new, nl);
 	size_t *reach = xmalloc(np * sizeof(*reach));
 	for (size_t k = 0; k < np; k++)
 		reach[k] = k;
-	pair_if_else(old, ol, &so, p, np, 0, reach);
-	pair_if_else(new, nl, &sn, p, np, 1, reach);
+	pair_if_else(old, ol, so, p, np, 0, reach);
+	pair_if_else(new, nl, sn, p, np, 1, reach);
 	for (;;) {
-		np = merge_pass(&so, &sn, p, np, reach);
+		np = merge_pass(so, sn, p, np, reach);
 		int tied = 0;
 		for (size_t k = 0; k < np; k++)
 			reach[k] = k;
-		pair_roles(old, ol, &so, new, nl, &sn, p, np, reach);
+		pair_roles(old, ol, so, new, nl, sn, p, np, reach);
 		for (size_t k = 0; k < np && !tied; k++)
 			tied = reach[k] != k;
 		if (!tied)
 			break;
 	}
 	free(reach);
-	shape_free(&so);
-	shape_free(&sn);
 	return np;
 }
 
@@ -509,14 +505,12 @@ static int blank_run(const char *text, const struct shape *sh, size_t a, size_t 
 /* Pieces that only change blanks (an indent, a space before `+=`) change
  * nothing the compiler sees: each joins the piece after it (the last, the
  * one before), so no configuration is spent on it. Returns the new number. */
-static size_t merge_blank(const char *old, size_t ol, const char *new, size_t nl, struct piece *p, size_t np)
+static size_t merge_blank(const char *old, const struct shape *so, const char *new, const struct shape *sn,
+			  struct piece *p, size_t np)
 {
-	struct shape so, sn;
-	shape_init(&so, old, ol);
-	shape_init(&sn, new, nl);
 	size_t out = 0;
 	for (size_t k = 0; k < np; k++) {
-		int blank = blank_run(old, &so, p[k].o0, p[k].o1) && blank_run(new, &sn, p[k].n0, p[k].n1);
+		int blank = blank_run(old, so, p[k].o0, p[k].o1) && blank_run(new, sn, p[k].n0, p[k].n1);
 		if (blank && k + 1 < np) {
 			p[k + 1].o0 = p[k].o0;
 			p[k + 1].n0 = p[k].n0;
@@ -527,27 +521,22 @@ static size_t merge_blank(const char *old, size_t ol, const char *new, size_t nl
 			p[out++] = p[k];
 		}
 	}
-	shape_free(&so);
-	shape_free(&sn);
 	return out;
 }
 
 /* Statement of each token of d (tokens ta[0..n)): a statement ends after
  * a `;` outside parentheses, a `{` or a `}`, in code (not in a comment or
  * a literal). Returns the number of statements. */
-static size_t statements(const char *d, size_t len, const size_t *ta, size_t n, size_t *stmt)
+static size_t statements(const char *d, const struct shape *sh, const size_t *ta, size_t n, size_t *stmt)
 {
-	struct shape sh;
-	shape_init(&sh, d, len);
 	size_t s = 0;
 	for (size_t k = 0; k < n; k++) {
 		stmt[k] = s;
 		size_t o = ta[k];
-		if (sh.st[o] == SH_CODE && ta[k + 1] == o + 1 &&
-		    ((d[o] == ';' && sh.d[0][o] <= 0) || d[o] == '{' || d[o] == '}'))
+		if (sh->st[o] == SH_CODE && ta[k + 1] == o + 1 &&
+		    ((d[o] == ';' && sh->d[0][o] <= 0) || d[o] == '{' || d[o] == '}'))
 			s++;
 	}
-	shape_free(&sh);
 	return n && stmt[n - 1] == s ? s + 1 : s;
 }
 
@@ -611,8 +600,11 @@ static size_t split_tokens(const char *old, size_t ol, const char *new, size_t n
 		free(tb);
 		return 0;
 	}
+	struct shape so, sn;   /* read once, for statements and for merging pieces */
+	shape_init(&so, old, ol);
+	shape_init(&sn, new, nl);
 	size_t *sa = xmalloc((na + 1) * sizeof(*sa)), *sb = xmalloc((nb + 1) * sizeof(*sb));
-	size_t ns = statements(old, ol, ta, na, sa), ms = statements(new, nl, tb, nb, sb);
+	size_t ns = statements(old, &so, ta, na, sa), ms = statements(new, &sn, tb, nb, sb);
 	size_t *fa = xcalloc(ns + 1, sizeof(*fa)), *fb = xcalloc(ms + 1, sizeof(*fb));   /* first token of each */
 	for (size_t k = na; k-- > 0;)
 		fa[sa[k]] = k;
@@ -668,9 +660,11 @@ static size_t split_tokens(const char *old, size_t ol, const char *new, size_t n
 	free(ta);
 	free(tb);
 	if (np >= 2)
-		np = merge_blank(old, ol, new, nl, p, np);
+		np = merge_blank(old, &so, new, &sn, p, np);
 	if (np >= 2)
-		np = merge_unbalanced(old, ol, new, nl, p, np);
+		np = merge_unbalanced(old, ol, &so, new, nl, &sn, p, np);
+	shape_free(&so);
+	shape_free(&sn);
 	if (np < 2 || np > MAX_PIECES) {
 		free(p);
 		return 0;
