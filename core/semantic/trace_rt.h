@@ -250,8 +250,15 @@ __attribute__((weak)) void __cu_flush(void)
 	__cu_n = 0;
 }
 
+/* A hang is ended by SIGTERM, often twice (timeout signals the program,
+ * then its group), and the handler may be long at writing the ring: the
+ * termination signals are ignored from its first instruction. Where the
+ * handler is set by signal(), delivery resets it (SysV), and a second
+ * signal would otherwise end the program halfway through its trace. */
 __attribute__((weak)) void __cu_on_signal(int sig)
 {
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGINT, SIG_IGN);
 	if (__cu_fd >= 0 && !__cu_in_signal) {
 		struct __cu_ev *e;
 		__cu_in_signal = 1;

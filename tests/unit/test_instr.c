@@ -292,6 +292,35 @@ static void test_signal_in_malloc(void)
 	free(h);
 }
 
+/* A hang ended by `timeout`, which signals the program and then its whole
+ * group: two SIGTERMs a moment apart. In strict C modes the handler is set
+ * by signal(), which resets it on delivery (SysV), so a second signal
+ * arriving while the first one's handler wrote the ring killed the program
+ * before its tail was written. Made certain here: the trace goes through a
+ * pipe whose reader is stopped, so the handler is blocked writing when the
+ * second SIGTERM comes. The trace must keep the cut tail and the signal. */
+static void test_two_terms(void)
+{
+	static const char src[] =
+		"int main(void)\n{\n\tlong i = 0;\n\twhile (i >= 0)\n\t\ti = i + 1;\n\treturn 0;\n}\n";
+	const char *std = traced_std;
+	traced_std = "-std=c99";   /* no sigaction there: the runtime uses signal() */
+	struct tmeta m;
+	struct trace t;
+	memset(&t, 0, sizeof(t));
+	CHECK(traced("twoterms", src,
+		     "rm -f f && mkfifo f && sh -c 'cat f > t.bin & R=$!; "
+		     "CULPRIT_TRACE_MAX=400000 CULPRIT_TRACE=$PWD/f ./p & P=$!; "
+		     "sleep 0.5; kill -STOP $R; kill -TERM $P; sleep 0.3; kill -TERM $P; kill -CONT $R; wait'",
+		     NULL, &m, &t) == 0);
+	traced_std = std;
+	CHECK(t.cut);
+	CHECK(t.sig == 15);
+	CHECK(t.n > 0 && t.ev[t.n - 1].kind == TE_SIG);
+	trace_release(&t);
+	tmeta_release(&m);
+}
+
 /* Idioms of old GNU code (gawk): `return(x);` with no blank after the
  * keyword, and a file's own variable named like a function of <strings.h>
  * (which the file never includes, so the runtime must not either). */
@@ -371,6 +400,7 @@ int main(void)
 	RUN(test_warning_clean);
 	RUN(test_features);
 	RUN(test_signal_in_malloc);
+	RUN(test_two_terms);
 	RUN(test_names);
 	RUN(test_label_bodies);
 	RUN(test_macro_values);
