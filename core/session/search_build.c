@@ -807,6 +807,8 @@ int sr_test_repaired(struct search *sr, struct bits *applied)
 			/* Sound only when what repair added does not fail by itself
 			 * (tested, unless a configuration holding it passed): else
 			 * the cause may be in it, and this subset tells nothing. */
+			if (v == VERDICT_FAIL && bits_count(added_all) > 0)
+				sr_close_config(sr, added_all, 0);   /* alone, it builds only with what it needs */
 			if (v == VERDICT_FAIL && bits_count(added_all) > 0 && !sr_passed_holds(sr, added_all)) {
 				int alone = sr_test_atoms(sr, added_all, 0, NULL);
 				if (alone < 0)
