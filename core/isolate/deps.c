@@ -338,6 +338,57 @@ static void scope_shifts(const struct change_set *s, size_t f, const struct scan
 	free(dep[1]);
 }
 
+static void add_need(struct deps *d, size_t from, size_t to, const char *name);
+
+/* The body named name in sc, or NULL. */
+static const struct body *body_named(const struct scan *sc, const char *name)
+{
+	for (size_t i = 0; i < sc->nb; i++)
+		if (!strcmp(sc->b[i].name, name))
+			return &sc->b[i];
+	return NULL;
+}
+
+/* Hunks the diff moved into another function: when functions are
+ * reordered (one moved above another, or away to another file), the diff
+ * pairs the old lines of one with the new lines of another, and a hunk
+ * whose old lines are in function f has its new lines in g. Applied
+ * alone, its new lines land in f's body, where g's parameters and locals
+ * are undeclared (`options->servers` inside ares_get_servers); reverted
+ * alone, its old lines land in g's. It needs the hunk holding g's head
+ * (new side) and the one holding f's head (old side). Only when g is
+ * defined in the old revision too, or f in the new one (moved, not a
+ * rename in place: there the body's hunks build under either head). */
+static void head_moves(const struct change_set *s, size_t f, const struct scan *sc, long *const *owners, struct deps *d)
+{
+	const struct change_file *cf = &s->files[f];
+	int nl[2] = {0, 0};
+	for (int side = 0; side < 2; side++)
+		nl[side] = sc[side].nt ? sc[side].t[sc[side].nt - 1].line + 1 : 1;
+	for (size_t h = 0; h < cf->nchanges; h++) {
+		size_t c = cf->change0 + h;
+		const struct change *ch = &s->changes[c];
+		if (ch->kind != CHANGE_HUNK)
+			continue;
+		int lo = ch->old_lines ? ch->old_start : ch->old_start + 1, ln = ch->new_lines ? ch->new_start : ch->new_start + 1;
+		lo = lo < 1 ? 1 : lo > nl[0] ? nl[0] : lo;
+		ln = ln < 1 ? 1 : ln > nl[1] ? nl[1] : ln;
+		const char *in0 = enclosing(&sc[0], lo), *in1 = enclosing(&sc[1], ln);
+		if (!in0 || !in1 || !strcmp(in0, in1))
+			continue;
+		const struct body *g_old = body_named(&sc[0], in1), *f_new = body_named(&sc[1], in0);
+		if (!g_old && !f_new)
+			continue;
+		const struct body *g = body_named(&sc[1], in1), *fo = body_named(&sc[0], in0);
+		long head_g = g && g->first >= 1 && g->first <= nl[1] ? owners[1][g->first] : -1;
+		long head_f = fo && fo->first >= 1 && fo->first <= nl[0] ? owners[0][fo->first] : -1;
+		if (head_g >= 0)
+			add_need(d, c, (size_t)head_g, in1);
+		if (head_f >= 0)
+			add_need(d, c, (size_t)head_f, in0);
+	}
+}
+
 /* Hunks that rewrite a function: one both revisions define (by name),
  * touched by three hunks or more, with most of its lines (two thirds)
  * changed on both sides. Its hunks cut old and new code at arbitrary
@@ -1435,6 +1486,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 		{
 			pair_brackets(s, f, &scans[2 * f], &owners[2 * f], hard);
 			scope_shifts(s, f, &scans[2 * f], &owners[2 * f], hard);
+			head_moves(s, f, &scans[2 * f], &owners[2 * f], d);
 			rewrites(&scans[2 * f], &owners[2 * f], hard, d->rewrite);
 		}
 	}

@@ -253,10 +253,10 @@ static void declare(struct scan *sc, size_t a, size_t b, char ctx, const char *s
 		 * the name a typedef declares (`typedef int flag_t;`). */
 		if (end && !init && t[k - 1].kind == T_IDENT &&
 		    (!scan_typeish(&t[k - 1]) || (typedef_ && k - 1 > a + 1 && !scan_in_list(&t[k - 1], scan_type_words))))
-			add_decl(sc, &t[k - 1], cls == 'g' || cls == 'f' ? "" : scope, cls, &t[a], &t[b - 1], 1);
+			add_decl(sc, &t[k - 1], cls == 'g' ? "" : scope, cls, &t[a], &t[b - 1], 1);
 		/* A function pointer: ( * NAME ) */
 		if (k + 2 < b && scan_punct(&t[k], '(') && scan_punct(&t[k + 1], '*') && t[k + 2].kind == T_IDENT && !init)
-			add_decl(sc, &t[k + 2], cls == 'g' || cls == 'f' ? "" : scope, cls, &t[a], &t[b - 1], 1);
+			add_decl(sc, &t[k + 2], cls == 'g' ? "" : scope, cls, &t[a], &t[b - 1], 1);
 		if (depth == 0 && k < b && scan_punct(&t[k], '='))
 			init = 1;
 		if (depth == 0 && k < b && scan_punct(&t[k], ','))
@@ -417,6 +417,7 @@ void scan_file(const char *data, size_t len, struct scan *sc)
 	struct frame {
 		char kind;        /* 'S' struct/union body, 'E' enum body, 'F' function body, 'B' block, 'I' initializer */
 		size_t stmt;      /* the statement it interrupted (S, E, I continue it) */
+		char *tag;        /* S: the struct's tag, a field's scope ("" for none; owned) */
 	} *st = xmalloc((sc->nt + 2) * sizeof(*st));
 	size_t sp = 0, stmt = 0;
 	int post_body = 0;   /* after a struct, union or enum body: "} NAME ;" declares NAME */
@@ -470,12 +471,18 @@ void scan_file(const char *data, size_t len, struct scan *sc)
 			}
 			has_eq &= depth >= 0;   /* `for (;; i = j) {`: the header's end, a block */
 			if (has_eq || ctx == 'I') {
-				st[sp++] = (struct frame){'I', stmt};
+				st[sp++] = (struct frame){'I', stmt, NULL};
 			} else if (has_tag > 0 && !(i > 0 && scan_punct(&sc->t[i - 1], ')'))) {
-				if (i > 0 && sc->t[i - 1].kind == T_IDENT && !scan_tok_is(&sc->t[i - 1], "struct") &&
-				    !scan_tok_is(&sc->t[i - 1], "union") && !scan_tok_is(&sc->t[i - 1], "enum"))
+				int tagged = i > 0 && sc->t[i - 1].kind == T_IDENT && !scan_tok_is(&sc->t[i - 1], "struct") &&
+					     !scan_tok_is(&sc->t[i - 1], "union") && !scan_tok_is(&sc->t[i - 1], "enum");
+				if (tagged)
 					add_decl(sc, &sc->t[i - 1], "", 'g', &sc->t[i - 1], &sc->t[i - 1], 0);
-				st[sp++] = (struct frame){(char)has_tag, stmt};
+				/* A field is keyed by its struct's tag: one moved from
+				 * struct a to struct b is removed from one, added to
+				 * the other, not the same declaration. */
+				st[sp++] = (struct frame){(char)has_tag, stmt,
+							  tagged && has_tag == 'S' ? xstrndup(sc->t[i - 1].s, sc->t[i - 1].len)
+										   : xstrdup("")};
 				stmt = i + 1;
 			} else if (ctx == 'G' && i > 0 && scan_punct(&sc->t[i - 1], ')')) {
 				free(fn);
@@ -484,15 +491,15 @@ void scan_file(const char *data, size_t len, struct scan *sc)
 				if (fn)
 					scope = open_body(sc, fn, sc->t[stmt].line);
 				fn = NULL;
-				st[sp++] = (struct frame){'F', 0};
+				st[sp++] = (struct frame){'F', 0, NULL};
 				stmt = i + 1;
 			} else if (ctx == 'G' && (k = kr_head(sc, i)) < i) {
 				scope = open_body(sc, xstrndup(sc->t[k].s, sc->t[k].len), sc->t[k].line);
 				kr_params(sc, k, i, scope);
-				st[sp++] = (struct frame){'F', 0};
+				st[sp++] = (struct frame){'F', 0, NULL};
 				stmt = i + 1;
 			} else {
-				st[sp++] = (struct frame){'B', 0};
+				st[sp++] = (struct frame){'B', 0, NULL};
 				stmt = i + 1;
 			}
 			continue;
@@ -502,6 +509,7 @@ void scan_file(const char *data, size_t len, struct scan *sc)
 				declare(sc, stmt, i, 'E', "", 0, NULL);
 			if (sp) {
 				struct frame f = st[--sp];
+				free(f.tag);
 				stmt = f.kind == 'I' ? f.stmt : i + 1;   /* an initializer's declaration goes on */
 				post_body = f.kind == 'S' || f.kind == 'E';
 				if (f.kind == 'F' && scope[0]) {
@@ -519,7 +527,7 @@ void scan_file(const char *data, size_t len, struct scan *sc)
 									scan_punct(&sc->t[k + 1], '[') || scan_punct(&sc->t[k + 1], '=')))
 						add_decl(sc, &sc->t[k], cls == 'l' ? scope : "", cls, &sc->t[k], &sc->t[k], 0);
 			} else if (ctx != 'I') {
-				declare(sc, stmt, i, ctx == 'S' ? 'S' : ctx == 'E' ? 'E' : 'G', scope, 0, NULL);
+				declare(sc, stmt, i, ctx == 'S' ? 'S' : ctx == 'E' ? 'E' : 'G', ctx == 'S' ? st[sp - 1].tag : scope, 0, NULL);
 			}
 			if (ctx != 'I') {
 				stmt = i + 1;
@@ -544,6 +552,8 @@ void scan_file(const char *data, size_t len, struct scan *sc)
 			sc->u[sc->nu - 1].scope = t->directive ? macro_scope : sc->scopes[0];
 	}
 	free(fn);
+	while (sp)
+		free(st[--sp].tag);   /* bodies left open at the end */
 	free(st);
 	alias_declare(sc, alias, nalias);
 	free(alias);

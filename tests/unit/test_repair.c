@@ -1253,6 +1253,71 @@ static void test_locals_per_file(void)
 	change_set_free(s);
 }
 
+static int needs_change(const struct deps *d, size_t from, size_t to)
+{
+	for (size_t k = 0; k < d->nneed[from]; k++)
+		if (d->need[from][k] == to)
+			return 1;
+	return 0;
+}
+
+/* A field moved from one struct to another (`port` from struct addr to
+ * struct server, its uses `s->addr.port` made `s->port`): keyed by its
+ * struct, it is removed from one and added to the other, not the same
+ * declaration moved. The new use needs the field added; removing the
+ * field from struct addr needs the old use gone (reverted, the use
+ * restored takes the field back). */
+static void test_field_moved(void)
+{
+	const char *oh = "struct addr {\n\tint a;\n\tshort port;\n};\nstruct server {\n\tint idx;\n\tstruct addr addr;\n};\n";
+	const char *nh = "struct addr {\n\tint a;\n};\nstruct server {\n\tint idx;\n\tstruct addr addr;\n\tshort port;\n};\n";
+	const char *oc = "int p(struct server *s)\n{\n\treturn s->addr.port;\n}\n";
+	const char *nc = "int p(struct server *s)\n{\n\treturn s->port;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "f.h", oh, nh);
+	change_set_add_hunk(s, 3, 1, 2, 0, "", 0);   /* 0: port leaves struct addr */
+	change_set_add_hunk(s, 7, 0, 7, 1, "", 0);   /* 1: port joins struct server */
+	add_text(s, "u.c", oc, nc);
+	change_set_add_hunk(s, 3, 1, 3, 1, "", 0);   /* 2: the use */
+	struct deps d;
+	deps_of(s, &d);
+	CHECK(needs_change(&d, 2, 1));
+	CHECK(needs_change(&d, 0, 2));
+	CHECK(d.block[0] < 0 || d.block[0] != d.block[1]);
+	deps_release(&d);
+	change_set_free(s);
+}
+
+/* Functions reordered: the diff pairs the old lines of one function with
+ * the new lines of another. A hunk whose old lines are in get() and new
+ * lines in save() (`o->n = n;`), applied alone, puts save's code in get's
+ * body, where its parameter o is undeclared: it needs the hunk holding
+ * save's new head. A hunk inside a function renamed in place does not. */
+static void test_head_moved(void)
+{
+	const char *o = "int get(int n)\n{\n\tint r = n;\n\treturn r;\n}\n"
+			"void save(struct opt *o, int n)\n{\n\to->m = n;\n}\n"
+			"int old_name(int k)\n{\n\treturn 0;\n}\n";
+	const char *n = "void save(struct opt *o, int n)\n{\n\to->n = n;\n\treturn;\n}\n"
+			"int get(int n)\n{\n\treturn n;\n}\n"
+			"int new_name(int k)\n{\n\treturn 1;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "m.c", o, n);
+	change_set_add_hunk(s, 1, 1, 1, 1, "", 0);     /* 0: get's head made save's */
+	change_set_add_hunk(s, 3, 2, 3, 2, "", 0);     /* 1: get's lines made save's */
+	change_set_add_hunk(s, 6, 1, 6, 1, "", 0);     /* 2: save's head made get's */
+	change_set_add_hunk(s, 8, 1, 8, 1, "", 0);     /* 3: save's line made get's */
+	change_set_add_hunk(s, 10, 1, 10, 1, "", 0);   /* 4: the rename */
+	change_set_add_hunk(s, 12, 1, 12, 1, "", 0);   /* 5: in the renamed function */
+	struct deps d;
+	deps_of(s, &d);
+	CHECK(needs_change(&d, 1, 0));
+	CHECK(needs_change(&d, 3, 2));
+	CHECK(!needs_change(&d, 5, 4));
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* A counter raised by one hunk of a function and lowered by another
  * (`p->quiet++;` ... `p->quiet--;`), a lock and its unlock: the hunks
  * need each other. A parameter or local (an index), a count raised
@@ -1319,6 +1384,8 @@ int main(void)
 	RUN(test_declares_only);
 	RUN(test_paired_operations);
 	RUN(test_locals_per_file);
+	RUN(test_field_moved);
+	RUN(test_head_moved);
 	RUN(test_pasted_prototype);
 	RUN(test_keyword_not_declared);
 	RUN(test_scope_shift);
