@@ -349,6 +349,36 @@ static const struct body *body_named(const struct scan *sc, const char *name)
 	return NULL;
 }
 
+/* The shape of function name's definition in sc (its declaration on
+ * the body's first line), or NULL. */
+static const char *head_shape(const struct scan *sc, const char *name)
+{
+	const struct body *b = body_named(sc, name);
+	for (size_t k = 0; b && k < sc->nd; k++)
+		if (sc->d[k].cls == 'g' && sc->d[k].first == b->first && !strcmp(sc->d[k].name, name))
+			return sc->d[k].shape;
+	return NULL;
+}
+
+/* Whether old function f's head and new function g's read the same but
+ * for the name: a rename in place, whose body builds under either head. */
+static int renamed_head(const struct scan *sc, const char *f, const char *g)
+{
+	const char *a = head_shape(&sc[0], f), *b = head_shape(&sc[1], g);
+	size_t nf = strlen(f), ng = strlen(g);
+	if (!a || !b)
+		return 0;
+	while (*a && *b) {
+		size_t la = strcspn(a, " "), lb = strcspn(b, " ");
+		int names = la == nf && lb == ng && !memcmp(a, f, nf) && !memcmp(b, g, ng);
+		if (!names && (la != lb || memcmp(a, b, la)))
+			return 0;
+		a += la + (a[la] == ' ');
+		b += lb + (b[lb] == ' ');
+	}
+	return !*a && !*b;
+}
+
 /* Hunks the diff moved into another function: when functions are
  * reordered (one moved above another, or away to another file), the diff
  * pairs the old lines of one with the new lines of another, and a hunk
@@ -356,9 +386,11 @@ static const struct body *body_named(const struct scan *sc, const char *name)
  * alone, its new lines land in f's body, where g's parameters and locals
  * are undeclared (`options->servers` inside ares_get_servers); reverted
  * alone, its old lines land in g's. It needs the hunk holding g's head
- * (new side) and the one holding f's head (old side). Only when g is
- * defined in the old revision too, or f in the new one (moved, not a
- * rename in place: there the body's hunks build under either head). */
+ * (new side) and the one holding f's head (old side). Not for a rename
+ * in place (neither function in the other revision, heads alike but for
+ * the name): there the body builds under either head. A function put in
+ * another's place with another type (`return node_val(n);` of a pointer
+ * function where a status was returned) is not a rename. */
 static void head_moves(const struct change_set *s, size_t f, const struct scan *sc, long *const *owners, struct deps *d)
 {
 	const struct change_file *cf = &s->files[f];
@@ -377,7 +409,7 @@ static void head_moves(const struct change_set *s, size_t f, const struct scan *
 		if (!in0 || !in1 || !strcmp(in0, in1))
 			continue;
 		const struct body *g_old = body_named(&sc[0], in1), *f_new = body_named(&sc[1], in0);
-		if (!g_old && !f_new)
+		if (!g_old && !f_new && renamed_head(sc, in0, in1))
 			continue;
 		const struct body *g = body_named(&sc[1], in1), *fo = body_named(&sc[0], in0);
 		long head_g = g && g->first >= 1 && g->first <= nl[1] ? owners[1][g->first] : -1;

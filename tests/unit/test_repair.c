@@ -1292,15 +1292,18 @@ static void test_field_moved(void)
  * the new lines of another. A hunk whose old lines are in get() and new
  * lines in save() (`o->n = n;`), applied alone, puts save's code in get's
  * body, where its parameter o is undeclared: it needs the hunk holding
- * save's new head. A hunk inside a function renamed in place does not. */
+ * save's new head. So does one in a function put in another's place with
+ * another type; a hunk inside a function renamed in place does not. */
 static void test_head_moved(void)
 {
 	const char *o = "int get(int n)\n{\n\tint r = n;\n\treturn r;\n}\n"
 			"void save(struct opt *o, int n)\n{\n\to->m = n;\n}\n"
-			"int old_name(int k)\n{\n\treturn 0;\n}\n";
+			"int old_name(int k)\n{\n\treturn 0;\n}\n"
+			"static int next(int q)\n{\n\treturn 0;\n}\n";
 	const char *n = "void save(struct opt *o, int n)\n{\n\to->n = n;\n\treturn;\n}\n"
 			"int get(int n)\n{\n\treturn n;\n}\n"
-			"int new_name(int k)\n{\n\treturn 1;\n}\n";
+			"int new_name(int k)\n{\n\treturn 1;\n}\n"
+			"static char *pick(int q)\n{\n\treturn name();\n}\n";
 	struct change_set *s = change_set_new("a", "b");
 	add_text(s, "m.c", o, n);
 	change_set_add_hunk(s, 1, 1, 1, 1, "", 0);     /* 0: get's head made save's */
@@ -1309,11 +1312,14 @@ static void test_head_moved(void)
 	change_set_add_hunk(s, 8, 1, 8, 1, "", 0);     /* 3: save's line made get's */
 	change_set_add_hunk(s, 10, 1, 10, 1, "", 0);   /* 4: the rename */
 	change_set_add_hunk(s, 12, 1, 12, 1, "", 0);   /* 5: in the renamed function */
+	change_set_add_hunk(s, 14, 1, 14, 1, "", 0);   /* 6: next replaced by pick, another type */
+	change_set_add_hunk(s, 16, 1, 16, 1, "", 0);   /* 7: its return */
 	struct deps d;
 	deps_of(s, &d);
 	CHECK(needs_change(&d, 1, 0));
 	CHECK(needs_change(&d, 3, 2));
 	CHECK(!needs_change(&d, 5, 4));
+	CHECK(needs_change(&d, 7, 6));
 	deps_release(&d);
 	change_set_free(s);
 }
