@@ -360,43 +360,90 @@ static const char *head_shape(const struct scan *sc, const char *name)
 	return NULL;
 }
 
-/* Whether old function f's head and new function g's read the same but
- * for the name: a rename in place, whose body builds under either head. */
-static int renamed_head(const struct scan *sc, const char *f, const char *g)
+/* The declaration of the local or parameter of fn named as use u, or
+ * NULL; at > 0: one whose block holds line at. */
+static const struct decl *local_of(const struct scan *sc, const char *fn, const struct use *u, int at)
 {
-	const char *a = head_shape(&sc[0], f), *b = head_shape(&sc[1], g);
-	size_t nf = strlen(f), ng = strlen(g);
-	if (!a || !b)
-		return 0;
-	while (*a && *b) {
-		size_t la = strcspn(a, " "), lb = strcspn(b, " ");
-		int names = la == nf && lb == ng && !memcmp(a, f, nf) && !memcmp(b, g, ng);
-		if (!names && (la != lb || memcmp(a, b, la)))
-			return 0;
-		a += la + (a[la] == ' ');
-		b += lb + (b[lb] == ' ');
-	}
-	return !*a && !*b;
+	for (size_t k = 0; k < sc->nd; k++)
+		if (sc->d[k].cls == 'l' && !strcmp(sc->d[k].scope, fn) && strlen(sc->d[k].name) == u->len &&
+		    !memcmp(sc->d[k].name, u->s, u->len) &&
+		    (at <= 0 || (sc->d[k].first <= at && (!sc->d[k].block_last || at <= sc->d[k].block_last))))
+			return &sc->d[k];
+	return NULL;
 }
 
-/* Hunks the diff moved into another function: when functions are
- * reordered (one moved above another, or away to another file), the diff
- * pairs the old lines of one with the new lines of another, and a hunk
- * whose old lines are in function f has its new lines in g. Applied
- * alone, its new lines land in f's body, where g's parameters and locals
- * are undeclared (`options->servers` inside ares_get_servers); reverted
- * alone, its old lines land in g's. It needs the hunk holding g's head
- * (new side) and the one holding f's head (old side). Not for a rename
- * in place (neither function in the other revision, heads alike but for
- * the name): there the body builds under either head. A function put in
- * another's place with another type (`return node_val(n);` of a pointer
- * function where a status was returned) is not a rename. */
+/* The return type a head's shape gives (its tokens before the name,
+ * storage words left out), in b. */
+static void return_type(const char *shape, const char *name, struct buf *b)
+{
+	size_t n = strlen(name);
+	while (*shape) {
+		size_t l = strcspn(shape, " ");
+		if (l == n && !memcmp(shape, name, n))
+			break;
+		if (!(l == 6 && !memcmp(shape, "static", 6)) && !(l == 6 && !memcmp(shape, "inline", 6)) &&
+		    !(l == 6 && !memcmp(shape, "extern", 6))) {
+			buf_add(b, shape, l);
+			buf_addc(b, ' ');
+		}
+		shape += l + (shape[l] == ' ');
+	}
+}
+
+/* Whether the lines side of sc change c holds, placed in function in
+ * at line at of the other side, instead of in from (the function they are
+ * in on their side), no longer build there: they use a local or parameter
+ * of from that in does not declare in a block holding that line, or
+ * return a value where the two return different types. */
+static int misplaced(const struct scan *sc, long *const *owners, int side, size_t c, const char *from, const char *in,
+		     int at)
+{
+	const struct scan *here = &sc[side], *there = &sc[!side];
+	for (size_t k = 0; k < here->nu; k++) {
+		const struct use *u = &here->u[k];
+		if (owners[side][u->line] != (long)c || u->member || strcmp(u->scope, from))
+			continue;
+		const struct decl *l = local_of(here, from, u, 0);
+		/* (a local the hunk declares itself comes along) */
+		if (l && owners[side][l->first] != (long)c && !local_of(there, in, u, at))
+			return 1;
+	}
+	const char *hf = head_shape(here, from), *hi = head_shape(there, in);
+	int values = 0;
+	for (size_t k = 0; hf && hi && k + 1 < here->nt && !values; k++)
+		values = owners[side][here->t[k].line] == (long)c && scan_tok_is(&here->t[k], "return") &&
+			 !scan_punct(&here->t[k + 1], ';');
+	if (!values)
+		return 0;
+	struct buf a = BUF_INIT, b = BUF_INIT;
+	return_type(hf, from, &a);
+	return_type(hi, in, &b);
+	int differ = strcmp(a.s ? a.s : "", b.s ? b.s : "") != 0;
+	buf_release(&a);
+	buf_release(&b);
+	return differ;
+}
+
+/* Hunks the diff moved into another function. When functions are
+ * reordered or replaced, the diff pairs the old lines of one with the new
+ * lines of another: a hunk whose old lines are in function f has its new
+ * lines in g. Applied alone, its new lines land in f's body; reverted
+ * alone, its old lines land in g's. When they do not build there (a
+ * parameter of g's, `options->servers` inside ares_get_servers; a pointer
+ * returned where f returns a status), the hunk needs the one holding g's
+ * new head, or f's old head. A head inserted inside a function (a
+ * function split in two: the old head renamed for the first half, the new
+ * head opened in its middle) moves the old code after it into the new
+ * function: the hunks there whose old lines use the old function's locals
+ * (`i` of a loop the split removes further down) are needed by it, and
+ * those whose new lines use the new function's locals need it. */
 static void head_moves(const struct change_set *s, size_t f, const struct scan *sc, long *const *owners, struct deps *d)
 {
 	const struct change_file *cf = &s->files[f];
 	int nl[2] = {0, 0};
 	for (int side = 0; side < 2; side++)
 		nl[side] = sc[side].nt ? sc[side].t[sc[side].nt - 1].line + 1 : 1;
+	int *dep0 = depths(&sc[0], nl[0]);
 	for (size_t h = 0; h < cf->nchanges; h++) {
 		size_t c = cf->change0 + h;
 		const struct change *ch = &s->changes[c];
@@ -406,19 +453,33 @@ static void head_moves(const struct change_set *s, size_t f, const struct scan *
 		lo = lo < 1 ? 1 : lo > nl[0] ? nl[0] : lo;
 		ln = ln < 1 ? 1 : ln > nl[1] ? nl[1] : ln;
 		const char *in0 = enclosing(&sc[0], lo), *in1 = enclosing(&sc[1], ln);
-		if (!in0 || !in1 || !strcmp(in0, in1))
-			continue;
-		const struct body *g_old = body_named(&sc[0], in1), *f_new = body_named(&sc[1], in0);
-		if (!g_old && !f_new && renamed_head(sc, in0, in1))
+		if (!in0 || !in1)
 			continue;
 		const struct body *g = body_named(&sc[1], in1), *fo = body_named(&sc[0], in0);
 		long head_g = g && g->first >= 1 && g->first <= nl[1] ? owners[1][g->first] : -1;
 		long head_f = fo && fo->first >= 1 && fo->first <= nl[0] ? owners[0][fo->first] : -1;
-		if (head_g >= 0)
+		if (strcmp(in0, in1)) {
+			if (head_g >= 0 && misplaced(sc, owners, 1, c, in1, in0, lo))
+				add_need(d, c, (size_t)head_g, in1);
+			if (head_f >= 0 && misplaced(sc, owners, 0, c, in0, in1, ln))
+				add_need(d, c, (size_t)head_f, in0);
+			continue;
+		}
+		/* The same name: the function split, its new head inside the
+		 * old body, ahead of this hunk. */
+		if (head_g < 0 || head_g == (long)c || s->changes[head_g].file != f)
+			continue;
+		const struct change *gh = &s->changes[head_g];
+		int glo = gh->old_lines ? gh->old_start : gh->old_start + 1;
+		const char *gin = glo >= 1 && glo <= nl[0] ? enclosing(&sc[0], glo) : NULL;
+		if (!gin || dep0[glo] <= 0 || strcmp(gin, in0) || glo <= fo->first)
+			continue;
+		if (misplaced(sc, owners, 0, c, in0, in1, ln))
+			add_need(d, (size_t)head_g, c, in0);
+		if (misplaced(sc, owners, 1, c, in1, in0, lo))
 			add_need(d, c, (size_t)head_g, in1);
-		if (head_f >= 0)
-			add_need(d, c, (size_t)head_f, in0);
 	}
+	free(dep0);
 }
 
 /* Hunks that rewrite a function: one both revisions define (by name),

@@ -160,7 +160,7 @@ static void add_decl(struct scan *sc, const struct tok *name, const char *scope,
 	}
 	sc->d = xrealloc(sc->d, (sc->nd + 1) * sizeof(*sc->d));
 	sc->d[sc->nd++] = (struct decl){xstrndup(name->s, name->len), xstrdup(scope), buf_detach(&shape), cls,
-					from->line, to->line, (size_t)(name - sc->t), 0, 0, 0};
+					from->line, to->line, (size_t)(name - sc->t), 0, 0, 0, 0};
 }
 
 /* Classify the statement t[a..b) (b: the ';' '{' or ',' ending it) as declarations. */
@@ -323,7 +323,7 @@ static void alias_declare(struct scan *sc, const size_t *alias, size_t nalias)
 			sc->d = xrealloc(sc->d, (sc->nd + 1) * sizeof(*sc->d));
 			d = &sc->d[k];
 			sc->d[sc->nd++] = (struct decl){xstrndup(b->s, b->len), xstrdup(d->scope), xstrdup(d->shape), d->cls,
-							d->first, d->last, d->tok, d->via, d->via_first, d->via_last};
+							d->first, d->last, d->tok, d->via, d->via_first, d->via_last, d->block_last};
 		}
 	}
 }
@@ -418,6 +418,7 @@ void scan_file(const char *data, size_t len, struct scan *sc)
 		char kind;        /* 'S' struct/union body, 'E' enum body, 'F' function body, 'B' block, 'I' initializer */
 		size_t stmt;      /* the statement it interrupted (S, E, I continue it) */
 		char *tag;        /* S: the struct's tag, a field's scope ("" for none; owned) */
+		size_t open;      /* its brace's token */
 	} *st = xmalloc((sc->nt + 2) * sizeof(*st));
 	size_t sp = 0, stmt = 0;
 	int post_body = 0;   /* after a struct, union or enum body: "} NAME ;" declares NAME */
@@ -471,7 +472,7 @@ void scan_file(const char *data, size_t len, struct scan *sc)
 			}
 			has_eq &= depth >= 0;   /* `for (;; i = j) {`: the header's end, a block */
 			if (has_eq || ctx == 'I') {
-				st[sp++] = (struct frame){'I', stmt, NULL};
+				st[sp++] = (struct frame){'I', stmt, NULL, i};
 			} else if (has_tag > 0 && !(i > 0 && scan_punct(&sc->t[i - 1], ')'))) {
 				int tagged = i > 0 && sc->t[i - 1].kind == T_IDENT && !scan_tok_is(&sc->t[i - 1], "struct") &&
 					     !scan_tok_is(&sc->t[i - 1], "union") && !scan_tok_is(&sc->t[i - 1], "enum");
@@ -482,7 +483,7 @@ void scan_file(const char *data, size_t len, struct scan *sc)
 				 * the other, not the same declaration. */
 				st[sp++] = (struct frame){(char)has_tag, stmt,
 							  tagged && has_tag == 'S' ? xstrndup(sc->t[i - 1].s, sc->t[i - 1].len)
-										   : xstrdup("")};
+										   : xstrdup(""), i};
 				stmt = i + 1;
 			} else if (ctx == 'G' && i > 0 && scan_punct(&sc->t[i - 1], ')')) {
 				free(fn);
@@ -491,15 +492,15 @@ void scan_file(const char *data, size_t len, struct scan *sc)
 				if (fn)
 					scope = open_body(sc, fn, sc->t[stmt].line);
 				fn = NULL;
-				st[sp++] = (struct frame){'F', 0, NULL};
+				st[sp++] = (struct frame){'F', 0, NULL, i};
 				stmt = i + 1;
 			} else if (ctx == 'G' && (k = kr_head(sc, i)) < i) {
 				scope = open_body(sc, xstrndup(sc->t[k].s, sc->t[k].len), sc->t[k].line);
 				kr_params(sc, k, i, scope);
-				st[sp++] = (struct frame){'F', 0, NULL};
+				st[sp++] = (struct frame){'F', 0, NULL, i};
 				stmt = i + 1;
 			} else {
-				st[sp++] = (struct frame){'B', 0, NULL};
+				st[sp++] = (struct frame){'B', 0, NULL, i};
 				stmt = i + 1;
 			}
 			continue;
@@ -510,6 +511,16 @@ void scan_file(const char *data, size_t len, struct scan *sc)
 			if (sp) {
 				struct frame f = st[--sp];
 				free(f.tag);
+				/* The locals this block declared end with it (an inner
+				 * block's have their end already). */
+				for (size_t k = sc->nd; (f.kind == 'B' || f.kind == 'F') && k-- > 0;) {
+					if (sc->d[k].cls != 'l')
+						continue;
+					if (sc->d[k].tok < f.open)
+						break;
+					if (!sc->d[k].block_last)
+						sc->d[k].block_last = t->line;
+				}
 				stmt = f.kind == 'I' ? f.stmt : i + 1;   /* an initializer's declaration goes on */
 				post_body = f.kind == 'S' || f.kind == 'E';
 				if (f.kind == 'F' && scope[0]) {
@@ -936,7 +947,7 @@ void scan_paste_declare(struct scan *scans, size_t nscans, const struct deps_sou
 						sc->d = xrealloc(sc->d, (sc->nd + 1) * sizeof(*sc->d));
 						sc->d[sc->nd++] = (struct decl){name, xstrdup(""), buf_detach(&shape), 'g',
 										sc->t[i].line, sc->t[k - 1].line, i, p[c].via,
-										p[c].sc->t[s0].line, p[c].sc->t[s1 - 1].line};
+										p[c].sc->t[s0].line, p[c].sc->t[s1 - 1].line, 0};
 					} else {
 						free(name);
 					}

@@ -33,6 +33,7 @@ struct decl {
 	 * (0: none, or an unchanged file), and the lines of its #define there. */
 	size_t via;
 	int via_first, via_last;
+	int block_last;               /* a local: the last line of the block declaring it (0: the function's) */
 };
 
 struct use {

@@ -1324,6 +1324,34 @@ static void test_head_moved(void)
 	change_set_free(s);
 }
 
+/* A function split in two: its head renamed for the first half (leaf),
+ * a new head with the old name opened in its middle. The old code after
+ * the new head is now the new function's: the hunk removing the old loop
+ * that uses the old function's `i` is needed by the new head (without it,
+ * `i` is undeclared there, the new function's own `i` being in a block
+ * that ends before). A function renamed with the same parameters
+ * does not tie its body's hunks (the test above). */
+static void test_function_split(void)
+{
+	const char *o = "int get(struct c *c, const char *name)\n{\n\tunsigned int i;\n\tfor (i = 0; c->o[i]; i++)\n"
+			"\t\tif (eq(c->o[i], name))\n\t\t\treturn i;\n\tfor (i = 0; c->s[i]; i++)\n\t\tlook(c->s[i]);\n"
+			"\treturn -1;\n}\n";
+	const char *n = "static int leaf(struct c *c, const char *name)\n{\n\tunsigned int i;\n\tfor (i = 0; c->o[i]; i++)\n"
+			"\t\tif (eq(c->o[i], name))\n\t\t\treturn i;\n\treturn -1;\n}\nint get(struct c *c, const char *name)\n"
+			"{\n\tif (name) {\n\t\tunsigned int i;\n\t\tfor (i = 0; i < 1; i++)\n\t\t\tname++;\n\t}\n"
+			"\treturn leaf(c, name);\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "g.c", o, n);
+	change_set_add_hunk(s, 1, 1, 1, 1, "", 0);    /* 0: get's head made leaf's */
+	change_set_add_hunk(s, 6, 0, 7, 10, "", 0);   /* 1: leaf's end, the new get, its own i in a block */
+	change_set_add_hunk(s, 7, 3, 16, 0, "", 0);   /* 2: the old loop over i removed */
+	struct deps d;
+	deps_of(s, &d);
+	CHECK(needs_change(&d, 1, 2));
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* A counter raised by one hunk of a function and lowered by another
  * (`p->quiet++;` ... `p->quiet--;`), a lock and its unlock: the hunks
  * need each other. A parameter or local (an index), a count raised
@@ -1392,6 +1420,7 @@ int main(void)
 	RUN(test_locals_per_file);
 	RUN(test_field_moved);
 	RUN(test_head_moved);
+	RUN(test_function_split);
 	RUN(test_pasted_prototype);
 	RUN(test_keyword_not_declared);
 	RUN(test_scope_shift);
