@@ -394,8 +394,11 @@ void explain_free(struct explain *x)
  * incrementally at first, and later commits may rebuild everything. */
 static void derive_timeouts(struct explain *x, const struct outcome *bad, const struct outcome *good)
 {
-	int bad_runs = x->opts.repeat < 2 ? 2 : x->opts.repeat;
-	double bt = bad->test_seconds / bad_runs, gt = good->test_seconds / x->opts.repeat;
+	/* Per run: the bad revision runs at least twice (what varies by
+	 * itself), more when its runs disagree. */
+	int bad_runs = bad->runs > 0 ? bad->runs : x->opts.repeat < 2 ? 2 : x->opts.repeat;
+	int good_runs = good->runs > 0 ? good->runs : x->opts.repeat;
+	double bt = bad->test_seconds / bad_runs, gt = good->test_seconds / (good_runs > 0 ? good_runs : 1);
 	double slower = bt > gt ? bt : gt;
 	if (x->derived_test_timeout)
 		x->opts.test_timeout = 10 * slower > MIN_TEST_TIMEOUT ? 10 * slower : MIN_TEST_TIMEOUT;

@@ -79,4 +79,16 @@ culprit_json "$d" --good good --bad bad --build true --no-semantic -- ./run-test
 check "no newline: exit 0 (no crash)" [ "$RC" = 0 ]
 check "no newline: the failure's identity holds the output's end" \
 	[ "$(jqf '.signature | startswith("exit 1; output ends \"yyyy")')" = true ]
+
+# The derived timeout is per run: the bad revision runs five times (its
+# failure's identity), the good one once; 10x the slower run, not the sum.
+d2=$T/slow
+FX_HOME=$T/home sh "$TOP/tests/fixtures/list_insert.sh" "$d2" >/dev/null 2>&1
+(cd "$d2" && "$CULPRIT" --batch --format json --quiet --no-semantic --good good --bad bad \
+	-- sh -c 'sleep 0.6; ./run-test.sh') > "$T/slow.json" 2>/dev/null
+want=$(sqlite3 "$d2/.git/culprit/session.db" "SELECT max(test_seconds / runs) FROM outcome WHERE label LIKE 'bad revision%' OR label LIKE 'good revision%'")
+got=$(jq -r .test_timeout "$T/slow.json")
+echo "slow: per run ${want} s, timeout ${got} s"
+check "slow: the derived timeout is 10x the slower run" \
+	awk -v w="$want" -v g="$got" 'BEGIN { e = 10 * w; if (e < 5) e = 5; exit !(w > 0.5 && g > 0.99 * e && g < 1.01 * e) }'
 finish
