@@ -1142,6 +1142,46 @@ static int cmp_pair_op(const void *x, const void *y)
 
 #define PAIR_HUNKS_MAX 4   /* more hunks raising and lowering one thing: a pattern, not a pair */
 
+/* A local's initializer moved into assignments: `bool validid = true;`
+ * made `bool validid;` by one hunk, `validid = isidchar(*value);` added on
+ * its paths by another. The first without the second reads the local
+ * uninitialized, which a build under -w does not even warn of: a failure
+ * of its own. The hunk dropping the initializer needs the hunks adding
+ * assignments to the local in its function (reverting one of those takes
+ * it back, as needs go). */
+static void init_needs(const struct change_set *s, const struct scan *scans, long *const *owners, struct deps *d)
+{
+	for (size_t f = 0; f < s->nfiles; f++) {
+		const struct scan *o = &scans[2 * f], *n = &scans[2 * f + 1];
+		for (size_t k = 0; k < o->nd; k++) {
+			const struct decl *od = &o->d[k];
+			if (od->cls != 'l' || od->tok + 1 >= o->nt || !scan_punct(&o->t[od->tok + 1], '='))
+				continue;
+			long a = owners[2 * f][o->t[od->tok].line];
+			const struct decl *nd = NULL;
+			for (size_t j = 0; a >= 0 && j < n->nd && !nd; j++) {
+				const struct decl *c = &n->d[j];
+				if (c->cls == 'l' && !strcmp(c->name, od->name) && !strcmp(c->scope, od->scope) &&
+				    c->tok + 1 < n->nt && !scan_punct(&n->t[c->tok + 1], '=') &&
+				    owners[2 * f + 1][n->t[c->tok].line] == a)
+					nd = c;
+			}
+			size_t len = strlen(od->name);
+			for (size_t t = 1; nd && t + 1 < n->nt; t++) {
+				const struct tok *tk = &n->t[t], *prev = &n->t[t - 1];
+				if (t == nd->tok || tk->kind != T_IDENT || tk->len != len || memcmp(tk->s, od->name, len) ||
+				    !scan_punct(&n->t[t + 1], '=') || scan_punct(prev, '.') ||
+				    (prev->len == 2 && !memcmp(prev->s, "->", 2)))
+					continue;
+				const char *in = enclosing(n, tk->line);
+				long b = owners[2 * f + 1][tk->line];
+				if (in && !strcmp(in, od->scope) && b >= 0)
+					add_need(d, (size_t)a, (size_t)b, od->name);
+			}
+		}
+	}
+}
+
 /* Balanced operations split over hunks: a counter raised by one hunk of
  * a function and lowered by another (`p->depth++;` before a loop,
  * `p->depth--;` after it), or a call and its counterpart (`lock(&m)`,
@@ -1731,6 +1771,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 	include_needs(s, scans, owners, d);
 	switch_needs(s, scans, owners, d);
 	pair_needs(s, scans, owners, d);
+	init_needs(s, scans, owners, d);
 	file_needs(s, d);
 	header_needs(s, scans, owners, d);
 	record_uses(s, scans, owners, hd, nhd, d);

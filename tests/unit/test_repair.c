@@ -1352,6 +1352,25 @@ static void test_function_split(void)
 	change_set_free(s);
 }
 
+/* A local's initializer dropped by one hunk (`int ok = 1;` made `int ok;`)
+ * and an assignment added by another: without the second, the first reads
+ * the local uninitialized, so it needs it; not the other way. */
+static void test_init_moved(void)
+{
+	const char *o = "int f(int c)\n{\n\tint ok = 1;\n\tc++;\n\treturn ok + c;\n}\n";
+	const char *n = "int f(int c)\n{\n\tint ok;\n\tc++;\n\tok = c > 1;\n\treturn ok + c;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "i.c", o, n);
+	change_set_add_hunk(s, 3, 1, 3, 1, "", 0);   /* 0: the initializer dropped */
+	change_set_add_hunk(s, 4, 0, 5, 1, "", 0);   /* 1: the assignment */
+	struct deps d;
+	deps_of(s, &d);
+	CHECK(needs_change(&d, 0, 1));
+	CHECK(!needs_change(&d, 1, 0));
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* A counter raised by one hunk of a function and lowered by another
  * (`p->quiet++;` ... `p->quiet--;`), a lock and its unlock: the hunks
  * need each other. A parameter or local (an index), a count raised
@@ -1421,6 +1440,7 @@ int main(void)
 	RUN(test_field_moved);
 	RUN(test_head_moved);
 	RUN(test_function_split);
+	RUN(test_init_moved);
 	RUN(test_pasted_prototype);
 	RUN(test_keyword_not_declared);
 	RUN(test_scope_shift);
