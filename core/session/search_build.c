@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/isolate/repair.h"
 
@@ -767,6 +768,81 @@ static size_t add_includes(struct search *sr, const char *excerpt, struct bits *
 	return added;
 }
 
+/* The changes whose new lines use name, a name change gen makes by way
+ * of the build (a data file's line a script turns into a macro), need
+ * gen from now on. */
+static void learn_generator(struct search *sr, size_t gen, const char *name)
+{
+	struct learnt *l = sr->learnt;
+	char *list = one_name(name);
+	for (size_t u = 0; l && u < sr->s->nchanges; u++) {
+		if (u == gen || !deps_reads(sr->s->files[sr->s->changes[u].file].new_path))
+			continue;
+		struct change_lines cl;
+		change_lines_of(sr->s, u, &cl);
+		int holds = 0;
+		for (size_t k = 0; k < cl.nadded && !holds; k++)
+			holds = holds_name(cl.added[k], strlen(cl.added[k]), list);
+		change_lines_free(&cl);
+		if (holds)
+			learn_need(l, u, gen, name);
+	}
+	free(list);
+}
+
+/* Whether text[0, n) holds word as an identifier, in any case. */
+static int holds_word_nocase(const char *text, size_t n, const char *word)
+{
+	size_t k = strlen(word);
+	for (const char *p = text; k && p + k <= text + n; p++)
+		if (!strncasecmp(p, word, k) && (p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
+		    (p + k == text + n || !(isalnum((unsigned char)p[k]) || p[k] == '_')))
+			return 1;
+	return 0;
+}
+
+/* A name the errors say is undeclared, that no change declares, may be
+ * made by the build from a file that is not C: nasm's directiv.dat lists
+ * `dollarhex` and a script makes `D_DOLLARHEX` of it. The changes of the
+ * search in such files whose new text holds the name, or its part after
+ * its first underscore, as a word in any case, are added to applied (and
+ * to added_all). Returns how many atoms it added. */
+static size_t add_generators(struct search *sr, const char *excerpt, struct bits *applied, struct bits *added_all)
+{
+	const struct change_set *s = sr->s;
+	char **names;
+	size_t nn = repair_names(excerpt, &names), added = 0, *tmp = xmalloc((s->nchanges + 1) * sizeof(*tmp));
+	for (size_t i = 0; i < nn; i++) {
+		if (deps_declaring(sr->deps, names[i], tmp) > 0)
+			continue;
+		const char *us = strchr(names[i], '_');
+		const char *stems[2] = {names[i], us && us[1] ? us + 1 : NULL};
+		for (size_t c = 0; c < s->nchanges; c++) {
+			const struct change *ch = &s->changes[c];
+			const struct change_file *f = &s->files[ch->file];
+			if (!bits_test(sr->pool, ch->atom0) || bits_test(applied, ch->atom0) || !f->new_data ||
+			    deps_reads(f->new_path))
+				continue;
+			int holds = 0;
+			for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms && !holds; a++) {
+				const struct change_atom *t = &s->atoms[a];
+				for (int k = 0; k < 2 && !holds; k++)
+					holds = stems[k] && holds_word_nocase(f->new_data + t->new_off, t->new_end - t->new_off, stems[k]);
+			}
+			for (size_t a = ch->atom0; holds && a < ch->atom0 + ch->natoms; a++) {
+				bits_set(applied, a);
+				bits_set(added_all, a);
+				added++;
+			}
+			if (holds)
+				learn_generator(sr, c, names[i]);
+		}
+	}
+	free(tmp);
+	repair_names_free(names);
+	return added;
+}
+
 /* Did a configuration holding b pass? Under the monotony the search
  * assumes, b passes too. */
 int sr_passed_holds(const struct search *sr, const struct bits *b)
@@ -832,6 +908,8 @@ int sr_test_repaired(struct search *sr, struct bits *applied)
 		free(decl);
 		/* Names from a header: its include, before learning the file whole. */
 		size_t inc = !added && names ? add_includes(sr, excerpt, applied, added_all) : 0;
+		/* Names a build script makes from a data file. */
+		inc += !added && !inc && names ? add_generators(sr, excerpt, applied, added_all) : 0;
 		added += inc;
 		/* Errors no name explains: the file was taken in part. */
 		if (!inc && learn_whole(sr, excerpt, applied, 0, round > 0)) {

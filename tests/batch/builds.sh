@@ -264,4 +264,15 @@ check "new_module: exit 0" [ "$RC" = 0 ]
 check "new_module: the constant is failure-inducing, alone" [ "$(jqf '.failure_inducing | length')" = 1 ] &&
 	[ "$(jqf '.failure_inducing[0].added[0]')" = "	return 100;" ]
 check "new_module: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
+
+# A name the build makes from a data file (names.dat's `two` becomes
+# N_TWO): the first configuration using it without the data file's change
+# does not build; repair adds that change, and the search learns it.
+d=$(fixture generated_names)
+culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh
+check "generated: exit 0" [ "$RC" = 0 ]
+check "generated: the constant is failure-inducing, alone" [ "$(jqf '.failure_inducing | length')" = 1 ] &&
+	[ "$(jqf '.failure_inducing[0].added[0]')" = "	return x * 3;" ]
+check "generated: nothing auxiliary" [ "$(jqf '.auxiliary | length')" = 0 ]
+check "generated: one configuration failed to build, before repair" [ "$(jqf .configurations_failed_to_build)" -le 1 ]
 finish
