@@ -286,6 +286,16 @@ static const char *enclosing(const struct scan *sc, int l)
 	return NULL;
 }
 
+/* Where hunk c is on each side of a file of nl[0] and nl[1] lines: its
+ * first line, or for lines only added (removed) the line after the point
+ * they go in (came from), within the file. */
+static void hunk_at(const struct change *c, const int nl[2], int *lo, int *ln)
+{
+	int o = c->old_lines ? c->old_start : c->old_start + 1, n = c->new_lines ? c->new_start : c->new_start + 1;
+	*lo = o < 1 ? 1 : o > nl[0] ? nl[0] : o;
+	*ln = n < 1 ? 1 : n > nl[1] ? nl[1] : n;
+}
+
 /* Hunks whose code changes scope: a hunk that closes a function early
  * (`ares_free(channel);` and `}` in place of an if block, a new function
  * after it) leaves what follows it, until a brace restores the balance,
@@ -318,9 +328,8 @@ static void scope_shifts(const struct change_set *s, size_t f, const struct scan
 		const struct change *c = &s->changes[cf->change0 + h];
 		if (c->kind != CHANGE_HUNK)
 			continue;
-		int lo = c->old_lines ? c->old_start : c->old_start + 1, ln = c->new_lines ? c->new_start : c->new_start + 1;
-		lo = lo < 1 ? 1 : lo > nl[0] ? nl[0] : lo;
-		ln = ln < 1 ? 1 : ln > nl[1] ? nl[1] : ln;
+		int lo, ln;
+		hunk_at(c, nl, &lo, &ln);
 		const char *in0 = enclosing(&sc[0], lo), *in1 = enclosing(&sc[1], ln);
 		/* at file level on one side only, or in another function than
 		 * the one the shifter's brace left */
@@ -449,9 +458,8 @@ static void head_moves(const struct change_set *s, size_t f, const struct scan *
 		const struct change *ch = &s->changes[c];
 		if (ch->kind != CHANGE_HUNK)
 			continue;
-		int lo = ch->old_lines ? ch->old_start : ch->old_start + 1, ln = ch->new_lines ? ch->new_start : ch->new_start + 1;
-		lo = lo < 1 ? 1 : lo > nl[0] ? nl[0] : lo;
-		ln = ln < 1 ? 1 : ln > nl[1] ? nl[1] : ln;
+		int lo, ln;
+		hunk_at(ch, nl, &lo, &ln);
 		const char *in0 = enclosing(&sc[0], lo), *in1 = enclosing(&sc[1], ln);
 		if (!in0 || !in1)
 			continue;
