@@ -286,6 +286,12 @@ static const char *enclosing(const struct scan *sc, int l)
 	return NULL;
 }
 
+/* How many lines a scan's tokens reach (one past its last token's line). */
+static int scan_lines(const struct scan *sc)
+{
+	return sc->nt ? sc->t[sc->nt - 1].line + 1 : 1;
+}
+
 /* Where hunk c is on each side of a file of nl[0] and nl[1] lines: its
  * first line, or for lines only added (removed) the line after the point
  * they go in (came from), within the file. */
@@ -309,9 +315,7 @@ static void scope_shifts(const struct change_set *s, size_t f, const struct scan
 {
 	const struct change_file *cf = &s->files[f];
 	size_t nh = cf->nchanges;
-	int nl[2] = {0, 0};
-	for (int side = 0; side < 2; side++)
-		nl[side] = sc[side].nt ? sc[side].t[sc[side].nt - 1].line + 1 : 1;
+	int nl[2] = {scan_lines(&sc[0]), scan_lines(&sc[1])};
 	int *dep[2] = {depths(&sc[0], nl[0]), depths(&sc[1], nl[1])};
 	long *bal = xcalloc(nh + 1, sizeof(*bal));   /* per hunk: new braces' balance less old's */
 	for (int side = 0; side < 2; side++)
@@ -449,9 +453,7 @@ static int misplaced(const struct scan *sc, long *const *owners, int side, size_
 static void head_moves(const struct change_set *s, size_t f, const struct scan *sc, long *const *owners, struct deps *d)
 {
 	const struct change_file *cf = &s->files[f];
-	int nl[2] = {0, 0};
-	for (int side = 0; side < 2; side++)
-		nl[side] = sc[side].nt ? sc[side].t[sc[side].nt - 1].line + 1 : 1;
+	int nl[2] = {scan_lines(&sc[0]), scan_lines(&sc[1])};
 	int *dep0 = depths(&sc[0], nl[0]);
 	for (size_t h = 0; h < cf->nchanges; h++) {
 		size_t c = cf->change0 + h;

@@ -189,16 +189,23 @@ size_t sr_close_blocks(const struct search *sr, struct bits *b, int revert)
 	return added;
 }
 
+/* Whether text[0, n) holds word (k bytes) as an identifier; nocase: in any case. */
+static int holds_word(const char *text, size_t n, const char *word, size_t k, int nocase)
+{
+	for (const char *p = text; k && p + k <= text + n; p++)
+		if (!(nocase ? strncasecmp(p, word, k) : memcmp(p, word, k)) &&
+		    (p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
+		    (p + k == text + n || !(isalnum((unsigned char)p[k]) || p[k] == '_')))
+			return 1;
+	return 0;
+}
+
 /* Whether text[0, n) holds one of the NUL-separated names as an identifier. */
 static int holds_name(const char *text, size_t n, const char *names)
 {
-	for (const char *nm = names; *nm; nm += strlen(nm) + 1) {
-		size_t k = strlen(nm);
-		for (const char *p = text; p + k <= text + n; p++)
-			if (!memcmp(p, nm, k) && (p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
-			    (p + k == text + n || !(isalnum((unsigned char)p[k]) || p[k] == '_')))
-				return 1;
-	}
+	for (const char *nm = names; *nm; nm += strlen(nm) + 1)
+		if (holds_word(text, n, nm, strlen(nm), 0))
+			return 1;
 	return 0;
 }
 
@@ -790,17 +797,6 @@ static void learn_generator(struct search *sr, size_t gen, const char *name)
 	free(list);
 }
 
-/* Whether text[0, n) holds word as an identifier, in any case. */
-static int holds_word_nocase(const char *text, size_t n, const char *word)
-{
-	size_t k = strlen(word);
-	for (const char *p = text; k && p + k <= text + n; p++)
-		if (!strncasecmp(p, word, k) && (p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
-		    (p + k == text + n || !(isalnum((unsigned char)p[k]) || p[k] == '_')))
-			return 1;
-	return 0;
-}
-
 /* A name the errors say is undeclared, that no change declares, may be
  * made by the build from a file that is not C: nasm's directiv.dat lists
  * `dollarhex` and a script makes `D_DOLLARHEX` of it. The changes of the
@@ -827,7 +823,8 @@ static size_t add_generators(struct search *sr, const char *excerpt, struct bits
 			for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms && !holds; a++) {
 				const struct change_atom *t = &s->atoms[a];
 				for (int k = 0; k < 2 && !holds; k++)
-					holds = stems[k] && holds_word_nocase(f->new_data + t->new_off, t->new_end - t->new_off, stems[k]);
+					holds = stems[k] && holds_word(f->new_data + t->new_off, t->new_end - t->new_off, stems[k],
+									 strlen(stems[k]), 1);
 			}
 			for (size_t a = ch->atom0; holds && a < ch->atom0 + ch->natoms; a++) {
 				bits_set(applied, a);
