@@ -275,6 +275,17 @@ __attribute__((weak)) void __cu_on_signal(int sig)
 	raise(sig);
 }
 
+/* Strict C modes make glibc's signal() SysV's (reset on delivery, the
+ * signal not blocked in the handler: timeout's second SIGTERM, a moment
+ * after the first, would end the program before the handler's first
+ * instruction). The symbol itself has BSD's semantics: bound by name. */
+#if defined(__GLIBC__) && !defined(SA_ONSTACK)
+extern void (*__cu_bsd_signal(int, void (*)(int)))(int) __asm__("signal");
+#define __CU_SIGNAL __cu_bsd_signal
+#else
+#define __CU_SIGNAL signal
+#endif
+
 __attribute__((weak)) void __cu_open(void)
 {
 	const char *path = getenv("CULPRIT_TRACE"), *max = getenv("CULPRIT_TRACE_MAX");
@@ -327,7 +338,7 @@ __attribute__((weak)) void __cu_open(void)
 	}
 #endif
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		signal(sigs[i], __cu_on_signal);
+		__CU_SIGNAL(sigs[i], __cu_on_signal);
 }
 
 static __inline__ __attribute__((always_inline)) struct __cu_ev *__cu_ev(unsigned kind, unsigned id)
