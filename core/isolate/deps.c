@@ -1414,6 +1414,104 @@ static void header_needs(const struct change_set *s, const struct scan *scans, l
 	free(declared);
 }
 
+/* Whether path reads as documentation: a file a build never turns into
+ * code (README, NEWS, a man page, Markdown, anything under doc/). */
+static int doc_like(const char *path)
+{
+	static const char *const ext[] = {".md", ".markdown", ".rst", ".adoc", ".txt", ".html", ".htm", ".texi",
+					  ".texinfo", ".tex", ".pod", ".1", ".3", ".5", ".7", ".8", NULL};
+	static const char *const base[] = {"README", "NEWS", "ChangeLog", "CHANGES", "CHANGELOG", "AUTHORS",
+					   "THANKS", "TODO", "COPYING", "LICENSE", NULL};
+	static const char *const dir[] = {"doc/", "docs/", "man/", "Documentation/", NULL};
+	const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path, *dot = strrchr(name, '.');
+	for (size_t i = 0; dot && ext[i]; i++)
+		if (!strcmp(dot, ext[i]))
+			return 1;
+	for (size_t i = 0; base[i]; i++)
+		if (!strncmp(name, base[i], strlen(base[i])))
+			return 1;
+	for (size_t i = 0; dir[i]; i++)
+		for (const char *p = strstr(path, dir[i]); p; p = strstr(p + 1, dir[i]))
+			if (p == path || p[-1] == '/')
+				return 1;
+	return 0;
+}
+
+/* Whether change c's new text holds name as a word, or its part after
+ * its first underscore, in any case (a data file's `dollarhex` that a
+ * script makes D_DOLLARHEX). */
+static int new_text_holds(const struct change_set *s, size_t c, const char *name)
+{
+	const struct change *ch = &s->changes[c];
+	const struct change_file *f = &s->files[ch->file];
+	const char *us = strchr(name, '_');
+	const char *stems[2] = {name, us && strlen(us + 1) > 2 ? us + 1 : NULL};
+	for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++) {
+		const struct change_atom *t = &s->atoms[a];
+		for (int k = 0; k < 2; k++)
+			if (stems[k] && scan_holds_word(f->new_data + t->new_off, t->new_end - t->new_off, stems[k],
+							strlen(stems[k]), 1))
+				return 1;
+	}
+	return 0;
+}
+
+/* A name made by the build: a hunk newly using a name (one its file's old
+ * revision never mentions) that no changed file declares most likely
+ * uses what a hunk of a changed file that is neither C nor documentation
+ * adds, when that hunk's new text holds the name or its part after its
+ * first underscore (nasm's directiv.dat gains `dollarhex`, a perl script
+ * makes `D_DOLLARHEX` of it; a grammar's new %token). A guess, held as
+ * header_needs' are (d->header). */
+static void generated_needs(const struct change_set *s, const struct scan *scans, long *const *owners, struct deps *d)
+{
+	size_t *gen = NULL, ngen = 0;
+	for (size_t c = 0; c < s->nchanges; c++) {
+		const struct change_file *f = &s->files[s->changes[c].file];
+		if (!f->binary && f->new_data && !c_like(f->new_path) && !doc_like(f->new_path)) {
+			gen = xrealloc(gen, (ngen + 1) * sizeof(*gen));
+			gen[ngen++] = c;
+		}
+	}
+	if (!ngen)
+		return;
+	size_t nall = 0;
+	for (size_t f = 0; f < 2 * s->nfiles; f++)
+		nall += scans[f].nd;
+	const char **declared = xmalloc((nall + 1) * sizeof(*declared));
+	nall = 0;
+	for (size_t f = 0; f < 2 * s->nfiles; f++)
+		for (size_t k = 0; k < scans[f].nd; k++)
+			declared[nall++] = scans[f].d[k].name;
+	qsort(declared, nall, sizeof(*declared), cmp_cstr);
+	for (size_t f = 0; f < s->nfiles; f++) {
+		const struct scan *old = &scans[2 * f], *new = &scans[2 * f + 1];
+		size_t nold = old->nu;
+		const char **oldn = xmalloc((nold + 1) * sizeof(*oldn));
+		for (size_t k = 0; k < nold; k++)
+			oldn[k] = xstrndup(old->u[k].s, old->u[k].len);
+		qsort(oldn, nold, sizeof(*oldn), cmp_cstr);
+		for (size_t k = 0; k < new->nu; k++) {
+			const struct use *u = &new->u[k];
+			const struct tok *t = &new->t[u->tok];
+			long c = owner_of(new, owners[2 * f + 1], u->tok);
+			if (c < 0 || u->member || t->directive || scan_in_list(t, scan_type_words) ||
+			    scan_in_list(t, scan_stmt_words))
+				continue;
+			char *name = xstrndup(u->s, u->len);
+			for (size_t j = 0; j < ngen && !in_sorted(oldn, nold, name) && !in_sorted(declared, nall, name); j++)
+				if (new_text_holds(s, gen[j], name))
+					add_header(d, (size_t)c, gen[j], name);
+			free(name);
+		}
+		for (size_t k = 0; k < nold; k++)
+			free((char *)oldn[k]);
+		free(oldn);
+	}
+	free(declared);
+	free(gen);
+}
+
 /* An unchanged use of a global name only one revision declares: on the
  * side without the global, a local or parameter of its function that a
  * hunk declares must stand in for it (a static removed, its function's
@@ -1784,6 +1882,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 	init_needs(s, scans, owners, d);
 	file_needs(s, d);
 	header_needs(s, scans, owners, d);
+	generated_needs(s, scans, owners, d);
 	record_uses(s, scans, owners, hd, nhd, d);
 	free(hd);
 	for (size_t f = 0; f < 2 * s->nfiles; f++) {

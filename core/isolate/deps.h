@@ -32,7 +32,10 @@
  * deleted and the build file's line listing it, and an include of a new
  * header needs the header. A hunk newly using a
  * name no changed file declares, in a file that gains #include lines,
- * likely needs the hunks adding them (header: kept apart, a guess). Also
+ * likely needs the hunks adding them (header: kept apart, a guess); so
+ * does one newly using a name no changed file declares the hunks of
+ * files neither C nor documentation whose new text holds it (a name the
+ * build makes from a data file). Also
  * the hunks that declare or use a given name,
  * for repairing a configuration from compiler errors (repair.h). The
  * lexical pass itself is scan.h's. */
@@ -75,7 +78,8 @@ struct deps {
 	/* Likely needs on includes: change header[k][0] newly uses names
 	 * header_names[k] (NUL-separated, "" ended) that no changed file
 	 * declares, and change header[k][1] adds an #include its file did not
-	 * have. A guess, not listed in need. */
+	 * have, or is in a data file whose new text holds the name. A guess,
+	 * not listed in need. */
 	size_t (*header)[2];
 	char **header_names;
 	size_t nheader;

@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/isolate/deps.h"
 
@@ -126,6 +127,16 @@ int scan_in_list(const struct tok *t, const char *const *l)
 {
 	for (; *l; l++)
 		if (scan_tok_is(t, *l))
+			return 1;
+	return 0;
+}
+
+int scan_holds_word(const char *text, size_t n, const char *word, size_t k, int nocase)
+{
+	for (const char *p = text; k && p + k <= text + n; p++)
+		if (!(nocase ? strncasecmp(p, word, k) : memcmp(p, word, k)) &&
+		    (p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
+		    (p + k == text + n || !(isalnum((unsigned char)p[k]) || p[k] == '_')))
 			return 1;
 	return 0;
 }

@@ -87,6 +87,8 @@ int scan_tok_is(const struct tok *t, const char *s);
 int scan_punct(const struct tok *t, char c);
 int scan_in_list(const struct tok *t, const char *const *l);
 int scan_typeish(const struct tok *t);
+/* Whether text[0, n) holds word (k bytes) as an identifier; nocase: in any case. */
+int scan_holds_word(const char *text, size_t n, const char *word, size_t k, int nocase);
 /* The preprocessor conditional at token k read as a bracket: 'o' opens
  * (#if, #ifdef, #ifndef), 'c' closes (#endif), 'm' both (#else, #elif);
  * 0 for any other token. */

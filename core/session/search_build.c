@@ -8,9 +8,9 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "core/isolate/repair.h"
+#include "core/isolate/scan.h"
 
 #define REPAIR_ROUNDS 3         /* compiler-error repairs of one configuration at most */
 #define REWRITE_PERCENT 85      /* a hunk whose pieces hold this much of its text is kept whole */
@@ -189,22 +189,11 @@ size_t sr_close_blocks(const struct search *sr, struct bits *b, int revert)
 	return added;
 }
 
-/* Whether text[0, n) holds word (k bytes) as an identifier; nocase: in any case. */
-static int holds_word(const char *text, size_t n, const char *word, size_t k, int nocase)
-{
-	for (const char *p = text; k && p + k <= text + n; p++)
-		if (!(nocase ? strncasecmp(p, word, k) : memcmp(p, word, k)) &&
-		    (p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
-		    (p + k == text + n || !(isalnum((unsigned char)p[k]) || p[k] == '_')))
-			return 1;
-	return 0;
-}
-
 /* Whether text[0, n) holds one of the NUL-separated names as an identifier. */
 static int holds_name(const char *text, size_t n, const char *names)
 {
 	for (const char *nm = names; *nm; nm += strlen(nm) + 1)
-		if (holds_word(text, n, nm, strlen(nm), 0))
+		if (scan_holds_word(text, n, nm, strlen(nm), 0))
 			return 1;
 	return 0;
 }
@@ -823,7 +812,7 @@ static size_t add_generators(struct search *sr, const char *excerpt, struct bits
 			for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms && !holds; a++) {
 				const struct change_atom *t = &s->atoms[a];
 				for (int k = 0; k < 2 && !holds; k++)
-					holds = stems[k] && holds_word(f->new_data + t->new_off, t->new_end - t->new_off, stems[k],
+					holds = stems[k] && scan_holds_word(f->new_data + t->new_off, t->new_end - t->new_off, stems[k],
 									 strlen(stems[k]), 1);
 			}
 			for (size_t a = ch->atom0; holds && a < ch->atom0 + ch->natoms; a++) {

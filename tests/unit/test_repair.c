@@ -305,6 +305,40 @@ static void test_header_include(void)
 	change_set_free(s);
 }
 
+/* A name the build makes from a data file: the hunk newly using N_TWO,
+ * which no changed C file declares, likely needs the data file's hunk
+ * that adds `two` (its part after the underscore, in any case); a
+ * README's hunk holding the same word is documentation, never a guess. */
+static void test_generated_name(void)
+{
+	const char *oldc = "#include \"names.h\"\nint f(void)\n{\n\treturn N_ONE;\n}\n";
+	const char *newc = "#include \"names.h\"\nint f(void)\n{\n\treturn N_ONE + N_TWO;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "f.c", oldc, newc);
+	change_set_add_hunk(s, 4, 1, 4, 1, "", 0);
+	add_text(s, "names.dat", "one\n", "one\ntwo\n");
+	change_set_add_hunk(s, 1, 0, 2, 1, "", 0);
+	add_text(s, "README", "Words: one.\n", "Words: one, two.\n");
+	change_set_add_hunk(s, 1, 1, 1, 1, "", 0);
+	struct deps d;
+	deps_of(s, &d);
+	CHECK(d.nheader == 1 && d.header[0][0] == 0 && d.header[0][1] == 1);
+	CHECK(d.nheader == 1 && !strcmp(d.header_names[0], "N_TWO"));
+	CHECK(d.nneed[0] == 0);
+	deps_release(&d);
+	change_set_free(s);
+	/* N_ONE was used before: the data file's other words tie nothing. */
+	s = change_set_new("a", "b");
+	add_text(s, "f.c", oldc, "#include \"names.h\"\nint f(void)\n{\n\treturn N_ONE * 2;\n}\n");
+	change_set_add_hunk(s, 4, 1, 4, 1, "", 0);
+	add_text(s, "names.dat", "one\n", "one\nthree\n");
+	change_set_add_hunk(s, 1, 0, 2, 1, "", 0);
+	deps_of(s, &d);
+	CHECK(d.nheader == 0);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* deps_order over needs given by hand: change k is unit k. */
 static void order_of(size_t n, const long *needs, size_t *order)
 {
@@ -1438,6 +1472,7 @@ int main(void)
 	RUN(test_paired_operations);
 	RUN(test_locals_per_file);
 	RUN(test_field_moved);
+	RUN(test_generated_name);
 	RUN(test_head_moved);
 	RUN(test_function_split);
 	RUN(test_init_moved);
