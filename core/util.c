@@ -217,6 +217,12 @@ void bits_fill(struct bits *b)
 		bits_set(b, i);
 }
 
+void bits_invert(struct bits *b)
+{
+	for (size_t i = 0; i < b->n; i++)
+		b->w[i / 64] ^= (uint64_t)1 << (i % 64);
+}
+
 void bits_zero(struct bits *b)
 {
 	memset(b->w, 0, ((b->n + 63) / 64) * sizeof(uint64_t));

@@ -59,6 +59,7 @@ int bits_test(const struct bits *b, size_t i);
 size_t bits_count(const struct bits *b);
 void bits_fill(struct bits *b);   /* set all n bits */
 void bits_zero(struct bits *b);
+void bits_invert(struct bits *b);   /* flip all n bits */
 int bits_equal(const struct bits *a, const struct bits *b);
 int bits_subset(const struct bits *a, const struct bits *b);   /* a within b (same size) */
 void bits_or(struct bits *a, const struct bits *b);   /* a |= b (same size) */

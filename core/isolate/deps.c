@@ -1414,6 +1414,76 @@ static void header_needs(const struct change_set *s, const struct scan *scans, l
 	free(declared);
 }
 
+/* Whether sc uses name (not as a member). */
+static int uses_name(const struct scan *sc, const char *name)
+{
+	size_t n = strlen(name);
+	for (size_t k = 0; k < sc->nu; k++)
+		if (!sc->u[k].member && sc->u[k].len == n && !memcmp(sc->u[k].s, name, n))
+			return 1;
+	return 0;
+}
+
+/* An include removed: a hunk removing `#include "x.h"` (x.h a changed
+ * file) from a file that used names x.h's old revision declares needs the
+ * file to do without them: the hunks removing those uses (samurai's
+ * `lexfile = mkfile(manifest);` gone with `#include "lex.h"`), or, for a
+ * name the file still uses, the hunks declaring it anew in another
+ * changed file (`struct evalstring` moved from lex.h to util.h). Read
+ * backwards, restoring old uses restores the include. */
+static void include_removed_needs(const struct change_set *s, const struct scan *scans, long *const *owners,
+				  struct deps *d)
+{
+	for (size_t f = 0; f < s->nfiles; f++) {
+		const struct scan *old = &scans[2 * f], *new = &scans[2 * f + 1];
+		for (size_t k = 0; k + 2 < old->nt; k++) {
+			long r = owners[2 * f][old->t[k].line];
+			char *key = r >= 0 ? include_key(old, k) : NULL;
+			if (!key)
+				continue;
+			int kept = 0;
+			for (size_t j = 0; j + 2 < new->nt && !kept; j++) {
+				char *o = include_key(new, j);
+				kept = o && !strcmp(o, key);
+				free(o);
+			}
+			long x = -1;
+			if (!kept && key[0] == '"') {
+				key[strlen(key) - 1] = '\0';
+				x = included_file(s, key + 1);
+			}
+			free(key);
+			if (x < 0 || (size_t)x == f)
+				continue;
+			const struct scan *hx = &scans[2 * x];
+			for (size_t u = 0; u < old->nu; u++) {
+				const struct use *us = &old->u[u];
+				long c = owners[2 * f][us->line];
+				if (us->member)
+					continue;
+				char *name = xstrndup(us->s, us->len);
+				if (!declares_global(hx, name) || declares_global(old, name)) {
+					free(name);
+					continue;
+				}
+				if (!uses_name(new, name)) {
+					if (c >= 0)
+						add_need(d, (size_t)r, (size_t)c, name);
+				} else {
+					for (size_t g = 0; g < s->nfiles; g++)
+						for (size_t j = 0; g != (size_t)x && g != f && j < scans[2 * g + 1].nd; j++) {
+							const struct decl *dc = &scans[2 * g + 1].d[j];
+							long o = owners[2 * g + 1][dc->first];
+							if (o >= 0 && dc->cls == 'g' && !strcmp(dc->name, name))
+								add_need(d, (size_t)r, (size_t)o, name);
+						}
+				}
+				free(name);
+			}
+		}
+	}
+}
+
 /* Whether path reads as documentation: a file a build never turns into
  * code (README, NEWS, a man page, Markdown, anything under doc/). */
 static int doc_like(const char *path)
@@ -1882,6 +1952,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 	init_needs(s, scans, owners, d);
 	file_needs(s, d);
 	header_needs(s, scans, owners, d);
+	include_removed_needs(s, scans, owners, d);
 	generated_needs(s, scans, owners, d);
 	record_uses(s, scans, owners, hd, nhd, d);
 	free(hd);

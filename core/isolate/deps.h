@@ -26,7 +26,10 @@
  * global removed while an unchanged use now reads a local or parameter of
  * the same name that a hunk declares needs that hunk; a hunk removing an
  * #include needs the hunk adding the same #include elsewhere (an include
- * moved from a header into the file that uses it). Two hunks of one
+ * moved from a header into the file that uses it); a hunk removing an
+ * #include of a changed header needs the hunks removing the file's uses
+ * of what the header declared, or declaring anew elsewhere what the
+ * file still uses. Two hunks of one
  * function raising and lowering one counter, or calling the two halves of
  * a pair (lock and unlock), need each other; so do a file added or
  * deleted and the build file's line listing it, and an include of a new

@@ -281,6 +281,25 @@ static int straddles_block(const struct search *sr, const struct bits *b)
 	return 0;
 }
 
+/* The dependences' closure of taking piece a alone (revert: reverting it
+ * from bad), as the pieces it holds (to free): not what failed builds
+ * taught, which ties pieces both ways where one only needs the other. */
+static struct bits *piece_closure(const struct search *sr, size_t a, int revert)
+{
+	struct bits *b = bits_new(sr->s->natoms);
+	if (revert) {
+		bits_fill(b);
+		bits_clear(b, a);
+	} else {
+		bits_set(b, a);
+	}
+	if (sr->deps)
+		sr_close_deps(sr, b, revert, 0);
+	if (revert)
+		bits_invert(b);
+	return b;
+}
+
 /* Split a minimal fix R (units of sr->u) into causes and auxiliary units: a
  * unit is a cause when reverting R without it still fails; the auxiliary
  * units are the fewest of the others that reverting the causes needs to
@@ -422,43 +441,24 @@ static int unit_in(const struct units *u, size_t k, const struct bits *b)
 	return 0;
 }
 
-/* The dependences' closure of taking piece a alone (revert: reverting it
- * from bad), as the pieces it holds (to free): not what failed builds
- * taught, which ties pieces both ways where one only needs the other. */
-static struct bits *piece_closure(const struct search *sr, size_t a, int revert)
-{
-	struct bits *b = bits_new(sr->s->natoms);
-	if (revert) {
-		bits_fill(b);
-		bits_clear(b, a);
-	} else {
-		bits_set(b, a);
-	}
-	if (sr->deps)
-		sr_close_deps(sr, b, revert, 0);
-	for (size_t k = 0; revert && k < sr->s->natoms; k++) {
-		if (bits_test(b, k))
-			bits_clear(b, k);
-		else
-			bits_set(b, k);
-	}
-	return b;
-}
-
-/* At token level, the pieces an answer's piece cannot be told from are
- * part of the answer (set), not what it needs to build (taken from aux,
- * when given): the other pieces of a rewritten hunk, which is one piece
- * (zstd's blank line, the first piece of a rewritten loop, had been named
- * alone), and the pieces the dependences tie to it both ways (a rename's
- * piece and the rewrite using the new name, whose old name it removes). */
+/* The pieces (or hunks) an answer's piece cannot be told from are part of
+ * the answer (set), not what it needs to build (taken from aux, when
+ * given): the other pieces of a rewritten hunk, which is one piece (zstd's
+ * blank line, the first piece of a rewritten loop, had been named alone),
+ * and the pieces the dependences tie to it both ways (a rename's piece and
+ * the rewrite using the new name, whose old name it removes; a deleted
+ * source and the build file's line listing it, which no reversion takes
+ * apart: samurai's build.ninja line had been named the fix alone). */
 static void add_tied_pieces(const struct search *sr, struct bits *set, struct bits *aux, int revert)
 {
 	const struct change_set *s = sr->s;
+	struct bits *done = bits_new(s->natoms);   /* the pieces whose ties were taken */
 	for (int again = 1; again;) {
 		again = 0;
 		for (size_t a = 0; a < s->natoms; a++) {
-			if (!bits_test(set, a))
+			if (!bits_test(set, a) || bits_test(done, a))
 				continue;
+			bits_set(done, a);
 			struct bits *tied = piece_closure(sr, a, revert);
 			size_t c = s->atoms[a].change;
 			for (size_t k = s->changes[c].atom0; sr_one_piece(sr, c) && k < s->changes[c].atom0 + s->changes[c].natoms; k++)
@@ -479,6 +479,23 @@ static void add_tied_pieces(const struct search *sr, struct bits *set, struct bi
 			bits_free(tied);
 		}
 	}
+	bits_free(done);
+}
+
+/* The atoms taking units (applying them, or revert: reverting them from
+ * the failing commit) takes, closed as every configuration is (to free). */
+static struct bits *units_taken(struct search *sr, const struct units *u, const size_t *units, size_t n, int revert)
+{
+	struct bits *b = bits_new(sr->s->natoms);
+	units_add_atoms(u, units, n, b, 1);
+	if (!revert) {
+		sr_close_config(sr, b, 0);
+		return b;
+	}
+	bits_invert(b);   /* the atoms kept as in bad */
+	sr_close_config(sr, b, 1);
+	bits_invert(b);
+	return b;
 }
 
 /* A failure-inducing set (out, over candidates cand) can be minimal only
@@ -488,27 +505,28 @@ static void add_tied_pieces(const struct search *sr, struct bits *set, struct bi
  * other candidates is tried without it, with those of them that do not
  * bring it back; when that fails as well, the search goes on among them,
  * until no unit's needs fail without it. At token level too: a rename
- * piece is not the answer when the piece beside it fails without it. result: the answer as atoms. Returns 0, DD_STOP
- * or <0. */
+ * piece is not the answer when the piece beside it fails without it.
+ * revert: the same for a fix, whose reversion passes only with what
+ * reverting it needs to build (samurai's build.ninja line naming lex.c,
+ * whose reversion brings back the whole old lexer: reverting the lexer
+ * without that line passes). result: the answer as atoms. Returns 0,
+ * DD_STOP or <0. */
 static int narrow_needs(struct search *sr, const struct units *u, const size_t *cand, size_t n, size_t *out,
-			size_t *nout, struct bits *result)
+			size_t *nout, struct bits *result, int revert)
 {
 	int rc = 0;
+	dd_pred pred = revert ? pred_revert : pred_inducing;
 	size_t *rest = xmalloc((n + 1) * sizeof(*rest));
 	for (int again = 1; again && rc == 0;) {
 		again = 0;
-		struct bits *all = bits_new(sr->s->natoms);
-		units_add_atoms(u, out, *nout, all, 1);
-		sr_close_config(sr, all, 0);
+		struct bits *all = units_taken(sr, u, out, *nout, revert);
 		for (size_t i = 0; i < *nout && !again && rc == 0; i++) {
 			/* The candidates in the closure that do not bring it back. */
 			size_t nr = 0, others = 0;
 			for (size_t k = 0; k < n; k++) {
 				if (cand[k] == out[i] || !unit_in(u, cand[k], all))
 					continue;
-				struct bits *b = bits_new(sr->s->natoms);
-				units_add_atoms(u, &cand[k], 1, b, 1);
-				sr_close_config(sr, b, 0);
+				struct bits *b = units_taken(sr, u, &cand[k], 1, revert);
 				if (!unit_in(u, out[i], b)) {
 					int mine = 0;
 					for (size_t j = 0; j < *nout && !mine; j++)
@@ -520,13 +538,11 @@ static int narrow_needs(struct search *sr, const struct units *u, const size_t *
 			}
 			if (!others)
 				continue;   /* no other candidate in its closure stands without it */
-			struct bits *b = bits_new(sr->s->natoms);
-			units_add_atoms(u, rest, nr, b, 1);
-			sr_close_config(sr, b, 0);
+			struct bits *b = units_taken(sr, u, rest, nr, revert);
 			int back = unit_in(u, out[i], b);   /* the rest needs it: nothing to try */
 			/* A configuration holding them passed: under the
 			 * monotony the search assumes, they pass. */
-			back = back || sr_passed_holds(sr, b);
+			back = back || (!revert && sr_passed_holds(sr, b));
 			bits_free(b);
 			if (back)
 				continue;
@@ -536,11 +552,15 @@ static int narrow_needs(struct search *sr, const struct units *u, const size_t *
 			describe_atoms(sr->s, one, 0, &d);
 			bits_free(one);
 			sr->u = u;
-			int v = pred_inducing(sr, rest, nr);
+			int v = pred(sr, rest, nr);
 			if (v == 1) {
-				ex_event(sr->x, "NARROW", "%s is failure-inducing only with what it needs to build, "
-					 "which fails without it: searching among those", d.s);
-				rc = dd_minimize_left(rest, nr, pred_inducing, border, publish_left, sr, out, nout);
+				if (revert)
+					ex_event(sr->x, "NARROW", "reverting %s passes only with what its reversion needs to "
+						 "build, which passes without it: searching among those", d.s);
+				else
+					ex_event(sr->x, "NARROW", "%s is failure-inducing only with what it needs to build, "
+						 "which fails without it: searching among those", d.s);
+				rc = dd_minimize_left(rest, nr, pred, border, publish_left, sr, out, nout);
 				again = 1;
 			} else if (v < 0) {
 				rc = v;
@@ -553,8 +573,7 @@ static int narrow_needs(struct search *sr, const struct units *u, const size_t *
 	if (rc == 0 || rc == DD_STOP) {
 		bits_zero(result);
 		units_add_atoms(u, out, *nout, result, 1);
-		if (u->tokens)
-			add_tied_pieces(sr, result, NULL, 0);
+		add_tied_pieces(sr, result, NULL, revert);
 		sr_close_blocks(sr, result, 0);
 	}
 	return rc;
@@ -673,7 +692,7 @@ static int search_level(struct explain *x, struct search *sr, const struct units
 	if (rc == 1)
 		rc = minimize(sr, u, ind_cand, nind, pred_inducing, out, &nout, l->inducing);
 	if (rc == 0 && sr->deps)
-		rc = narrow_needs(sr, u, ind_cand, nind, out, &nout, l->inducing);
+		rc = narrow_needs(sr, u, ind_cand, nind, out, &nout, l->inducing, 0);
 	if (rc == DD_STOP)
 		*stopped = 1;
 	if (rc == 0) {
@@ -757,10 +776,12 @@ static int search_level(struct explain *x, struct search *sr, const struct units
 		}
 	}
 	rc = nfi < nrc ? pred_revert(sr, finducing, nfi) : 0;
-	if (rc == 1)
-		rc = minimize(sr, ru, finducing, nfi, pred_revert, out, &nout, l->revert);
-	else if (rc >= 0 || rc == 2)
-		rc = minimize(sr, ru, rev_cand, nrc, pred_revert, out, &nout, l->revert);
+	const size_t *fcand = rc == 1 ? finducing : rev_cand;
+	size_t nfcand = rc == 1 ? nfi : nrc;
+	if (rc >= 0)
+		rc = minimize(sr, ru, fcand, nfcand, pred_revert, out, &nout, l->revert);
+	if (rc == 0 && sr->deps)
+		rc = narrow_needs(sr, ru, fcand, nfcand, out, &nout, l->revert, 1);
 	free(finducing);
 	if (rc == DD_STOP) {
 		*stopped = 1;
@@ -769,7 +790,7 @@ static int search_level(struct explain *x, struct search *sr, const struct units
 		rc = 0;
 	} else if (rc >= 0) {
 		rc = split_fix(sr, out, nout, l->causes, l->aux);
-		if (rc == 1 && u->tokens)
+		if (rc == 1)
 			add_tied_pieces(sr, l->causes, l->aux, 1);
 		if (rc == 1) {
 			/* What the dependences reverted along with the fix is

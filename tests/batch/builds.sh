@@ -275,4 +275,18 @@ check "generated: the constant is failure-inducing, alone" [ "$(jqf '.failure_in
 	[ "$(jqf '.failure_inducing[0].added[0]')" = "	return x * 3;" ]
 check "generated: nothing auxiliary" [ "$(jqf '.auxiliary | length')" = 0 ]
 check "generated: no configuration failed to build (the data file taken with its user)" [ "$(jqf .configurations_failed_to_build)" = 0 ]
+# A module replaced by another (lex.c out, scan.c in, the Makefile's list
+# and main.c's include and calls switched): the list line and the files
+# need each other, so no reversion takes them apart, and the answer is
+# the new module with what is tied to it both ways, never the list line
+# alone with the rest as its build needs; the unrelated version stays out.
+d=$(fixture replaced_module)
+culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh
+check "replaced: exit 0" [ "$RC" = 0 ]
+check "replaced: the fix holds the new module, not the version" \
+	[ "$(jqf '[.fix[].file] | (index("scan.c") != null) and (index("version.h") == null)')" = true ]
+check "replaced: the failure-inducing changes hold the new module, not the version" \
+	[ "$(jqf '[.failure_inducing[].file] | (index("scan.c") != null) and (index("version.h") == null)')" = true ]
+check "replaced: the list line is not the fix alone" [ "$(jqf '.fix | length')" -gt 1 ]
+check "replaced: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
 finish

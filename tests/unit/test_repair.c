@@ -339,6 +339,40 @@ static void test_generated_name(void)
 	change_set_free(s);
 }
 
+/* An include removed (samurai's lexer replaced): the hunk removing
+ * `#include "lex.h"` needs the hunk removing the file's use of lex.h's
+ * lexfile, and, for struct evalstring that the file still uses, the hunk
+ * declaring it anew in util.h. Read backwards: restoring the old use
+ * restores the include. */
+static void test_include_removed(void)
+{
+	const char *oldc = "#include \"lex.h\"\n#include \"util.h\"\n\nstruct evalstring *e;\n\nint main(void)\n{\n"
+			   "\tlexfile = 0;\n\treturn 0;\n}\n";
+	const char *newc = "#include \"util.h\"\n\nstruct evalstring *e;\n\nint main(void)\n{\n\treturn 0;\n}\n";
+	const char *oldh = "struct evalstring { int n; };\nextern int lexfile;\n";
+	const char *oldu = "int util(void);\n";
+	const char *newu = "int util(void);\nstruct evalstring { int n; };\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "main.c", oldc, newc);
+	change_set_add_hunk(s, 1, 1, 0, 0, "", 0);   /* - #include "lex.h" */
+	change_set_add_hunk(s, 8, 1, 6, 0, "", 0);   /* - lexfile = 0; */
+	change_set_add_file(s, "lex.h", "lex.h", 0100644, 0, oldh, strlen(oldh), "", 0, CHANGE_DELETED, 0);
+	change_set_add_hunk(s, 1, 2, 0, 0, "", 0);
+	add_text(s, "util.h", oldu, newu);
+	change_set_add_hunk(s, 1, 0, 2, 1, "", 0);   /* + struct evalstring { ... }; */
+	struct deps d;
+	deps_of(s, &d);
+	int lexfile = 0, evalstring = 0;
+	for (size_t k = 0; k < d.nneed[0]; k++) {
+		lexfile |= d.need[0][k] == 1 && !strcmp(d.need_names[0][k], "lexfile");
+		evalstring |= d.need[0][k] == 3 && !strcmp(d.need_names[0][k], "evalstring");
+	}
+	CHECK(lexfile);
+	CHECK(evalstring);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* deps_order over needs given by hand: change k is unit k. */
 static void order_of(size_t n, const long *needs, size_t *order)
 {
@@ -1473,6 +1507,7 @@ int main(void)
 	RUN(test_locals_per_file);
 	RUN(test_field_moved);
 	RUN(test_generated_name);
+	RUN(test_include_removed);
 	RUN(test_head_moved);
 	RUN(test_function_split);
 	RUN(test_init_moved);

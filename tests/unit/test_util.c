@@ -63,6 +63,25 @@ static void test_read_regular_only(void)
 	free(file);
 }
 
+/* Bit sets across a word boundary: invert flips exactly the n bits. */
+static void test_bits(void)
+{
+	struct bits *b = bits_new(70);
+	bits_set(b, 3);
+	bits_set(b, 65);
+	bits_invert(b);
+	CHECK(bits_count(b) == 68 && !bits_test(b, 3) && !bits_test(b, 65) && bits_test(b, 0) && bits_test(b, 69));
+	struct bits *c = bits_dup(b);
+	bits_invert(c);
+	bits_or(c, b);
+	CHECK(bits_count(c) == 70);
+	bits_zero(c);
+	bits_fill(c);
+	CHECK(bits_count(c) == 70 && bits_subset(b, c) && !bits_equal(b, c));
+	bits_free(b);
+	bits_free(c);
+}
+
 int main(void)
 {
 	alarm(60);   /* a read that blocks fails the test instead of hanging the suite */
@@ -70,5 +89,6 @@ int main(void)
 	RUN(test_sanitize);
 	RUN(test_shell_name);
 	RUN(test_read_regular_only);
+	RUN(test_bits);
 	TEST_EXIT();
 }
