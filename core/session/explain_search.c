@@ -191,6 +191,30 @@ int sr_test_atoms_ex(struct search *sr, const struct bits *applied, int revert_v
 	return rc;
 }
 
+int sr_tested(const struct search *sr, const struct bits *applied)
+{
+	char key[41];
+	config_key(sr->s, applied, key);
+	for (size_t i = 0; i < sr->x->nconfigs; i++)
+		if (!strcmp(sr->x->configs[i].key, key))
+			return 1;
+	return 0;
+}
+
+void sr_note_implied(struct search *sr, const struct bits *applied)
+{
+	char key[41];
+	config_key(sr->s, applied, key);
+	if (sr->passed && !strcmp(sr->passed->implied, key))
+		return;
+	if (sr->passed)
+		memcpy(sr->passed->implied, key, sizeof(key));
+	struct buf label = BUF_INIT;
+	config_label(sr->s, applied, 0, &label);
+	ex_event(sr->x, "CONFIG_IMPLIED", "%s: PASS, implied (a configuration holding it passed; not built)", label.s);
+	buf_release(&label);
+}
+
 int sr_test_atoms(struct search *sr, const struct bits *applied, int revert_view, enum unresolved_why *why)
 {
 	return sr_test_atoms_ex(sr, applied, revert_view, why, NULL);
@@ -1498,6 +1522,7 @@ out:
 	for (size_t i = 0; i < passed.n; i++)
 		bits_free(passed.b[i]);
 	free(passed.b);
+	free(passed.reverted);
 	sr_learnt_release(&repaired);
 	bits_free(sr.token_apart);
 	bits_free(sr.token_block);

@@ -14,6 +14,12 @@
 int sr_test_atoms_ex(struct search *sr, const struct bits *applied, int revert_view, enum unresolved_why *why,
 		     char **excerpt);
 int sr_test_atoms(struct search *sr, const struct bits *applied, int revert_view, enum unresolved_why *why);
+/* explain_search.c: say that configuration `applied` passes without a
+ * build, as one holding it passed. */
+void sr_note_implied(struct search *sr, const struct bits *applied);
+/* explain_search.c: whether configuration `applied` was tested (its
+ * outcome is known). */
+int sr_tested(const struct search *sr, const struct bits *applied);
 
 /* search_build.c. In b, revert 0 means applied to good, revert 1 reverted
  * from bad; the closures return how many changes or pieces they added. */

@@ -829,23 +829,31 @@ static size_t add_generators(struct search *sr, const char *excerpt, struct bits
 	return added;
 }
 
-/* Did a configuration holding b pass? Under the monotony the search
- * assumes, b passes too. */
-int sr_passed_holds(const struct search *sr, const struct bits *b)
+/* Did a configuration holding b pass (good_only: one applied to good,
+ * not a reversion from bad)? Under the monotony the search assumes, b
+ * passes too. */
+static int passed_holds(const struct search *sr, const struct bits *b, int good_only)
 {
 	for (size_t k = 0; sr->passed && k < sr->passed->n; k++)
-		if (bits_subset(b, sr->passed->b[k]))
+		if ((!good_only || !sr->passed->reverted[k]) && bits_subset(b, sr->passed->b[k]))
 			return 1;
 	return 0;
 }
 
+int sr_passed_holds(const struct search *sr, const struct bits *b)
+{
+	return passed_holds(sr, b, 0);
+}
+
 /* Keep a configuration that passed (sr_passed_holds reads them). */
-static void remember_passed(struct search *sr, const struct bits *applied)
+static void remember_passed(struct search *sr, const struct bits *applied, int reverted)
 {
 	struct passed *p = sr->passed;
 	if (!p)
 		return;
 	p->b = xrealloc(p->b, (p->n + 1) * sizeof(*p->b));
+	p->reverted = xrealloc(p->reverted, p->n + 1);
+	p->reverted[p->n] = (char)reverted;
 	p->b[p->n++] = bits_dup(applied);
 }
 
@@ -858,6 +866,16 @@ int sr_test_repaired(struct search *sr, struct bits *applied)
 	struct bits *added_all = bits_new(sr->s->natoms);
 	for (int round = 0;; round++) {
 		sr_close_config(sr, applied, 0);
+		/* Under the monotony the search assumes, a configuration held
+		 * by one applied to good that passed passes: no build. Never
+		 * against a tested outcome, and a failure is never implied.
+		 * (A reversion that passed is no ground: reverting more than
+		 * the fix may mask the failure, moved_mark.) */
+		if (round == 0 && !sr_tested(sr, applied) && passed_holds(sr, applied, 1)) {
+			sr_note_implied(sr, applied);
+			bits_free(added_all);
+			return VERDICT_PASS;
+		}
 		enum unresolved_why why = WHY_NONE;
 		char *excerpt = NULL;
 		int v = sr_test_atoms_ex(sr, applied, 0, &why, &excerpt);
@@ -865,7 +883,7 @@ int sr_test_repaired(struct search *sr, struct bits *applied)
 		if (v != VERDICT_UNRESOLVED || why != WHY_BUILD || round == REPAIR_ROUNDS || !excerpt) {
 			free(excerpt);
 			if (v == VERDICT_PASS)
-				remember_passed(sr, applied);
+				remember_passed(sr, applied, 0);
 			/* Sound only when what repair added does not fail by itself
 			 * (tested, unless a configuration holding it passed): else
 			 * the cause may be in it, and this subset tells nothing. */
@@ -931,7 +949,7 @@ int sr_test_revert_repaired(struct search *sr, struct bits *applied, enum unreso
 		if (v != VERDICT_UNRESOLVED || why != WHY_BUILD || round == REPAIR_ROUNDS || !excerpt) {
 			free(excerpt);
 			if (v == VERDICT_PASS)
-				remember_passed(sr, applied);
+				remember_passed(sr, applied, 1);
 			/* Sound only when reverting what repair added still
 			 * fails by itself: else the fix may be in it. */
 			if (v == VERDICT_PASS && bits_count(added_all) > 0) {

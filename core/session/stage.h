@@ -95,8 +95,8 @@ struct search {
 	 * from then on. */
 	size_t *token_tie;
 	size_t token_start;          /* x->nconfigs when the token level began */
-	/* The configurations applied to good that passed, as tested (or
-	 * NULL): shared by the copies of a search. */
+	/* The configurations that passed, as tested, applied to good or
+	 * reverted from bad (or NULL): shared by the copies of a search. */
 	struct passed *passed;
 	/* Needs learnt from repairs (or NULL): a change using a name a header
 	 * declares needs the change adding its #include (add_includes); the
@@ -107,7 +107,9 @@ struct search {
 
 struct passed {
 	struct bits **b;
+	char *reverted;   /* per configuration: 1 when tested as a reversion from bad */
 	size_t n;
+	char implied[41]; /* the last configuration whose pass was implied (said once) */
 };
 
 struct learnt {

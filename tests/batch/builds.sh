@@ -289,4 +289,18 @@ check "replaced: the failure-inducing changes hold the new module, not the versi
 	[ "$(jqf '[.failure_inducing[].file] | (index("scan.c") != null) and (index("version.h") == null)')" = true ]
 check "replaced: the list line is not the fix alone" [ "$(jqf '.fix | length')" -gt 1 ]
 check "replaced: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
+# A configuration held by one applied to good that passed passes, under
+# the monotony the search assumes: the token level's first configuration
+# (base() without z.c's pieces) is not built, and says so; the answer is
+# still the constant, proved by configurations that were built.
+d=$(fixture implied_pass)
+(cd "$d" && "$CULPRIT" --batch --format json --no-semantic --good good --bad bad --build make -- ./run-test.sh) \
+	> "$T/out.json" 2> "$T/implied.err"
+RC=$?
+check "implied: exit 0" [ "$RC" = 0 ]
+check "implied: a pass is implied, not built" grep -q 'good with 3 4: PASS, implied' "$T/implied.err"
+check "implied: that configuration was not built" sh -c "! grep -q 'good with 3 4: PASS (' '$T/implied.err'"
+check "implied: the constant is failure-inducing, alone" [ "$(jqf '.failure_inducing | length')" = 1 ] &&
+	[ "$(jqf '.failure_inducing[0].added[0]')" = "	int factor = 3;" ]
+
 finish
