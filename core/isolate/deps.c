@@ -1333,155 +1333,61 @@ static int declares_global(const struct scan *sc, const char *name)
 	return 0;
 }
 
-/* A name from a header: a hunk newly using a name (one its file's old
- * revision never mentions) that no changed file declares, in a file that
- * gains #include lines, most likely uses what a new include declares
- * (assert after #include <assert.h>): it needs the hunks adding the
- * includes its file did not have (d->header: a guess, which the search
- * holds as it holds what a repair teaches). A hunk newly using a name
- * that a changed file declares, in a file gaining `#include` of that
- * file, needs the include: no guess (a header's new prototypes taking
- * `Picoc *pc`, the typedef in interpreter.h it now includes). */
-static void header_needs(const struct change_set *s, const struct scan *scans, long *const *owners, struct deps *d)
+/* Every name the changed files declare, either revision, sorted (the
+ * strings are the scans'; to free). */
+static const char **declared_names(const struct change_set *s, const struct scan *scans, size_t *n)
 {
-	size_t nall = 0;
+	*n = 0;
 	for (size_t f = 0; f < 2 * s->nfiles; f++)
-		nall += scans[f].nd;
-	const char **declared = xmalloc((nall + 1) * sizeof(*declared));
-	nall = 0;
+		*n += scans[f].nd;
+	const char **v = xmalloc((*n + 1) * sizeof(*v));
+	*n = 0;
 	for (size_t f = 0; f < 2 * s->nfiles; f++)
 		for (size_t k = 0; k < scans[f].nd; k++)
-			declared[nall++] = scans[f].d[k].name;
-	qsort(declared, nall, sizeof(*declared), cmp_cstr);
-	for (size_t f = 0; f < s->nfiles; f++) {
-		const struct scan *old = &scans[2 * f], *new = &scans[2 * f + 1];
-		/* The includes the file did not have, and their hunks. */
-		size_t *inc = NULL, ninc = 0;
-		long *incf = NULL;   /* per include: the changed file it names, or -1 */
-		for (size_t k = 0; k + 2 < new->nt; k++) {
-			long c = owners[2 * f + 1][new->t[k].line];
-			char *key = c >= 0 ? include_key(new, k) : NULL;
-			if (!key)
-				continue;
-			int known = 0;
-			for (size_t j = 0; j + 2 < old->nt && !known; j++) {
-				char *o = include_key(old, j);
-				known = o && !strcmp(o, key);
-				free(o);
-			}
-			long g = -1;
-			if (!known && key[0] == '"') {
-				key[strlen(key) - 1] = '\0';
-				g = included_file(s, key + 1);
-			}
-			free(key);
-			if (!known) {
-				inc = xrealloc(inc, (ninc + 1) * sizeof(*inc));
-				incf = xrealloc(incf, (ninc + 1) * sizeof(*incf));
-				incf[ninc] = g;
-				inc[ninc++] = (size_t)c;
-			}
-		}
-		if (!ninc)
-			continue;
-		/* Every name the old revision of the file mentions. */
-		size_t nold = old->nu;
-		const char **oldn = xmalloc((nold + 1) * sizeof(*oldn));
-		for (size_t k = 0; k < nold; k++)
-			oldn[k] = xstrndup(old->u[k].s, old->u[k].len);
-		qsort(oldn, nold, sizeof(*oldn), cmp_cstr);
-		for (size_t k = 0; k < new->nu; k++) {
-			const struct use *u = &new->u[k];
-			const struct tok *t = &new->t[u->tok];
-			long c = owner_of(new, owners[2 * f + 1], u->tok);
-			if (c < 0 || u->member || t->directive || scan_in_list(t, scan_type_words) || scan_in_list(t, scan_stmt_words))
-				continue;
-			char *name = xstrndup(u->s, u->len);
-			if (!in_sorted(oldn, nold, name) && !in_sorted(declared, nall, name))
-				for (size_t j = 0; j < ninc; j++)
-					add_header(d, (size_t)c, inc[j], name);
-			for (size_t j = 0; j < ninc && !in_sorted(oldn, nold, name); j++)
-				if (incf[j] >= 0 && declares_global(&scans[2 * incf[j] + 1], name))
-					add_need(d, (size_t)c, inc[j], name);   /* `Picoc *pc` after `#include "interpreter.h"` */
-			free(name);
-		}
-		for (size_t k = 0; k < nold; k++)
-			free((char *)oldn[k]);
-		free(oldn);
-		free(inc);
-		free(incf);
-	}
-	free(declared);
+			v[(*n)++] = scans[f].d[k].name;
+	qsort(v, *n, sizeof(*v), cmp_cstr);
+	return v;
 }
 
-/* Whether sc uses name (not as a member). */
-static int uses_name(const struct scan *sc, const char *name)
+/* Every name sc mentions, sorted (to free with names_free). */
+static const char **mentioned_names(const struct scan *sc, size_t *n)
 {
-	size_t n = strlen(name);
-	for (size_t k = 0; k < sc->nu; k++)
-		if (!sc->u[k].member && sc->u[k].len == n && !memcmp(sc->u[k].s, name, n))
-			return 1;
-	return 0;
+	*n = sc->nu;
+	const char **v = xmalloc((*n + 1) * sizeof(*v));
+	for (size_t k = 0; k < *n; k++)
+		v[k] = xstrndup(sc->u[k].s, sc->u[k].len);
+	qsort(v, *n, sizeof(*v), cmp_cstr);
+	return v;
 }
 
-/* An include removed: a hunk removing `#include "x.h"` (x.h a changed
- * file) from a file that used names x.h's old revision declares needs the
- * file to do without them: the hunks removing those uses (samurai's
- * `lexfile = mkfile(manifest);` gone with `#include "lex.h"`), or, for a
- * name the file still uses, the hunks declaring it anew in another
- * changed file (`struct evalstring` moved from lex.h to util.h). Read
- * backwards, restoring old uses restores the include. */
-static void include_removed_needs(const struct change_set *s, const struct scan *scans, long *const *owners,
-				  struct deps *d)
+static void names_free(const char **v, size_t n)
 {
-	for (size_t f = 0; f < s->nfiles; f++) {
-		const struct scan *old = &scans[2 * f], *new = &scans[2 * f + 1];
-		for (size_t k = 0; k + 2 < old->nt; k++) {
-			long r = owners[2 * f][old->t[k].line];
-			char *key = r >= 0 ? include_key(old, k) : NULL;
-			if (!key)
-				continue;
-			int kept = 0;
-			for (size_t j = 0; j + 2 < new->nt && !kept; j++) {
-				char *o = include_key(new, j);
-				kept = o && !strcmp(o, key);
-				free(o);
-			}
-			long x = -1;
-			if (!kept && key[0] == '"') {
-				key[strlen(key) - 1] = '\0';
-				x = included_file(s, key + 1);
-			}
-			free(key);
-			if (x < 0 || (size_t)x == f)
-				continue;
-			const struct scan *hx = &scans[2 * x];
-			for (size_t u = 0; u < old->nu; u++) {
-				const struct use *us = &old->u[u];
-				long c = owners[2 * f][us->line];
-				if (us->member)
-					continue;
-				char *name = xstrndup(us->s, us->len);
-				if (!declares_global(hx, name) || declares_global(old, name)) {
-					free(name);
-					continue;
-				}
-				if (!uses_name(new, name)) {
-					if (c >= 0)
-						add_need(d, (size_t)r, (size_t)c, name);
-				} else {
-					for (size_t g = 0; g < s->nfiles; g++)
-						for (size_t j = 0; g != (size_t)x && g != f && j < scans[2 * g + 1].nd; j++) {
-							const struct decl *dc = &scans[2 * g + 1].d[j];
-							long o = owners[2 * g + 1][dc->first];
-							if (o >= 0 && dc->cls == 'g' && !strcmp(dc->name, name))
-								add_need(d, (size_t)r, (size_t)o, name);
-						}
-				}
-				free(name);
-			}
-		}
+	for (size_t k = 0; k < n; k++)
+		free((char *)v[k]);
+	free(v);
+}
+
+/* Whether token k of sc starts an #include that other does not have;
+ * *file: the changed file it names (a "..." include), or -1. */
+static int include_gained(const struct change_set *s, const struct scan *sc, const struct scan *other, size_t k,
+			  long *file)
+{
+	char *key = include_key(sc, k);
+	*file = -1;
+	if (!key)
+		return 0;
+	int known = 0;
+	for (size_t j = 0; j + 2 < other->nt && !known; j++) {
+		char *o = include_key(other, j);
+		known = o && !strcmp(o, key);
+		free(o);
 	}
+	if (!known && key[0] == '"') {
+		key[strlen(key) - 1] = '\0';
+		*file = included_file(s, key + 1);
+	}
+	free(key);
+	return !known;
 }
 
 /* Whether path reads as documentation: a file a build never turns into
@@ -1526,16 +1432,22 @@ static int new_text_holds(const struct change_set *s, size_t c, const char *name
 	return 0;
 }
 
-/* A name made by the build: a hunk newly using a name (one its file's old
- * revision never mentions) that no changed file declares most likely
- * uses what a hunk of a changed file that is neither C nor documentation
- * adds, when that hunk's new text holds the name or its part after its
- * first underscore (nasm's directiv.dat gains `dollarhex`, a perl script
- * makes `D_DOLLARHEX` of it; a grammar's new %token). A guess, held as
- * header_needs' are (d->header). */
-static void generated_needs(const struct change_set *s, const struct scan *scans, long *const *owners, struct deps *d)
+/* A name from a header: a hunk newly using a name (one its file's old
+ * revision never mentions) that no changed file declares, in a file that
+ * gains #include lines, most likely uses what a new include declares
+ * (assert after #include <assert.h>): it needs the hunks adding the
+ * includes its file did not have (d->header: a guess, which the search
+ * holds as it holds what a repair teaches). A hunk newly using a name
+ * that a changed file declares, in a file gaining `#include` of that
+ * file, needs the include: no guess (a header's new prototypes taking
+ * `Picoc *pc`, the typedef in interpreter.h it now includes). A name
+ * made by the build, too: such a hunk likely needs the hunks of changed
+ * files neither C nor documentation whose new text holds the name, or its
+ * part after its first underscore (nasm's directiv.dat gains `dollarhex`,
+ * a perl script makes `D_DOLLARHEX` of it; a grammar's new %token). */
+static void header_needs(const struct change_set *s, const struct scan *scans, long *const *owners, struct deps *d)
 {
-	size_t *gen = NULL, ngen = 0;
+	size_t *gen = NULL, ngen = 0;   /* the hunks of files neither C nor documentation */
 	for (size_t c = 0; c < s->nchanges; c++) {
 		const struct change_file *f = &s->files[s->changes[c].file];
 		if (!f->binary && f->new_data && !c_like(f->new_path) && !doc_like(f->new_path)) {
@@ -1543,44 +1455,109 @@ static void generated_needs(const struct change_set *s, const struct scan *scans
 			gen[ngen++] = c;
 		}
 	}
-	if (!ngen)
-		return;
-	size_t nall = 0;
-	for (size_t f = 0; f < 2 * s->nfiles; f++)
-		nall += scans[f].nd;
-	const char **declared = xmalloc((nall + 1) * sizeof(*declared));
-	nall = 0;
-	for (size_t f = 0; f < 2 * s->nfiles; f++)
-		for (size_t k = 0; k < scans[f].nd; k++)
-			declared[nall++] = scans[f].d[k].name;
-	qsort(declared, nall, sizeof(*declared), cmp_cstr);
+	size_t nall;
+	const char **declared = declared_names(s, scans, &nall);
 	for (size_t f = 0; f < s->nfiles; f++) {
 		const struct scan *old = &scans[2 * f], *new = &scans[2 * f + 1];
-		size_t nold = old->nu;
-		const char **oldn = xmalloc((nold + 1) * sizeof(*oldn));
-		for (size_t k = 0; k < nold; k++)
-			oldn[k] = xstrndup(old->u[k].s, old->u[k].len);
-		qsort(oldn, nold, sizeof(*oldn), cmp_cstr);
+		/* The includes the file did not have, and their hunks. */
+		size_t *inc = NULL, ninc = 0;
+		long *incf = NULL;   /* per include: the changed file it names, or -1 */
+		for (size_t k = 0; k + 2 < new->nt; k++) {
+			long c = owners[2 * f + 1][new->t[k].line], g;
+			if (c < 0 || !include_gained(s, new, old, k, &g))
+				continue;
+			inc = xrealloc(inc, (ninc + 1) * sizeof(*inc));
+			incf = xrealloc(incf, (ninc + 1) * sizeof(*incf));
+			incf[ninc] = g;
+			inc[ninc++] = (size_t)c;
+		}
+		if (!ninc && !ngen)
+			continue;
+		size_t nold;
+		const char **oldn = mentioned_names(old, &nold);
 		for (size_t k = 0; k < new->nu; k++) {
 			const struct use *u = &new->u[k];
 			const struct tok *t = &new->t[u->tok];
 			long c = owner_of(new, owners[2 * f + 1], u->tok);
-			if (c < 0 || u->member || t->directive || scan_in_list(t, scan_type_words) ||
-			    scan_in_list(t, scan_stmt_words))
+			if (c < 0 || u->member || t->directive || scan_in_list(t, scan_type_words) || scan_in_list(t, scan_stmt_words))
 				continue;
 			char *name = xstrndup(u->s, u->len);
-			for (size_t j = 0; j < ngen && !in_sorted(oldn, nold, name) && !in_sorted(declared, nall, name); j++)
-				if (new_text_holds(s, gen[j], name))
-					add_header(d, (size_t)c, gen[j], name);
+			if (!in_sorted(oldn, nold, name) && !in_sorted(declared, nall, name)) {
+				for (size_t j = 0; j < ninc; j++)
+					add_header(d, (size_t)c, inc[j], name);
+				for (size_t j = 0; j < ngen; j++)
+					if (new_text_holds(s, gen[j], name))
+						add_header(d, (size_t)c, gen[j], name);   /* D_DOLLARHEX from `dollarhex` */
+			}
+			for (size_t j = 0; j < ninc && !in_sorted(oldn, nold, name); j++)
+				if (incf[j] >= 0 && declares_global(&scans[2 * incf[j] + 1], name))
+					add_need(d, (size_t)c, inc[j], name);   /* `Picoc *pc` after `#include "interpreter.h"` */
 			free(name);
 		}
-		for (size_t k = 0; k < nold; k++)
-			free((char *)oldn[k]);
-		free(oldn);
+		names_free(oldn, nold);
+		free(inc);
+		free(incf);
 	}
 	free(declared);
 	free(gen);
 }
+
+/* Whether sc uses name (not as a member). */
+static int uses_name(const struct scan *sc, const char *name)
+{
+	size_t n = strlen(name);
+	for (size_t k = 0; k < sc->nu; k++)
+		if (!sc->u[k].member && sc->u[k].len == n && !memcmp(sc->u[k].s, name, n))
+			return 1;
+	return 0;
+}
+
+/* An include removed: a hunk removing `#include "x.h"` (x.h a changed
+ * file) from a file that used names x.h's old revision declares needs the
+ * file to do without them: the hunks removing those uses (samurai's
+ * `lexfile = mkfile(manifest);` gone with `#include "lex.h"`), or, for a
+ * name the file still uses, the hunks declaring it anew in another
+ * changed file (`struct evalstring` moved from lex.h to util.h). Read
+ * backwards, restoring old uses restores the include. */
+static void include_removed_needs(const struct change_set *s, const struct scan *scans, long *const *owners,
+				  struct deps *d)
+{
+	for (size_t f = 0; f < s->nfiles; f++) {
+		const struct scan *old = &scans[2 * f], *new = &scans[2 * f + 1];
+		for (size_t k = 0; k + 2 < old->nt; k++) {
+			long r = owners[2 * f][old->t[k].line], x;
+			if (r < 0 || !include_gained(s, old, new, k, &x) || x < 0 || (size_t)x == f)
+				continue;
+			const struct scan *hx = &scans[2 * x];
+			for (size_t u = 0; u < old->nu; u++) {
+				const struct use *us = &old->u[u];
+				long c = owners[2 * f][us->line];
+				if (us->member)
+					continue;
+				char *name = xstrndup(us->s, us->len);
+				if (!declares_global(hx, name) || declares_global(old, name)) {
+					free(name);
+					continue;
+				}
+				if (!uses_name(new, name)) {
+					if (c >= 0)
+						add_need(d, (size_t)r, (size_t)c, name);
+				} else {
+					for (size_t g = 0; g < s->nfiles; g++)
+						for (size_t j = 0; g != (size_t)x && g != f && j < scans[2 * g + 1].nd; j++) {
+							const struct decl *dc = &scans[2 * g + 1].d[j];
+							long o = owners[2 * g + 1][dc->first];
+							if (o >= 0 && dc->cls == 'g' && !strcmp(dc->name, name))
+								add_need(d, (size_t)r, (size_t)o, name);
+						}
+				}
+				free(name);
+			}
+		}
+	}
+}
+
+
 
 /* An unchanged use of a global name only one revision declares: on the
  * side without the global, a local or parameter of its function that a
@@ -1953,7 +1930,6 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 	file_needs(s, d);
 	header_needs(s, scans, owners, d);
 	include_removed_needs(s, scans, owners, d);
-	generated_needs(s, scans, owners, d);
 	record_uses(s, scans, owners, hd, nhd, d);
 	free(hd);
 	for (size_t f = 0; f < 2 * s->nfiles; f++) {
