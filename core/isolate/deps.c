@@ -1269,11 +1269,13 @@ static int included_source(const char *key)
  * what X declares): without the addition, what X declares is gone, so the
  * removal needs it. A source included (`#include "rexpdb.c"` moved up in
  * the file that compiles it) is not guarded: the addition without the
- * removal defines it all twice, so the two need each other. */
+ * removal defines it all twice, so the two need each other; so does an
+ * include moved within one file (mandoc's headers have no guards: the
+ * addition without the removal declares everything twice). */
 static void include_needs(const struct change_set *s, const struct scan *scans, long *const *owners, struct deps *d)
 {
 	struct inc {
-		size_t change;
+		size_t change, file;
 		int side;
 		char *key;
 	} *v = NULL;
@@ -1285,14 +1287,14 @@ static void include_needs(const struct change_set *s, const struct scan *scans, 
 			if (!key)
 				continue;
 			v = xrealloc(v, (n + 1) * sizeof(*v));
-			v[n++] = (struct inc){(size_t)owners[f][sc->t[k].line], (int)(f % 2), key};
+			v[n++] = (struct inc){(size_t)owners[f][sc->t[k].line], f / 2, (int)(f % 2), key};
 		}
 	}
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; v[i].side == 0 && j < n; j++)
 			if (v[j].side == 1 && v[j].change != v[i].change && !strcmp(v[i].key, v[j].key)) {
 				add_need(d, v[i].change, v[j].change, v[i].key);
-				if (included_source(v[i].key))
+				if (included_source(v[i].key) || v[i].file == v[j].file)
 					add_need(d, v[j].change, v[i].change, v[i].key);
 			}
 	for (size_t i = 0; i < n; i++)

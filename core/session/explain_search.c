@@ -597,7 +597,8 @@ static int narrow_needs(struct search *sr, const struct units *u, const size_t *
 	if (rc == 0 || rc == DD_STOP) {
 		bits_zero(result);
 		units_add_atoms(u, out, *nout, result, 1);
-		add_tied_pieces(sr, result, NULL, revert);
+		if (u->tokens)
+			add_tied_pieces(sr, result, NULL, revert);
 		sr_close_blocks(sr, result, 0);
 	}
 	return rc;
@@ -814,7 +815,7 @@ static int search_level(struct explain *x, struct search *sr, const struct units
 		rc = 0;
 	} else if (rc >= 0) {
 		rc = split_fix(sr, out, nout, l->causes, l->aux);
-		if (rc == 1)
+		if (rc == 1 && u->tokens)
 			add_tied_pieces(sr, l->causes, l->aux, 1);
 		if (rc == 1) {
 			/* What the dependences reverted along with the fix is
@@ -1406,6 +1407,18 @@ proofs:;
 			 "the hunk-level answer stands", !ok_ind ? "failure-inducing set" : "fix");
 		answer_of_hunks(&ans, &hl);
 		x->refined = 0;
+	}
+	/* A hunk-level answer's changes tied both ways to what they need to
+	 * build (a deleted source and the build file's line listing it) were
+	 * never told apart from them: part of the answer, not its build
+	 * needs, as at token level (samurai's build.ninja line had been the
+	 * answer alone). The proofs' configurations hold them already. */
+	if (!x->refined) {
+		const struct units *level = sr.u;
+		sr.u = &cu;
+		add_tied_pieces(&sr, ans.ind, ans.ind_aux, 0);
+		add_tied_pieces(&sr, ans.fix, ans.fix_aux, 1);
+		sr.u = level;
 	}
 	struct bits *aux = bits_dup(ans.ind_aux);
 	bits_or(aux, ans.fix_aux);

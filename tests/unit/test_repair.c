@@ -251,6 +251,21 @@ static void test_moved_include(void)
 	CHECK(d.nneed[0] == 0);
 	deps_release(&d);
 	change_set_free(s);
+	/* Moved within one file (mandoc's headers have no guards: both lines
+	 * in, mandoc.h is read twice): the two need each other. */
+	const char *om = "#include \"mandoc.h\"\n#include \"aux.h\"\n#include \"out.h\"\n#include \"html.h\"\n"
+			 "#include \"main.h\"\n\nint x;\n";
+	const char *nm = "#include \"aux.h\"\n#include \"out.h\"\n#include \"html.h\"\n#include \"main.h\"\n"
+			 "#include \"mandoc.h\"\n\nint x;\n";
+	s = change_set_new("a", "b");
+	add_text(s, "man_html.c", om, nm);
+	change_set_add_hunk(s, 1, 1, 0, 0, "", 0);
+	change_set_add_hunk(s, 5, 0, 5, 1, "", 0);
+	deps_of(s, &d);
+	CHECK(d.nneed[0] == 1 && d.need[0][0] == 1);
+	CHECK(d.nneed[1] == 1 && d.need[1][0] == 0);
+	deps_release(&d);
+	change_set_free(s);
 }
 
 /* A function defined under a new name that a macro maps to the old one,
