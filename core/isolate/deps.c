@@ -983,43 +983,65 @@ static void order_needs(const struct change_set *s, const struct scan *scans, lo
  * `switch` another hunk holds and that hunk need each other (an `else`
  * made `else switch (ret)` by one hunk, the old switch's cases made its
  * own by the next: the cases alone are "not within a switch statement",
- * the head alone a switch that jumps past its body). */
+ * the head alone a switch that jumps past its body). A `continue` must be
+ * in a loop and a `break` in a loop or a switch: a hunk adding one inside
+ * a braced body whose head another hunk adds needs that hunk (tidy's
+ * `if ... else` chain made `while (node)`, the body's new `continue`
+ * lines below: "continue statement not within a loop"); in the old
+ * revision, removing the head needs the statement removed. */
 static void switch_needs(const struct change_set *s, const struct scan *scans, long *const *owners, struct deps *d)
 {
 	for (size_t f = 0; f < 2 * s->nfiles; f++) {
 		const struct scan *sc = &scans[f];
-		long *body = xmalloc((sc->nt + 1) * sizeof(*body));   /* per open brace: its switch token, or -1 */
+		long *body = xmalloc((sc->nt + 1) * sizeof(*body));   /* per open brace: its head's token, or -1 */
+		char *kind = xmalloc(sc->nt + 1);                      /* 's' a switch's body, 'l' a loop's */
 		size_t sp = 0;
 		long pending = -1;
-		int depth = 0, at = 0;   /* parentheses; those the pending switch was at */
+		char pkind = 0;
+		int depth = 0, at = 0;   /* parentheses; those the pending head was at */
 		for (size_t k = 0; k < sc->nt; k++) {
 			const struct tok *t = &sc->t[k];
 			if (t->directive)
 				continue;
-			if (scan_tok_is(t, "switch") && t->kind == T_IDENT) {
+			int loop = t->kind == T_IDENT && (scan_tok_is(t, "for") || scan_tok_is(t, "while") || scan_tok_is(t, "do"));
+			if ((scan_tok_is(t, "switch") && t->kind == T_IDENT) || loop) {
 				pending = (long)k;
+				pkind = loop ? 'l' : 's';
 				at = depth;
 			} else if (scan_punct(t, '(')) {
 				depth++;
 			} else if (scan_punct(t, ')')) {
 				depth--;
+			} else if (scan_punct(t, ';') && depth == at) {
+				pending = -1;   /* `while (x);`, the end of `do ... while (x);` */
 			} else if (scan_punct(t, '{')) {
-				body[sp++] = pending >= 0 && depth == at ? pending : -1;
+				body[sp] = pending >= 0 && depth == at ? pending : -1;
+				kind[sp++] = pkind;
 				pending = -1;
 			} else if (scan_punct(t, '}')) {
 				sp -= sp > 0;
-			} else if (t->kind == T_IDENT && (scan_tok_is(t, "case") || scan_tok_is(t, "default"))) {
-				long sw = -1;
-				for (size_t i = sp; i-- > 0 && sw < 0;)
-					sw = body[i];
-				long lo = owner_of(sc, owners[f], k), so = sw >= 0 ? owner_of(sc, owners[f], (size_t)sw) : -1;
-				if (lo < 0 || so < 0 || lo == so)
+			} else if (t->kind == T_IDENT && (scan_tok_is(t, "case") || scan_tok_is(t, "default") ||
+							  scan_tok_is(t, "continue") || scan_tok_is(t, "break"))) {
+				int label = scan_tok_is(t, "case") || scan_tok_is(t, "default");
+				long head = -1;
+				for (size_t i = sp; i-- > 0 && head < 0;)
+					if (body[i] >= 0 && (kind[i] == 'l' ? !label : !scan_tok_is(t, "continue")))
+						head = body[i];
+				long lo = owner_of(sc, owners[f], k), ho = head >= 0 ? owner_of(sc, owners[f], (size_t)head) : -1;
+				if (lo < 0 || ho < 0 || lo == ho)
 					continue;
-				add_need(d, (size_t)lo, (size_t)so, "switch");
-				add_need(d, (size_t)so, (size_t)lo, "switch");
+				if (label) {
+					add_need(d, (size_t)lo, (size_t)ho, "switch");
+					add_need(d, (size_t)ho, (size_t)lo, "switch");
+				} else if (f % 2) {
+					add_need(d, (size_t)lo, (size_t)ho, "loop");
+				} else {
+					add_need(d, (size_t)ho, (size_t)lo, "loop");
+				}
 			}
 		}
 		free(body);
+		free(kind);
 	}
 }
 

@@ -31,8 +31,9 @@
  * of what the header declared, or declaring anew elsewhere what the
  * file still uses. Two hunks of one
  * function raising and lowering one counter, or calling the two halves of
- * a pair (lock and unlock), need each other; so do a file added or
- * deleted and the build file's line listing it, and an include of a new
+ * a pair (lock and unlock), need each other; so do a switch and its
+ * labels, a file added or deleted and the build file's line listing it;
+ * a continue or break needs its loop's new head, and an include of a new
  * header needs the header. A hunk newly using a
  * name no changed file declares, in a file that gains #include lines,
  * likely needs the hunks adding them (header: kept apart, a guess); so

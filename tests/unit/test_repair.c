@@ -388,6 +388,31 @@ static void test_include_removed(void)
 	change_set_free(s);
 }
 
+/* A loop's head and a `continue` in its body in two hunks (tidy's if
+ * chain made a while loop): the continue needs the head, not the other
+ * way round. */
+static void test_loop_continue(void)
+{
+	const char *old = "int f(int *v, int n)\n{\n\tint s = 0, i = 0;\n\tif (n > 0) {\n\t\ts += v[i];\n\t}\n"
+			  "\treturn s;\n}\n";
+	const char *new = "int f(int *v, int n)\n{\n\tint s = 0, i = 0;\n\twhile (i < n) {\n\t\tif (v[i++] < 0)\n"
+			  "\t\t\tcontinue;\n\t\ts += v[i - 1];\n\t}\n\treturn s;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "f.c", old, new);
+	change_set_add_hunk(s, 4, 1, 4, 1, "", 0);   /* if (n > 0) { made while (i < n) { */
+	change_set_add_hunk(s, 5, 1, 5, 3, "", 0);   /* the body, with its continue */
+	struct deps d;
+	deps_of(s, &d);
+	int loop = 0;
+	for (size_t k = 0; k < d.nneed[1]; k++)
+		loop |= d.need[1][k] == 0 && !strcmp(d.need_names[1][k], "loop");
+	CHECK(loop);
+	for (size_t k = 0; k < d.nneed[0]; k++)
+		CHECK(d.need[0][k] != 1);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* deps_order over needs given by hand: change k is unit k. */
 static void order_of(size_t n, const long *needs, size_t *order)
 {
@@ -1523,6 +1548,7 @@ int main(void)
 	RUN(test_field_moved);
 	RUN(test_generated_name);
 	RUN(test_include_removed);
+	RUN(test_loop_continue);
 	RUN(test_head_moved);
 	RUN(test_function_split);
 	RUN(test_init_moved);
