@@ -492,6 +492,8 @@ static void head_moves(const struct change_set *s, size_t f, const struct scan *
 	free(dep0);
 }
 
+#define REWRITE_LINES 6   /* a function this long or longer, rewritten by one hunk, is one piece */
+
 /* Hunks that rewrite a function: one both revisions define (by name),
  * touched by three hunks or more, with most of its lines (two thirds)
  * changed on both sides. Its hunks cut old and new code at arbitrary
@@ -531,6 +533,32 @@ static void rewrites(const struct scan *sc, long *const *owners, long *hard, cha
 					rewrite[owners[side][l]] = 1;
 				}
 	}
+	/* One hunk replacing most of a function's lines on both sides (of
+	 * REWRITE_LINES lines or more; its name may change too: lighttpd's
+	 * li_base64_decode rewritten as li_base64_dec) is a rewrite as well:
+	 * its pieces apart are a function neither revision has. */
+	long *most[2] = {NULL, NULL};
+	size_t nmost[2] = {0, 0};
+	for (int side = 0; side < 2; side++)
+		for (size_t i = 0; i < sc[side].nb; i++) {
+			const struct body *b = &sc[side].b[i];
+			int lines = b->last - b->first + 1, n = 0;
+			long o = b->last ? owners[side][b->first + lines / 2] : -1;
+			if (o < 0 || lines < REWRITE_LINES)
+				continue;
+			for (int l = b->first; l <= b->last; l++)
+				n += owners[side][l] == o;
+			if (3 * n >= 2 * lines) {
+				most[side] = xrealloc(most[side], (nmost[side] + 1) * sizeof(**most));
+				most[side][nmost[side]++] = o;
+			}
+		}
+	for (size_t i = 0; i < nmost[0]; i++)
+		for (size_t j = 0; j < nmost[1]; j++)
+			if (most[0][i] == most[1][j])
+				rewrite[most[0][i]] = 1;
+	free(most[0]);
+	free(most[1]);
 }
 
 /* Whether a declaration's shape (its tokens, space-separated) says static. */

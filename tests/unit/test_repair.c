@@ -928,6 +928,21 @@ static void test_rewritten_function(void)
 	deps_of(s, &d);
 	CHECK(d.block[0] == 0 && d.block[1] == 0 && d.block[2] == 0);
 	CHECK(d.block[3] == -1);
+	CHECK(d.rewrite[0] && d.rewrite[1] && d.rewrite[2] && !d.rewrite[3]);
+	deps_release(&d);
+	change_set_free(s);
+	/* Rewritten and renamed by one hunk (lighttpd's li_base64_decode made
+	 * li_base64_dec): one piece too; max's one-line edit is not. */
+	const char *renamed = "int total(const int *v, int n)\n{\n\tint t = 0;\n\twhile (n-- > 0)\n\t\tt += *v++;\n"
+			      "\treturn t;\n}\n"
+			      "int max(int *v, int n)\n{\n\tint m = v[0];\n\tfor (int i = 1; i < n; i++)\n"
+			      "\t\tif (v[i] >= m)\n\t\t\tm = v[i];\n\treturn m;\n}\n";
+	s = change_set_new("a", "b");
+	add_text(s, "r.c", old, renamed);
+	change_set_add_hunk(s, 1, 6, 1, 6, "", 0);    /* sum rewritten as total */
+	change_set_add_hunk(s, 12, 1, 12, 1, "", 0);  /* max: > to >= */
+	deps_of(s, &d);
+	CHECK(d.rewrite[0] && !d.rewrite[1]);
 	deps_release(&d);
 	change_set_free(s);
 }
