@@ -68,7 +68,8 @@ struct deps {
 	 * one of them is not held by the block. */
 	char **hard_names;
 	/* Per change: 1 when it is one of the hunks rewriting a function
-	 * (their block): one piece, never taken apart. */
+	 * (their block), or one hunk replacing most of a function: one
+	 * piece, never taken apart. */
 	char *rewrite;
 	/* Per change: the names it declares or defines (either side), NUL-separated, "" ended. */
 	char **names;
