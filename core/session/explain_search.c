@@ -129,6 +129,15 @@ static void show_marks(struct explain *x, const struct bits *applied)
 	ex_unlock(x);
 }
 
+/* Whether the configuration keyed key was tested (its outcome is known). */
+static int key_tested(const struct explain *x, const char *key)
+{
+	for (size_t i = 0; i < x->nconfigs; i++)
+		if (!strcmp(x->configs[i].key, key))
+			return 1;
+	return 0;
+}
+
 /* Test configuration `applied` of the culprit's set. All of it applied is
  * the culprit commit's tree and none of it its parent's: when bisection
  * tested that commit already, its outcome is taken (no build). */
@@ -152,10 +161,7 @@ static int test_config(struct explain *x, const struct change_set *s, const stru
 				bits_fill(b);   /* a commit: diff(good, commit), all applied */
 			char key[41];
 			config_key(as, b, key);
-			int tested = 0;
-			for (size_t i = 0; i < x->nconfigs && !tested; i++)
-				tested = !strcmp(x->configs[i].key, key);
-			int rc = tested ? ex_test_config(x, as, b, label, wanted(x), o, e) : 1;
+			int rc = key_tested(x, key) ? ex_test_config(x, as, b, label, wanted(x), o, e) : 1;
 			bits_free(b);
 			change_set_free(same);
 			if (rc <= 0)
@@ -195,10 +201,7 @@ int sr_tested(const struct search *sr, const struct bits *applied)
 {
 	char key[41];
 	config_key(sr->s, applied, key);
-	for (size_t i = 0; i < sr->x->nconfigs; i++)
-		if (!strcmp(sr->x->configs[i].key, key))
-			return 1;
-	return 0;
+	return key_tested(sr->x, key);
 }
 
 void sr_note_implied(struct search *sr, const struct bits *applied)
@@ -981,10 +984,7 @@ static int tested_reverted(const struct explain *x, const struct change_set *s, 
 	char key[41];
 	config_key(s, b, key);
 	bits_free(b);
-	int tested = 0;
-	for (size_t i = 0; i < x->nconfigs && !tested; i++)
-		tested = !strcmp(x->configs[i].key, key);
-	return tested;
+	return key_tested(x, key);
 }
 
 /* Test the configuration that proves a set: `atoms` (with `extra`, what
