@@ -1179,6 +1179,76 @@ static void needs_first(const struct deps *dp, const struct units *cu, const siz
 	free(unit_of);
 }
 
+/* A hunk-level failure-inducing set holds dependence groups whole: a
+ * group's ties go both ways, though a change in it may need none of the
+ * others (a function retired for a deprecated wrapper, its callers moved
+ * to other functions: each caller moved alone builds; lighttpd's
+ * buffer_string_set_length had three callers named for one). When the
+ * fix's causes are part of such a group, they are applied alone with what
+ * they need, those groups taken apart (one configuration): if that fails,
+ * it is the failure-inducing set, the needs as what it needs to build,
+ * and the groups stay apart for the proofs. 0, or <0 aborted. */
+static int narrow_groups(struct search *sr, struct level *l)
+{
+	const struct change_set *s = sr->s;
+	const struct deps *d = sr->deps;
+	if (!d || !l->split || !bits_count(l->causes))
+		return 0;
+	for (size_t a = 0; a < s->natoms; a++)
+		if (bits_test(l->causes, a) && !bits_test(l->inducing, a))
+			return 0;   /* the fix reaches beyond the failure-inducing set */
+	struct bits *apart = bits_new(s->nchanges);
+	for (size_t c = 0; c < s->nchanges; c++)
+		if (d->group[c] >= 0 && sr_change_touched(&s->changes[c], l->causes, 1) &&
+		    !bits_test(sr->whole_group, (size_t)d->group[c]))
+			bits_set(apart, (size_t)d->group[c]);
+	struct bits *pool = bits_dup(l->inducing);
+	bits_or(pool, l->repair);
+	struct bits *b = bits_dup(l->causes);
+	struct bits *saved = sr->groups_apart;
+	const struct bits *saved_pool = sr->pool;
+	const struct units *saved_u = sr->u;
+	sr->groups_apart = apart;
+	sr->pool = pool;
+	sr->u = NULL;
+	sr_close_config(sr, b, 0);
+	/* Worth a build only when it leaves out part of such a group (a
+	 * whole unit left out was tried by the search already). */
+	int cut = 0;
+	for (size_t c = 0; c < s->nchanges && !cut; c++)
+		cut = d->group[c] >= 0 && bits_test(apart, (size_t)d->group[c]) &&
+		      sr_change_touched(&s->changes[c], l->inducing, 1) && !sr_change_touched(&s->changes[c], b, 1);
+	int rc = 0;
+	if (cut && !sr_passed_holds(sr, b)) {
+		int v = sr_test_repaired(sr, b);
+		if (v == VERDICT_FAIL) {
+			struct buf desc = BUF_INIT;
+			describe_atoms(s, l->causes, 0, &desc);
+			ex_event(sr->x, "NARROW", "failure-inducing: %s, with what it needs, its dependence group "
+				 "taken apart", desc.s);
+			buf_release(&desc);
+			bits_zero(l->inducing);
+			bits_or(l->inducing, l->causes);
+			bits_zero(l->repair);
+			for (size_t a = 0; a < s->natoms; a++)
+				if (bits_test(b, a) && !bits_test(l->causes, a))
+					bits_set(l->repair, a);
+			bits_free(saved);
+			saved = apart;
+			apart = NULL;
+		} else if (v < 0 && v != DD_STOP) {
+			rc = v;
+		}
+	}
+	sr->groups_apart = saved;
+	sr->pool = saved_pool;
+	sr->u = saved_u;
+	bits_free(apart);
+	bits_free(pool);
+	bits_free(b);
+	return rc;
+}
+
 int ex_search_changes(struct explain *x, struct cerr *e)
 {
 	const struct change_set *s = x->set;
@@ -1246,6 +1316,8 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 	answer_init(&ans, s->natoms);
 
 	rc = search_level(x, &sr, &cu, all, nall, all, nall, &hl, &stopped);
+	if (rc >= 0 && !stopped)
+		rc = narrow_groups(&sr, &hl);
 	if (rc < 0)
 		goto out;
 	answer_of_hunks(&ans, &hl);
@@ -1542,6 +1614,7 @@ out:
 	bits_free(sr.token_tied);
 	free(sr.token_tie);
 	bits_free(sr.token_named);
+	bits_free(sr.groups_apart);
 	bits_free(ind);
 	bits_free(fix);
 	bits_free(ind_pool);

@@ -103,10 +103,14 @@ size_t sr_close_deps(const struct search *sr, struct bits *b, int revert, int bl
 				/* Reverting, only a block's ties are followed: reverting
 				 * part of a group is how the fix search tells its causes
 				 * from its build needs (split_fix), but no part of a block
-				 * builds. Into a change taken apart, only the ties no
-				 * build survives (blocks and needs). */
-				int tie = revert || gapart || blocks_only ? d->block[c] >= 0 && d->block[c] == d->block[g]
-									  : d->group[c] >= 0 && d->group[c] == d->group[g];
+				 * builds. Into a change taken apart, and within a group
+				 * taken apart, only the ties no build survives (blocks
+				 * and needs). */
+				int gsplit = !revert && d->group[c] >= 0 && sr->groups_apart &&
+					     bits_test(sr->groups_apart, (size_t)d->group[c]);
+				int tie = revert || gapart || blocks_only || gsplit
+						  ? d->block[c] >= 0 && d->block[c] == d->block[g]
+						  : d->group[c] >= 0 && d->group[c] == d->group[g];
 				for (size_t k = 0; !tie && !blocks_only && !revert && k < d->nneed[c]; k++)
 					tie = d->need[c][k] == g;
 				for (size_t k = 0; !tie && !blocks_only && revert && k < d->nneed[g]; k++)

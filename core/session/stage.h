@@ -78,6 +78,11 @@ struct search {
 	 * that only build whole; every configuration takes them whole
 	 * (search_build.c, learn_whole). */
 	struct bits *whole_file, *whole_group;
+	/* Dependence groups (over s->changes, by first change) applied to
+	 * good by their changes' needs and blocks, not whole: taken apart
+	 * once a part of one failed alone (explain_search.c, narrow_groups).
+	 * NULL or empty: every group whole. */
+	struct bits *groups_apart;
 	/* At token level, the changes of a whole file that are taken apart
 	 * (those holding a failure-inducing change); its other changes stay
 	 * whole together. Over s->changes; NULL before the token level. */

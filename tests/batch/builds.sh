@@ -303,4 +303,18 @@ check "implied: that configuration was not built" sh -c "! grep -q 'good with 3 
 check "implied: the constant is failure-inducing, alone" [ "$(jqf '.failure_inducing | length')" = 1 ] &&
 	[ "$(jqf '.failure_inducing[0].added[0]')" = "	int factor = 3;" ]
 
+# A function retired for a deprecated inline wrapper, its three callers
+# moved to other functions: one dependence group, yet one caller moved
+# alone builds. The answer is the wrong caller alone, proved by a
+# configuration holding neither of the others.
+d=$(fixture api_retired)
+culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh
+check "retired: exit 0" [ "$RC" = 0 ]
+check "retired: a.c's move is failure-inducing, alone" [ "$(jqf '[.failure_inducing[].file] | join(" ")')" = a.c ]
+check "retired: a.c's move is the fix, alone" [ "$(jqf '[.fix[].file] | join(" ")')" = a.c ]
+check "retired: the other callers are not in the answer" \
+	[ "$(jqf '[.failure_inducing[], .fix[], .auxiliary[] | .file] | map(select(. == "b.c" or . == "c.c")) | length')" = 0 ]
+check "retired: the failure-inducing proof is the caller applied alone" [ "$(jqf .failure_inducing_proof.label)" = "good with 1" ]
+check "retired: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
+
 finish
