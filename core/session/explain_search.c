@@ -13,6 +13,9 @@
 #define REFINE_MAX_ATOMS 32     /* token-level search budget, in pieces */
 #define TOKEN_UNBUILT_MAX 4     /* token pieces that failed to build this often do not build apart */
 #define TOKEN_UNBUILT_FIRST 2   /* nor when they failed this often before any built */
+#define TOKEN_UNRESOLVED_FIRST 3 /* nor when a token search's first configurations were this many unresolved */
+#define TOKEN_UNRESOLVED_MAX 8  /* nor when this many of a token search's configurations, */
+#define TOKEN_UNRESOLVED_PER 3  /* this many for each that passed or failed, were unresolved */
 #define TOKENS_DROPPED (-1001)  /* the token level gave up: the hunk-level answer stands */
 
 /* The failure the change search looks for. */
@@ -229,7 +232,15 @@ int sr_test_atoms(struct search *sr, const struct bits *applied, int revert_view
  * TOKEN_UNBUILT_FIRST times before any built (a function rewritten: its
  * pieces share locals no lexical tie sees), end the token level
  * (TOKENS_DROPPED): they do not build apart, and each further try would
- * cost a build for nothing. */
+ * cost a build for nothing. So do the pieces of one token search (the
+ * failure-inducing pieces, or the fix's) when what they give is
+ * unresolved, its first TOKEN_UNRESOLVED_FIRST configurations or most of
+ * them (TOKEN_UNRESOLVED_PER for each that passed or failed, and
+ * TOKEN_UNRESOLVED_MAX at least): pieces of one data flow
+ * rewritten line by line (cproc's member access made an expression of its
+ * own) build apart, but read what no revision sets or use what it has not
+ * made yet, and fail otherwise (a wrong offset, a crash) nearly
+ * every time: the search learns nothing from them. */
 static int unresolved_code(struct search *sr)
 {
 	if (sr->u && sr->u->tokens && (sr->why == WHY_BUILD || sr->why == WHY_BUILD_TIMEOUT)) {
@@ -240,6 +251,17 @@ static int unresolved_code(struct search *sr)
 			built += !no;
 		}
 		if (unbuilt >= TOKEN_UNBUILT_MAX || (!built && unbuilt >= TOKEN_UNBUILT_FIRST))
+			return TOKENS_DROPPED;
+	}
+	if (sr->u && sr->u->tokens) {
+		size_t unresolved = 0, resolved = 0;   /* since this token search began */
+		for (size_t i = sr->token_phase; i < sr->x->nconfigs; i++) {
+			int no = sr->x->configs[i].verdict == VERDICT_UNRESOLVED;
+			unresolved += no;
+			resolved += !no;
+		}
+		if ((!resolved && unresolved >= TOKEN_UNRESOLVED_FIRST) ||
+		    (unresolved >= TOKEN_UNRESOLVED_MAX && unresolved >= TOKEN_UNRESOLVED_PER * resolved))
 			return TOKENS_DROPPED;
 	}
 	return sr->why == WHY_DIFFERENT ? 3 : 2;
@@ -707,6 +729,7 @@ static int search_level(struct explain *x, struct search *sr, const struct units
 	int rc;
 
 	ex_phase(x, lvl[0] ? PHASE_REFINE : PHASE_INDUCING);
+	sr->token_phase = x->nconfigs;
 	struct bits *pool = bits_new(sr->s->natoms);
 	units_add_atoms(u, ind_cand, nind, pool, 1);
 	sr->pool = pool;
@@ -744,6 +767,7 @@ static int search_level(struct explain *x, struct search *sr, const struct units
 	}
 
 	ex_phase(x, lvl[0] ? PHASE_REFINE : PHASE_FIX);
+	sr->token_phase = x->nconfigs;
 	/* The fix is searched change by change: reverting a use without its
 	 * declaration builds, and what reverting needs to build is found as
 	 * auxiliary changes; groups only matter when applying to good. */

@@ -100,6 +100,7 @@ struct search {
 	 * from then on. */
 	size_t *token_tie;
 	size_t token_start;          /* x->nconfigs when the token level began */
+	size_t token_phase;          /* x->nconfigs when its current search (failure-inducing or fix) began */
 	/* The configurations that passed, as tested, applied to good or
 	 * reverted from bad (or NULL): shared by the copies of a search. */
 	struct passed *passed;

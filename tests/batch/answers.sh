@@ -121,4 +121,16 @@ check "rewrite_piece: the fix, the same" [ "$(jqf '[.fix[].id] | join(" ")')" = 
 check "rewrite_piece: the progress log ends on the answer as reported" \
 	[ "$(sqlite3 "$d/.git/culprit/session.db" "select text from event where type = 'ANSWER'")" = \
 	  "answer: failure-inducing 1.1 2; fix: reverting 1.1 2; auxiliary: none" ]
+# One data flow rewritten line by line: the token pieces of the rewrite
+# build apart but fail otherwise (a crash) when mixed. The fix's token
+# search gives up after its first three such configurations, not after
+# trying every split, and the hunk-level answer stands.
+d=$(fixture refine_dataflow)
+culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh
+check "dataflow: exit 0" [ "$RC" = 0 ]
+check "dataflow: the hunk-level answer stands" [ "$(jqf .refined_to_tokens)" = false ] &&
+	[ "$(jqf '[.failure_inducing[].file] | join(" ")')" = field.c ] && [ "$(jqf '[.fix[].id] | join(" ")')" = 4 ]
+check "dataflow: the token level said why it gave up" \
+	[ "$(sqlite3 "$d/.git/culprit/session.db" "select count(*) from event where type = 'REFINE_DROPPED'")" = 1 ]
+check "dataflow: three configurations failed otherwise, no more" [ "$(jqf .configurations_failed_differently)" = 3 ]
 finish
