@@ -1006,6 +1006,47 @@ static void order_needs(const struct change_set *s, const struct scan *scans, lo
 }
 
 
+/* A `do` and the `while (...);` closing its braced body, in two hunks,
+ * need each other: a hunk turning a loop into `do { ... } while (...);`
+ * holds the `do` above the unchanged body, another the `while` below it;
+ * the `do` alone is a syntax error, the `while` alone a loop of its own
+ * (mxml's loader, its first character read before the loop). */
+static void do_needs(const struct change_set *s, const struct scan *scans, long *const *owners, struct deps *d)
+{
+	for (size_t f = 0; f < 2 * s->nfiles; f++) {
+		const struct scan *sc = &scans[f];
+		long *head = xmalloc((sc->nt + 1) * sizeof(*head));   /* per open brace: its `do`, or -1 */
+		size_t sp = 0;
+		long pending = -1;
+		for (size_t k = 0; k < sc->nt; k++) {
+			const struct tok *t = &sc->t[k];
+			if (t->directive)
+				continue;
+			if (t->kind == T_IDENT && scan_tok_is(t, "do")) {
+				pending = (long)k;
+				continue;
+			}
+			if (scan_punct(t, '{')) {
+				head[sp++] = pending;
+			} else if (scan_punct(t, '}') && sp > 0) {
+				long dk = head[--sp];
+				size_t w = k + 1;
+				while (w < sc->nt && sc->t[w].directive)
+					w++;
+				if (dk >= 0 && w < sc->nt && sc->t[w].kind == T_IDENT && scan_tok_is(&sc->t[w], "while")) {
+					long a = owner_of(sc, owners[f], (size_t)dk), b = owner_of(sc, owners[f], w);
+					if (a >= 0 && b >= 0 && a != b) {
+						add_need(d, (size_t)a, (size_t)b, "do");
+						add_need(d, (size_t)b, (size_t)a, "do");
+					}
+				}
+			}
+			pending = -1;
+		}
+		free(head);
+	}
+}
+
 /* A `case` or `default` label must be in a switch, and a switch is
  * nothing without its labels: a hunk holding labels of a switch whose
  * `switch` another hunk holds and that hunk need each other (an `else`
@@ -1977,6 +2018,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 	mix_ties(mix, nmix, d, hard);
 	include_needs(s, scans, owners, d);
 	switch_needs(s, scans, owners, d);
+	do_needs(s, scans, owners, d);
 	pair_needs(s, scans, owners, d);
 	init_needs(s, scans, owners, d);
 	file_needs(s, d);

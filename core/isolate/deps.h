@@ -32,7 +32,8 @@
  * file still uses. Two hunks of one
  * function raising and lowering one counter, or calling the two halves of
  * a pair (lock and unlock), need each other; so do a switch and its
- * labels, a file added or deleted and the build file's line listing it;
+ * labels, a `do` and the `while` closing its body, a file added or
+ * deleted and the build file's line listing it;
  * a continue or break needs its loop's new head, and an include of a new
  * header needs the header. A hunk newly using a
  * name no changed file declares, in a file that gains #include lines,

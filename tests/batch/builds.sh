@@ -317,4 +317,14 @@ check "retired: the other callers are not in the answer" \
 check "retired: the failure-inducing proof is the caller applied alone" [ "$(jqf .failure_inducing_proof.label)" = "good with 1" ]
 check "retired: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
 
+# A loop made a do-while, the `do` and its `while` in two hunks: they
+# need each other, so no configuration holds one without the other, and
+# the other function's harmless change is never taken along.
+d=$(fixture do_while)
+culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh
+check "do_while: exit 0" [ "$RC" = 0 ]
+check "do_while: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
+check "do_while: the fix is the new head with its while" [ "$(jqf '[.fix[].id] | join(" ")')" = "2 3" ]
+check "do_while: the banner's change is in no set" \
+	[ "$(jqf '[.failure_inducing[], .fix[], .auxiliary[] | .id | split(".")[0]] | index("1")')" = null ]
 finish

@@ -413,6 +413,42 @@ static void test_loop_continue(void)
 	change_set_free(s);
 }
 
+/* A loop made a do-while: the `do` above the unchanged body and the
+ * `while (...);` below it, in two hunks, need each other; the same body
+ * with a plain loop head changed ties nothing. */
+static void test_do_while(void)
+{
+	const char *old = "int f(const char *s)\n{\n\tint n = 0, c;\n\twhile ((c = *s++))\n\t{\n\t\tn++;\n\t}\n"
+			  "\treturn n;\n}\n";
+	const char *new = "int f(const char *s)\n{\n\tint n = 0, c = *s++;\n\tdo\n\t{\n\t\tn++;\n\t}\n"
+			  "\twhile ((c = *s++));\n\treturn n;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "f.c", old, new);
+	change_set_add_hunk(s, 3, 2, 3, 2, "", 0);   /* c read first; the head made do */
+	change_set_add_hunk(s, 8, 0, 8, 1, "", 0);   /* the while closing it */
+	struct deps d;
+	deps_of(s, &d);
+	int ab = 0, ba = 0;
+	for (size_t k = 0; k < d.nneed[0]; k++)
+		ab |= d.need[0][k] == 1 && !strcmp(d.need_names[0][k], "do");
+	for (size_t k = 0; k < d.nneed[1]; k++)
+		ba |= d.need[1][k] == 0 && !strcmp(d.need_names[1][k], "do");
+	CHECK(ab && ba);
+	deps_release(&d);
+	change_set_free(s);
+
+	const char *new2 = "int f(const char *s)\n{\n\tint n = 0, c;\n\twhile ((c = *s++) != 0)\n\t{\n\t\tn++;\n\t}\n"
+			   "\treturn n + 1;\n}\n";
+	s = change_set_new("a", "b");
+	add_text(s, "f.c", old, new2);
+	change_set_add_hunk(s, 4, 1, 4, 1, "", 0);
+	change_set_add_hunk(s, 8, 1, 8, 1, "", 0);
+	deps_of(s, &d);
+	CHECK(d.nneed[0] == 0 && d.nneed[1] == 0);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* deps_order over needs given by hand: change k is unit k. */
 static void order_of(size_t n, const long *needs, size_t *order)
 {
@@ -1564,6 +1600,7 @@ int main(void)
 	RUN(test_generated_name);
 	RUN(test_include_removed);
 	RUN(test_loop_continue);
+	RUN(test_do_while);
 	RUN(test_head_moved);
 	RUN(test_function_split);
 	RUN(test_init_moved);
