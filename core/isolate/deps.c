@@ -1986,6 +1986,12 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 					}
 					if (c < 0)
 						continue;
+					/* A use reading a local or parameter of its function
+					 * by that name is the local's, not the global's
+					 * (cproc's parameter `s`, all over expr.c, and a new
+					 * test source's global `s`). */
+					if (key->cls == 'g' && !u->member && u->scope[0] && local_of(sc, u->scope, u, u->line))
+						continue;
 					/* A use the export lets another file make needs it;
 					 * making it static needs such uses gone. */
 					for (size_t m = 0; far && side == statics[0] && m < nm; m++) {

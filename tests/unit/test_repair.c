@@ -449,6 +449,32 @@ static void test_do_while(void)
 	change_set_free(s);
 }
 
+/* A use reading its function's parameter is not a use of a new global
+ * of the same name in another file (cproc's `s`, a new test source's
+ * global); a use where no local shadows it is. */
+static void test_local_shadows_global(void)
+{
+	const char *tc = "struct S { int x; } s;\nint main(void)\n{\n\treturn s.x;\n}\n";
+	const char *old = "int f(int s)\n{\n\treturn s;\n}\nint g(void)\n{\n\treturn 0;\n}\n";
+	const char *new = "int f(int s)\n{\n\treturn s + 1;\n}\nint g(void)\n{\n\treturn s.x;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	change_set_add_file(s, "t.c", "t.c", 0, 0100644, NULL, 0, tc, strlen(tc), CHANGE_ADDED, 0);
+	change_set_add_file_change(s, CHANGE_FILE_ADD);   /* 0 */
+	add_text(s, "f.c", old, new);
+	change_set_add_hunk(s, 3, 1, 3, 1, "", 0);        /* 1: the parameter's use */
+	change_set_add_hunk(s, 7, 1, 7, 1, "", 0);        /* 2: the global's use */
+	struct deps d;
+	deps_of(s, &d);
+	int to_new[3] = {0};
+	for (size_t c = 1; c < 3; c++)
+		for (size_t k = 0; k < d.nneed[c]; k++)
+			to_new[c] |= d.need[c][k] == 0;
+	CHECK(!to_new[1]);
+	CHECK(to_new[2]);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* deps_order over needs given by hand: change k is unit k. */
 static void order_of(size_t n, const long *needs, size_t *order)
 {
@@ -1601,6 +1627,7 @@ int main(void)
 	RUN(test_include_removed);
 	RUN(test_loop_continue);
 	RUN(test_do_while);
+	RUN(test_local_shadows_global);
 	RUN(test_head_moved);
 	RUN(test_function_split);
 	RUN(test_init_moved);
