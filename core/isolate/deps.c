@@ -1243,6 +1243,60 @@ static int cmp_pair_op(const void *x, const void *y)
 
 #define PAIR_HUNKS_MAX 4   /* more hunks raising and lowering one thing: a pattern, not a pair */
 
+/* A new local declared without a value, set by one hunk and read by
+ * another: opus's `packet_frame_size`, declared by one hunk, set from the
+ * packet by a second, read by a third (`pcm + ...*(frame_size -
+ * packet_frame_size)`). The reader without the setter reads it
+ * uninitialized, which a build under -w does not warn of: a crash, or a
+ * failure of its own. A hunk reading such a local needs the other hunks
+ * setting it (`name =`, or `&name` passed on) above the read, in its
+ * function (reverting one of those takes it back, as needs go). */
+static void set_needs(const struct change_set *s, const struct scan *scans, long *const *owners, struct deps *d)
+{
+	for (size_t f = 0; f < s->nfiles; f++) {
+		const struct scan *o = &scans[2 * f], *n = &scans[2 * f + 1];
+		const long *own = owners[2 * f + 1];
+		for (size_t k = 0; k < n->nd; k++) {
+			const struct decl *nd = &n->d[k];
+			if (nd->cls != 'l' || own[n->t[nd->tok].line] < 0 || nd->tok + 1 >= n->nt ||
+			    scan_punct(&n->t[nd->tok + 1], '=') || scan_punct(&n->t[nd->tok + 1], '['))
+				continue;
+			int old = 0;
+			for (size_t j = 0; j < o->nd && !old; j++)
+				old = o->d[j].cls == 'l' && !strcmp(o->d[j].name, nd->name) && !strcmp(o->d[j].scope, nd->scope);
+			if (old)
+				continue;   /* not new: init_needs, or unchanged */
+			size_t len = strlen(nd->name);
+			for (size_t r = nd->tok + 1; r < n->nt; r++) {
+				const struct tok *rt = &n->t[r];
+				if (rt->kind != T_IDENT || rt->len != len || memcmp(rt->s, nd->name, len) || rt->member)
+					continue;
+				const char *in = enclosing(n, rt->line);
+				if (!in || strcmp(in, nd->scope))
+					continue;
+				if (nd->block_last && rt->line > nd->block_last)
+					break;
+				int set = r + 1 < n->nt && scan_punct(&n->t[r + 1], '=');
+				int addr = scan_punct(&n->t[r - 1], '&');
+				long rh = own[rt->line];
+				if (set || addr || rh < 0)
+					continue;
+				/* A read in hunk rh: the setters above it, in other hunks. */
+				for (size_t w = nd->tok + 1; w < r; w++) {
+					const struct tok *wt = &n->t[w];
+					if (wt->kind != T_IDENT || wt->len != len || memcmp(wt->s, nd->name, len) || wt->member)
+						continue;
+					long wh = own[wt->line];
+					if (wh < 0 || wh == rh)
+						continue;
+					if ((w + 1 < n->nt && scan_punct(&n->t[w + 1], '=')) || scan_punct(&n->t[w - 1], '&'))
+						add_need(d, (size_t)rh, (size_t)wh, nd->name);
+				}
+			}
+		}
+	}
+}
+
 /* A local's initializer moved into assignments: `bool validid = true;`
  * made `bool validid;` by one hunk, `validid = isidchar(*value);` added on
  * its paths by another. The first without the second reads the local
@@ -2027,6 +2081,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 	do_needs(s, scans, owners, d);
 	pair_needs(s, scans, owners, d);
 	init_needs(s, scans, owners, d);
+	set_needs(s, scans, owners, d);
 	file_needs(s, d);
 	header_needs(s, scans, owners, d);
 	include_removed_needs(s, scans, owners, d);

@@ -34,8 +34,9 @@
  * a pair (lock and unlock), need each other; so do a switch and its
  * labels, a `do` and the `while` closing its body, a file added or
  * deleted and the build file's line listing it;
- * a continue or break needs its loop's new head, and an include of a new
- * header needs the header. A hunk newly using a
+ * a continue or break needs its loop's new head, a read of a new local
+ * declared without a value needs the hunks setting it above the read,
+ * and an include of a new header needs the header. A hunk newly using a
  * name no changed file declares, in a file that gains #include lines,
  * likely needs the hunks adding them (header: kept apart, a guess); so
  * does one newly using a name no changed file declares the hunks of

@@ -475,6 +475,47 @@ static void test_local_shadows_global(void)
 	change_set_free(s);
 }
 
+/* A new local declared without a value, set by one hunk and read by
+ * another: the reader needs the setter (one way); a setter through `&`
+ * counts; a local the old revision had ties nothing here. */
+static void test_set_needs(void)
+{
+	const char *old = "int f(int a)\n{\n\tint c = 0;\n\tc += a;\n\tc += 2;\n\treturn a;\n}\n";
+	const char *set[2] = {"\tb = a * 2;\n", "\tget(&b);\n"};
+	for (int v = 0; v < 2; v++) {
+		char new[256];
+		snprintf(new, sizeof(new), "int f(int a)\n{\n\tint c = 0, b;\n%s\tc += 2;\n\treturn b + c;\n}\n", set[v]);
+		struct change_set *s = change_set_new("a", "b");
+		add_text(s, "f.c", old, new);
+		change_set_add_hunk(s, 3, 1, 3, 1, "", 0);   /* 0: b declared */
+		change_set_add_hunk(s, 4, 1, 4, 1, "", 0);   /* 1: b set (or through &) */
+		change_set_add_hunk(s, 6, 1, 6, 1, "", 0);   /* 2: b read */
+		struct deps d;
+		deps_of(s, &d);
+		int rs = 0, sr = 0;
+		for (size_t k = 0; k < d.nneed[2]; k++)
+			rs |= d.need[2][k] == 1;
+		for (size_t k = 0; k < d.nneed[1]; k++)
+			sr |= d.need[1][k] == 2;
+		CHECK(rs && !sr);
+		deps_release(&d);
+		change_set_free(s);
+	}
+
+	/* c is the old revision's local: nothing new to set. */
+	const char *new3 = "int f(int a)\n{\n\tint c = 0;\n\tc = a;\n\tc += 2;\n\treturn c;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "f.c", old, new3);
+	change_set_add_hunk(s, 4, 1, 4, 1, "", 0);   /* 0: c set */
+	change_set_add_hunk(s, 6, 1, 6, 1, "", 0);   /* 1: c read */
+	struct deps d;
+	deps_of(s, &d);
+	for (size_t k = 0; k < d.nneed[1]; k++)
+		CHECK(d.need[1][k] != 0);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* deps_order over needs given by hand: change k is unit k. */
 static void order_of(size_t n, const long *needs, size_t *order)
 {
@@ -1628,6 +1669,7 @@ int main(void)
 	RUN(test_loop_continue);
 	RUN(test_do_while);
 	RUN(test_local_shadows_global);
+	RUN(test_set_needs);
 	RUN(test_head_moved);
 	RUN(test_function_split);
 	RUN(test_init_moved);
