@@ -2029,14 +2029,21 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 					/* A call on an unchanged line whose arguments changed
 					 * on a line after it (a multi-line call): the hunks
 					 * holding its arguments are the call's. */
-					for (size_t a = c < 0 && !added ? call_args_end(sc, u->tok) : 0, t = u->tok + 1; t < a; t++) {
+					for (size_t a = c < 0 ? call_args_end(sc, u->tok) : 0, t = u->tok + 1; t < a; t++) {
 						long o = owners[f][sc->t[t].line];
 						if (o < 0)
 							continue;
-						if (guarded || arity)
+						if (!added && (guarded || arity))
 							tie_hard(d, hard, members[0], (size_t)o, key->name);
-						else
+						else if (!added)
 							unite(parent, members[0], (size_t)o);
+						/* Of a name one revision declares: a use, one way
+						 * (libwebp's `DecodeAlphaData(...,` on an unchanged
+						 * line, its last argument dropped below). */
+						for (size_t m = 0; added > 0 && side == 1 && m < nm; m++)
+							add_need(d, (size_t)o, members[m], key->name);
+						for (size_t m = 0; added < 0 && side == 0 && m < nm; m++)
+							add_need(d, members[m], (size_t)o, key->name);
 					}
 					if (c < 0)
 						continue;

@@ -433,6 +433,7 @@ void scan_file(const char *data, size_t len, struct scan *sc)
 	} *st = xmalloc((sc->nt + 2) * sizeof(*st));
 	size_t sp = 0, stmt = 0;
 	int post_body = 0;   /* after a struct, union or enum body: "} NAME ;" declares NAME */
+	int externs = 0;     /* `extern "C" {` blocks open */
 	size_t *alias = NULL, nalias = 0;
 	char *fn = NULL;
 	sc->scopes = xmalloc(sizeof(*sc->scopes));
@@ -467,6 +468,20 @@ void scan_file(const char *data, size_t len, struct scan *sc)
 			    !scan_tok_is(t, "endif") && !scan_tok_is(t, "if") && !scan_tok_is(t, "else") && !scan_tok_is(t, "elif") &&
 			    !scan_tok_is(t, "undef") && !scan_tok_is(t, "defined"))
 				goto use;
+			stmt = i + 1;
+			continue;
+		}
+		/* `extern "C" {` (under `#ifdef __cplusplus`, read like the
+		 * rest) opens no block: what it holds is at file level, and the
+		 * `}` closing it at file level closes nothing. */
+		if (scan_punct(t, '{') && ctx == 'G' && i >= 2 && scan_tok_is(&sc->t[i - 2], "extern") &&
+		    sc->t[i - 1].kind == T_OTHER && sc->t[i - 1].len == 3 && !memcmp(sc->t[i - 1].s, "\"C\"", 3)) {
+			externs++;
+			stmt = i + 1;
+			continue;
+		}
+		if (scan_punct(t, '}') && !sp && externs) {
+			externs--;
 			stmt = i + 1;
 			continue;
 		}

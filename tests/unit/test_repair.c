@@ -516,6 +516,49 @@ static void test_set_needs(void)
 	change_set_free(s);
 }
 
+/* `extern "C" {` under `#ifdef __cplusplus` opens no block: the function
+ * below it is a function (its local a local, its body known), and the
+ * prototypes stay at file level (libwebp's vp8l.c had no function at all). */
+static void test_extern_c(void)
+{
+	const char *text = "#ifdef __cplusplus\nextern \"C\" {\n#endif\nint foo(int x);\n"
+			   "static int f(int a)\n{\n\tint b = a;\n\treturn b;\n}\n#ifdef __cplusplus\n}\n#endif\n"
+			   "int g(void)\n{\n\treturn 0;\n}\n";
+	struct scan sc;
+	scan_file(text, strlen(text), &sc);
+	char cls_b = 0, cls_foo = 0;
+	for (size_t k = 0; k < sc.nd; k++) {
+		if (!strcmp(sc.d[k].name, "b"))
+			cls_b = sc.d[k].cls;
+		if (!strcmp(sc.d[k].name, "foo"))
+			cls_foo = sc.d[k].cls;
+	}
+	CHECK(cls_b == 'l' && cls_foo == 'g');
+	CHECK(sc.nb == 2 && !strcmp(sc.b[0].name, "f") && !strcmp(sc.b[1].name, "g"));
+	scan_release(&sc);
+}
+
+/* A call on an unchanged line whose arguments changed below it, of a
+ * function only the new revision declares (the old one a macro made):
+ * the hunk holding the arguments needs the new definition. */
+static void test_call_args_new_name(void)
+{
+	const char *old = "MAKE(decode, int)\nint run(int a)\n{\n\treturn decode(a,\n\t\t1);\n}\n";
+	const char *new = "static int decode(int a)\n{\n\treturn a;\n}\nint run(int a)\n{\n\treturn decode(a,\n\t\t0);\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "f.c", old, new);
+	change_set_add_hunk(s, 1, 1, 1, 4, "", 0);   /* 0: the function defined */
+	change_set_add_hunk(s, 5, 1, 8, 1, "", 0);   /* 1: the call's last argument */
+	struct deps d;
+	deps_of(s, &d);
+	int need = 0;
+	for (size_t k = 0; k < d.nneed[1]; k++)
+		need |= d.need[1][k] == 0;
+	CHECK(need);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* deps_order over needs given by hand: change k is unit k. */
 static void order_of(size_t n, const long *needs, size_t *order)
 {
@@ -1670,6 +1713,8 @@ int main(void)
 	RUN(test_do_while);
 	RUN(test_local_shadows_global);
 	RUN(test_set_needs);
+	RUN(test_extern_c);
+	RUN(test_call_args_new_name);
 	RUN(test_head_moved);
 	RUN(test_function_split);
 	RUN(test_init_moved);
