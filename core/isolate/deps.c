@@ -2033,17 +2033,16 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 						long o = owners[f][sc->t[t].line];
 						if (o < 0)
 							continue;
-						if (!added && (guarded || arity))
-							tie_hard(d, hard, members[0], (size_t)o, key->name);
-						else if (!added)
-							unite(parent, members[0], (size_t)o);
-						/* Of a name one revision declares: a use, one way
+						/* Of a name the hunks declare in one revision only,
+						 * the unchanged line calls it in both: the other
+						 * declaration is out of sight (a macro made it), and
+						 * the arguments changed with the one in sight
 						 * (libwebp's `DecodeAlphaData(...,` on an unchanged
-						 * line, its last argument dropped below). */
-						for (size_t m = 0; added > 0 && side == 1 && m < nm; m++)
-							add_need(d, (size_t)o, members[m], key->name);
-						for (size_t m = 0; added < 0 && side == 0 && m < nm; m++)
-							add_need(d, members[m], (size_t)o, key->name);
+						 * line, its last argument dropped below it). */
+						if (guarded || arity || added)
+							tie_hard(d, hard, members[0], (size_t)o, key->name);
+						else
+							unite(parent, members[0], (size_t)o);
 					}
 					if (c < 0)
 						continue;
