@@ -1,1 +1,0 @@
-culprit: unknown revision: good
