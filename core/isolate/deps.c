@@ -1243,6 +1243,18 @@ static int cmp_pair_op(const void *x, const void *y)
 
 #define PAIR_HUNKS_MAX 4   /* more hunks raising and lowering one thing: a pattern, not a pair */
 
+/* Whether token k of n is the local name (not a member), and whether it
+ * sets it there (`name =`, or `&name` passed on). */
+static int local_token(const struct scan *n, size_t k, const char *name)
+{
+	return n->t[k].kind == T_IDENT && !n->t[k].member && scan_tok_is(&n->t[k], name);
+}
+
+static int sets_local(const struct scan *n, size_t k)
+{
+	return (k + 1 < n->nt && scan_punct(&n->t[k + 1], '=')) || (k > 0 && scan_punct(&n->t[k - 1], '&'));
+}
+
 /* A new local declared without a value, set by one hunk and read by
  * another: opus's `packet_frame_size`, declared by one hunk, set from the
  * packet by a second, read by a third (`pcm + ...*(frame_size -
@@ -1266,30 +1278,21 @@ static void set_needs(const struct change_set *s, const struct scan *scans, long
 				old = o->d[j].cls == 'l' && !strcmp(o->d[j].name, nd->name) && !strcmp(o->d[j].scope, nd->scope);
 			if (old)
 				continue;   /* not new: init_needs, or unchanged */
-			size_t len = strlen(nd->name);
 			for (size_t r = nd->tok + 1; r < n->nt; r++) {
-				const struct tok *rt = &n->t[r];
-				if (rt->kind != T_IDENT || rt->len != len || memcmp(rt->s, nd->name, len) || rt->member)
+				if (!local_token(n, r, nd->name))
 					continue;
-				const char *in = enclosing(n, rt->line);
+				const char *in = enclosing(n, n->t[r].line);
 				if (!in || strcmp(in, nd->scope))
 					continue;
-				if (nd->block_last && rt->line > nd->block_last)
+				if (nd->block_last && n->t[r].line > nd->block_last)
 					break;
-				int set = r + 1 < n->nt && scan_punct(&n->t[r + 1], '=');
-				int addr = scan_punct(&n->t[r - 1], '&');
-				long rh = own[rt->line];
-				if (set || addr || rh < 0)
+				long rh = own[n->t[r].line];
+				if (sets_local(n, r) || rh < 0)
 					continue;
 				/* A read in hunk rh: the setters above it, in other hunks. */
 				for (size_t w = nd->tok + 1; w < r; w++) {
-					const struct tok *wt = &n->t[w];
-					if (wt->kind != T_IDENT || wt->len != len || memcmp(wt->s, nd->name, len) || wt->member)
-						continue;
-					long wh = own[wt->line];
-					if (wh < 0 || wh == rh)
-						continue;
-					if ((w + 1 < n->nt && scan_punct(&n->t[w + 1], '=')) || scan_punct(&n->t[w - 1], '&'))
+					long wh = local_token(n, w, nd->name) ? own[n->t[w].line] : -1;
+					if (wh >= 0 && wh != rh && sets_local(n, w))
 						add_need(d, (size_t)rh, (size_t)wh, nd->name);
 				}
 			}
