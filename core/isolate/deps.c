@@ -1005,6 +1005,139 @@ static void order_needs(const struct change_set *s, const struct scan *scans, lo
 	}
 }
 
+/* What the changed files include: per changed file, the changed files
+ * it includes in either revision (`#include "x.h"` or <x.h> naming a
+ * changed file by its path's end), ended by -1; and, filled in as asked,
+ * which it reaches through them. */
+struct includes {
+	size_t n;
+	long **incl;
+	char **reach;
+};
+
+static void includes_init(struct includes *in, const struct change_set *s, const struct scan *scans)
+{
+	in->n = s->nfiles;
+	in->incl = xcalloc(s->nfiles + 1, sizeof(*in->incl));
+	in->reach = xcalloc(s->nfiles + 1, sizeof(*in->reach));
+	for (size_t f = 0; f < s->nfiles; f++) {
+		size_t n = 0;
+		in->incl[f] = xmalloc(sizeof(**in->incl));
+		for (int side = 0; side < 2; side++) {
+			const struct scan *sc = &scans[2 * f + side];
+			for (size_t k = 0; k < sc->nt; k++) {
+				char *key = sc->t[k].directive ? include_key(sc, k) : NULL;
+				size_t m = key ? strlen(key) : 0;
+				if (m > 2 && ((key[0] == '"' && key[m - 1] == '"') || (key[0] == '<' && key[m - 1] == '>'))) {
+					key[m - 1] = '\0';
+					long g = included_file(s, key + 1);
+					if (g >= 0) {
+						in->incl[f] = xrealloc(in->incl[f], (n + 2) * sizeof(**in->incl));
+						in->incl[f][n++] = g;
+					}
+				}
+				free(key);
+			}
+		}
+		in->incl[f][n] = -1;
+	}
+}
+
+static void includes_release(struct includes *in)
+{
+	for (size_t f = 0; f < in->n; f++) {
+		free(in->incl[f]);
+		free(in->reach[f]);
+	}
+	free(in->incl);
+	free(in->reach);
+}
+
+/* Whether changed file f sees what changed file g declares: it is g, or
+ * includes it, directly or through other changed files. */
+static int sees_file(struct includes *in, size_t f, size_t g)
+{
+	if (!in->reach[f]) {
+		char *r = in->reach[f] = xcalloc(in->n + 1, 1);
+		size_t *queue = xmalloc((in->n + 1) * sizeof(*queue)), head = 0, tail = 0;
+		r[f] = 1;
+		queue[tail++] = f;
+		while (head < tail)
+			for (const long *i = in->incl[queue[head++]]; *i >= 0; i++)
+				if (!r[*i]) {
+					r[*i] = 1;
+					queue[tail++] = (size_t)*i;
+				}
+		free(queue);
+	}
+	return in->reach[f][g];
+}
+
+/* Whether path is a header: what declares there reaches a source only by
+ * an #include of it. */
+static int header_like(const char *path)
+{
+	const char *dot = path ? strrchr(path, '.') : NULL;
+	return dot && (!strcmp(dot, ".h") || !strcmp(dot, ".hh") || !strcmp(dot, ".hpp") || !strcmp(dot, ".inc"));
+}
+
+/* A declaration moved to another file (samurai's `struct evalstring`,
+ * from lex.h to util.h): a hunk using the name in a file that does not
+ * see the other revision's place (util.c's new `delevalstr`, which
+ * includes util.h, not lex.h) builds only on the side of the move it was
+ * written for: applied, it needs the move applied; reverted, the move
+ * reverted. Only where the file sees its own revision's place (else
+ * it reads the name through files that did not change); and a function
+ * whose other place is a source is reached through a prototype and the
+ * linker, not its place. */
+static void moved_file_needs(const struct change_set *s, const struct scan *scans, long *const *owners,
+			     struct includes *incl, const char *name, const size_t *members, const int *mside,
+			     size_t nm, struct deps *d)
+{
+	size_t len = strlen(name);
+	for (size_t f = 0; f < 2 * s->nfiles; f++) {
+		const struct scan *sc = &scans[f];
+		int side = (int)(f % 2);
+		for (size_t k = 0; k < sc->nu; k++) {
+			const struct use *u = &sc->u[k];
+			if (u->member || u->len != len || memcmp(u->s, name, len))
+				continue;
+			long c = owner_of(sc, owners[f], u->tok);
+			int mine = 0, seen = 0, places = 0, own = 0;
+			for (size_t m = 0; m < nm && c >= 0; m++)
+				mine |= members[m] == (size_t)c;
+			if (c < 0 || mine || (u->scope[0] && local_of(sc, u->scope, u, u->line)))
+				continue;
+			/* Its own revision's place in sight (else the file sees the
+			 * name through files that did not change: nothing known). */
+			for (size_t m = 0; m < nm && !own; m++)
+				own = mside[m] == side && sees_file(incl, f / 2, s->changes[members[m]].file);
+			/* The other revision's places of the declaration. */
+			for (size_t m = 0; m < nm && own && !seen; m++) {
+				size_t g = s->changes[members[m]].file;
+				if (mside[m] == side)
+					continue;
+				const struct scan *gs = &scans[2 * g + mside[m]];
+				int function = 0;
+				for (size_t j = 0; j < gs->nd && !function; j++)
+					function = gs->d[j].cls == 'g' && !strcmp(gs->d[j].name, name) && gs->d[j].tok + 1 < gs->nt &&
+						   !gs->t[gs->d[j].tok].directive && scan_punct(&gs->t[gs->d[j].tok + 1], '(');
+				places++;
+				const char *path = s->files[g].new_path ? s->files[g].new_path : s->files[g].old_path;
+				seen = sees_file(incl, f / 2, g) || (function && !header_like(path));
+			}
+			if (!places || seen)
+				continue;
+			for (size_t m = 0; m < nm; m++) {
+				if (side)
+					add_need(d, (size_t)c, members[m], name);
+				else
+					add_need(d, members[m], (size_t)c, name);
+			}
+		}
+	}
+}
+
 
 /* A `do` and the `while (...);` closing its braced body, in two hunks,
  * need each other: a hunk turning a loop into `do { ... } while (...);`
@@ -1929,6 +2062,8 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 		}
 	}
 	/* Each name whose declarations changed ties its declaring hunks to its users. */
+	struct includes incl;
+	includes_init(&incl, s, scans);
 	char *done = xcalloc(nhd + 1, 1);
 	struct mix *mix = NULL;   /* unchanged uses of declarations whose types clash */
 	size_t nmix = 0;
@@ -1970,6 +2105,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 			for (size_t k = 1; k < nm; k++)
 				tie_hard(d, hard, members[0], members[k], hd[i].d->name);
 			order_needs(s, scans, owners, hd[i].d->name, members, nm, d);
+			moved_file_needs(s, scans, owners, &incl, hd[i].d->name, members, mside, nm, d);
 		}
 		/* A local or field moved to another hunk (`unsigned error = 0;`
 		 * removed, `unsigned error = f();` added lines below): without
@@ -2084,6 +2220,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 		free(mside);
 	}
 	free(done);
+	includes_release(&incl);
 	mix_ties(mix, nmix, d, hard);
 	include_needs(s, scans, owners, d);
 	switch_needs(s, scans, owners, d);

@@ -327,4 +327,16 @@ check "do_while: no configuration failed to build" [ "$(jqf .configurations_fail
 check "do_while: the fix is the new head with its while" [ "$(jqf '[.fix[].id] | join(" ")')" = "2 3" ]
 check "do_while: the banner's change is in no set" \
 	[ "$(jqf '[.failure_inducing[], .fix[], .auxiliary[] | .id | split(".")[0]] | index("1")')" = null ]
+
+# A type moved to another header, read by a new function in a file that
+# includes only the new one: the function needs the move, so no
+# configuration holds it without (one failed to build before); the answer
+# is the new call, the function and the move taken along.
+d=$(fixture moved_type)
+culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh
+check "moved_type: exit 0" [ "$RC" = 0 ]
+check "moved_type: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
+check "moved_type: the new call is the fix" [ "$(jqf '[.fix[].file] | join(" ")')" = main.c ]
+check "moved_type: the function and the move are taken along" \
+	[ "$(jqf '[.auxiliary[].file] | unique | join(" ")')" = "lex.h util.c util.h" ]
 finish

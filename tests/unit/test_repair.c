@@ -388,6 +388,57 @@ static void test_include_removed(void)
 	change_set_free(s);
 }
 
+/* A type moved to another header (samurai's struct evalstring, lex.h to
+ * util.h): a new function in util.c, which includes util.h and not lex.h,
+ * needs the move; a use in a file seeing both places does not; nor does
+ * a use of a function whose definition moved between two sources. */
+static void test_moved_across_files(void)
+{
+	const char *oldh = "struct evalstring { int n; };\nint lexfile;\n";
+	const char *oldu = "int util(void);\n";
+	const char *newu = "int util(void);\nstruct evalstring { int n; };\n";
+	const char *oldc = "#include \"util.h\"\n\nint util(void)\n{\n\treturn 0;\n}\n";
+	const char *newc = "#include \"util.h\"\n\nint util(void)\n{\n\treturn 0;\n}\n\n"
+			   "int del(struct evalstring *e)\n{\n\treturn e->n;\n}\n";
+	const char *oldp = "#include \"lex.h\"\n#include \"util.h\"\n\nint f(struct evalstring *e)\n{\n\treturn 1;\n}\n";
+	const char *newp = "#include \"lex.h\"\n#include \"util.h\"\n\nint f(struct evalstring *e)\n{\n\treturn 2;\n}\n";
+	const char *olda = "int g(int x)\n{\n\treturn x;\n}\n";
+	const char *newb = "int g(int x)\n{\n\treturn x;\n}\n";
+	const char *oldk = "int g(int);\nint k(void)\n{\n\treturn g(1);\n}\n";
+	const char *newk = "int g(int);\nint k(void)\n{\n\treturn g(2);\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	change_set_add_file(s, "lex.h", "lex.h", 0100644, 0100644, oldh, strlen(oldh), "int lexfile;\n",
+			    strlen("int lexfile;\n"), CHANGE_MODIFIED, 0);
+	change_set_add_hunk(s, 1, 1, 0, 0, "", 0);    /* 0: - struct evalstring */
+	add_text(s, "util.h", oldu, newu);
+	change_set_add_hunk(s, 1, 0, 2, 1, "", 0);    /* 1: + struct evalstring */
+	add_text(s, "util.c", oldc, newc);
+	change_set_add_hunk(s, 6, 0, 7, 5, "", 0);    /* 2: + del(struct evalstring *e) */
+	add_text(s, "parse.c", oldp, newp);
+	change_set_add_hunk(s, 6, 1, 6, 1, "", 0);    /* 3: return 1 -> 2, in f(struct evalstring *) */
+	change_set_add_file(s, "a.c", "a.c", 0100644, 0, olda, strlen(olda), "", 0, CHANGE_DELETED, 0);
+	change_set_add_hunk(s, 1, 4, 0, 0, "", 0);    /* 4: - g */
+	change_set_add_file(s, "b.c", "b.c", 0, 0100644, "", 0, newb, strlen(newb), CHANGE_ADDED, 0);
+	change_set_add_hunk(s, 0, 0, 1, 4, "", 0);    /* 5: + g */
+	add_text(s, "k.c", oldk, newk);
+	change_set_add_hunk(s, 4, 1, 4, 1, "", 0);    /* 6: g(1) -> g(2) */
+	struct deps d;
+	deps_of(s, &d);
+	int to_old = 0, to_new = 0;
+	for (size_t k = 0; k < d.nneed[2]; k++) {
+		to_old |= d.need[2][k] == 0 && !strcmp(d.need_names[2][k], "evalstring");
+		to_new |= d.need[2][k] == 1 && !strcmp(d.need_names[2][k], "evalstring");
+	}
+	CHECK(to_old && to_new);
+	CHECK(d.block[0] >= 0 && d.block[0] == d.block[1]);
+	for (size_t k = 0; k < d.nneed[3]; k++)
+		CHECK(d.need[3][k] != 0 && d.need[3][k] != 1);
+	for (size_t k = 0; k < d.nneed[6]; k++)
+		CHECK(d.need[6][k] != 4 && d.need[6][k] != 5);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* A loop's head and a `continue` in its body in two hunks (tidy's if
  * chain made a while loop): the continue needs the head, not the other
  * way round. */
@@ -1749,6 +1800,7 @@ int main(void)
 	RUN(test_moved_up_definition);
 	RUN(test_array_field);
 	RUN(test_moved_include);
+	RUN(test_moved_across_files);
 	RUN(test_order_chain);
 	RUN(test_macro_alias);
 	RUN(test_header_include);
