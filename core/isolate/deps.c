@@ -682,20 +682,130 @@ static void ctype_of(char **tok, size_t a, size_t b, struct ctype *t)
 	}
 }
 
+/* What the changed files say of type names: the ones naming a struct or
+ * union (a tag's definition, `typedef struct {...} T;`, `typedef struct
+ * X T;`), and each `typedef struct X T;` as an alias (T is `struct X`). */
+struct types {
+	const char **structs;   /* sorted; the scans' strings */
+	size_t nstructs;
+	const char **alias, **target;   /* T, and "struct X " (owned) */
+	size_t nalias;
+};
+
+/* Whether token k of sc names what a struct or union definition or
+ * declaration declares: `struct s {`, `} T;` closing `typedef struct {`. */
+static int names_struct(const struct scan *sc, size_t k)
+{
+	if (k == 0)
+		return 0;
+	const struct tok *t = &sc->t[k - 1];
+	if (scan_tok_is(t, "struct") || scan_tok_is(t, "union"))
+		return 1;
+	if (!scan_punct(t, '}'))
+		return 0;
+	int depth = 0;
+	for (size_t i = k - 1; i-- > 0;) {
+		if (scan_punct(&sc->t[i + 1], '}'))
+			depth++;
+		if (scan_punct(&sc->t[i + 1], '{') && --depth == 0) {
+			size_t j = i;
+			if (j > 0 && sc->t[j].kind == T_IDENT && !scan_tok_is(&sc->t[j], "struct") &&
+			    !scan_tok_is(&sc->t[j], "union") && !scan_tok_is(&sc->t[j], "enum"))
+				j--;   /* the tag */
+			return scan_tok_is(&sc->t[j], "struct") || scan_tok_is(&sc->t[j], "union");
+		}
+	}
+	return 0;
+}
+
+static void types_init(struct types *ty, const struct scan *scans, size_t nscans)
+{
+	memset(ty, 0, sizeof(*ty));
+	for (size_t f = 0; f < nscans; f++)
+		for (size_t k = 0; k < scans[f].nd; k++) {
+			const struct decl *dc = &scans[f].d[k];
+			if (dc->cls != 'g')
+				continue;
+			const char *sh = dc->shape;
+			int alias = (!strncmp(sh, "typedef struct ", 15) || !strncmp(sh, "typedef union ", 14)) &&
+				    !strchr(sh, '*') && !strchr(sh, '(') && !strchr(sh, '[');
+			if (alias) {
+				/* "typedef struct X T ": the target is "struct X ". */
+				const char *x = sh + 8, *end = strrchr(sh, ' ');
+				while (end > x && end[-1] != ' ')
+					end--;
+				ty->alias = xrealloc(ty->alias, (ty->nalias + 1) * sizeof(*ty->alias));
+				ty->target = xrealloc(ty->target, (ty->nalias + 1) * sizeof(*ty->target));
+				ty->alias[ty->nalias] = dc->name;
+				ty->target[ty->nalias++] = xstrndup(x, (size_t)(end - x));
+			}
+			if (alias || (dc->tok < scans[f].nt && names_struct(&scans[f], dc->tok))) {
+				ty->structs = xrealloc(ty->structs, (ty->nstructs + 1) * sizeof(*ty->structs));
+				ty->structs[ty->nstructs++] = dc->name;
+			}
+		}
+	qsort(ty->structs, ty->nstructs, sizeof(*ty->structs), cmp_cstr);
+}
+
+static void types_release(struct types *ty)
+{
+	for (size_t k = 0; k < ty->nalias; k++)
+		free((char *)ty->target[k]);
+	free(ty->alias);
+	free(ty->target);
+	free(ty->structs);
+}
+
+/* A base type as the compiler sees it: a name the changed files typedef
+ * as `struct X` is `struct X `. */
+static const char *type_canon(const struct types *ty, const char *base)
+{
+	size_t n = strlen(base);
+	const char *sp = strchr(base, ' ');
+	for (size_t k = 0; ty && sp && !sp[1] && k < ty->nalias; k++)
+		if (strlen(ty->alias[k]) == n - 1 && !strncmp(ty->alias[k], base, n - 1))
+			return ty->target[k];
+	return base;
+}
+
+/* Whether a base type is a struct or union (no value of another type is
+ * given to one): written so, one the changed files define, or one the C
+ * library's headers do (fpos_t is a struct in glibc). */
+static int struct_like(const struct types *ty, const char *base)
+{
+	static const char *const libc[] = {"fpos_t", "div_t", "ldiv_t", "lldiv_t", "imaxdiv_t", "mbstate_t", "fd_set",
+					   "sigset_t", "FILE", "DIR", "pthread_mutex_t", "pthread_cond_t",
+					   "pthread_attr_t", "pthread_rwlock_t", NULL};
+	if (!strncmp(base, "struct ", 7) || !strncmp(base, "union ", 6))
+		return 1;
+	const char *sp = strchr(base, ' ');
+	if (!sp || sp[1])
+		return 0;   /* one name, else words such as `unsigned int` */
+	char *name = xstrndup(base, (size_t)(sp - base));
+	const char *key = name;
+	int yes = ty && bsearch(&key, ty->structs, ty->nstructs, sizeof(*ty->structs), cmp_cstr) != NULL;
+	for (size_t i = 0; !yes && libc[i]; i++)
+		yes = !strcmp(name, libc[i]);
+	free(name);
+	return yes;
+}
+
 /* Would a value of one type given where the other is declared be no C (a
  * constraint that gcc 12 and -w let pass with no word, or an error): a
  * pointer level added or removed, a pointer to another type (void *
  * aside), a pointer to const made a pointer to writable (the new code
- * writes through it), or void against a value? */
-static int ctypes_clash(const struct ctype *a, const struct ctype *b)
+ * writes through it), void against a value, or a struct against another
+ * type (glibc's fpos_t made ctags' MIOPos)? */
+static int ctypes_clash(const struct ctype *a, const struct ctype *b, const struct types *ty)
 {
-	int same = !strcmp(a->base.s ? a->base.s : "", b->base.s ? b->base.s : "");
-	int avoid = a->base.s && !strcmp(a->base.s, "void "), bvoid = b->base.s && !strcmp(b->base.s, "void ");
+	const char *ba = type_canon(ty, a->base.s ? a->base.s : ""), *bb = type_canon(ty, b->base.s ? b->base.s : "");
+	int same = !strcmp(ba, bb);
+	int avoid = !strcmp(ba, "void "), bvoid = !strcmp(bb, "void ");
 	if (a->stars != b->stars)
 		return 1;
 	if (a->stars)
 		return a->quals != b->quals || (!same && !avoid && !bvoid);
-	return !same && (avoid || bvoid);
+	return !same && (avoid || bvoid || struct_like(ty, ba) || struct_like(ty, bb));
 }
 
 /* Split a shape into its tokens (in place). */
@@ -727,8 +837,11 @@ static size_t segment_end(char **tok, size_t n, size_t i, int *depth)
 /* Whether the old and new shapes of a declaration with the same arity
  * declare types no value passes between (ctypes_clash): 1 for the type
  * before a function's parenthesis (what it returns), or a variable's or
- * field's; 2 for a parameter's; else 0. */
-static int types_clash(char *const *old, size_t nold, char *const *new, size_t nnew)
+ * field's; 2 for a parameter's; else 0. The first such pair of types that
+ * differ by more than a qualifier, one of them a struct, is added to pair
+ * (when given), as "old-base stars>new-base stars". */
+static int types_clash(char *const *old, size_t nold, char *const *new, size_t nnew, const struct types *ty,
+		       struct buf *pair)
 {
 	if (!nold || !nnew)
 		return 0;
@@ -740,7 +853,14 @@ static int types_clash(char *const *old, size_t nold, char *const *new, size_t n
 		struct ctype ca, cb;
 		ctype_of(ta, ia, ea, &ca);
 		ctype_of(tb, ib, eb, &cb);
-		clash = (ea > ia || eb > ib) && ctypes_clash(&ca, &cb) ? 1 + (ia > 0) : 0;
+		clash = (ea > ia || eb > ib) && ctypes_clash(&ca, &cb, ty) ? 1 + (ia > 0) : 0;
+		/* The two types, when they differ by more than a qualifier. */
+		const char *pa = type_canon(ty, ca.base.s ? ca.base.s : ""), *pb = type_canon(ty, cb.base.s ? cb.base.s : "");
+		if (clash && pair && (ca.stars != cb.stars || strcmp(pa, pb)) && (struct_like(ty, pa) || struct_like(ty, pb)) &&
+		    !strpbrk(pa, ",()") && !strpbrk(pb, ",()")) {
+			buf_addf(pair, "%s%d>%s%d", pa, ca.stars, pb, cb.stars);
+			pair = NULL;
+		}
 		buf_release(&ca.base);
 		buf_release(&cb.base);
 		if (ea >= na || eb >= nb || !strcmp(ta[ea], ")") || !strcmp(tb[eb], ")"))
@@ -844,6 +964,46 @@ static void mix_ties(struct mix *mix, size_t n, struct deps *d, long *hard)
 			}
 	}
 	free(mix);
+}
+
+/* A declaration whose type changed so that no value passes between the
+ * two (types_clash), by the pair of types: its first declaring hunk. */
+struct migr {
+	char *pair;
+	size_t change;
+	const char *name;
+};
+
+static int migr_cmp(const void *a, const void *b)
+{
+	const struct migr *x = a, *y = b;
+	int c = strcmp(x->pair, y->pair);
+	return c ? c : x->change < y->change ? -1 : x->change > y->change;
+}
+
+/* A type migrated: declarations of two names or more, in two hunks or
+ * more, retyped from one type to the same other one, a struct (ctags' `fpos_t filePosition` field and its
+ * files' `fpos_t` locals and statics, all made `MIOPos`) hold values
+ * that pass between them through macros and assignments the names do not
+ * show (`pos = getInputFilePosition ();`): no build mixes the two types,
+ * so their hunks are one block. */
+static void migration_ties(struct migr *m, size_t n, struct deps *d, long *hard)
+{
+	qsort(m, n, sizeof(*m), migr_cmp);
+	for (size_t i = 0, j; i < n; i = j) {
+		int names = 1, changes = 1;
+		for (j = i + 1; j < n && !strcmp(m[j].pair, m[i].pair); j++) {
+			names += strcmp(m[j].name, m[i].name) != 0;
+			changes += m[j].change != m[j - 1].change;
+		}
+		for (size_t k = i + 1; names > 1 && changes > 1 && k < j; k++) {
+			tie_hard(d, hard, m[i].change, m[k].change, m[k].name);
+			list_add(&d->hard_names[m[i].change], m[i].name);
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		free(m[i].pair);
+	free(m);
 }
 
 /* When token k starts an `#include X` line, X as written (malloc'd). */
@@ -2064,6 +2224,10 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 	/* Each name whose declarations changed ties its declaring hunks to its users. */
 	struct includes incl;
 	includes_init(&incl, s, scans);
+	struct types ty;
+	types_init(&ty, scans, 2 * s->nfiles);
+	struct migr *migr = NULL;   /* declarations whose type changed so */
+	size_t nmigr = 0;
 	char *done = xcalloc(nhd + 1, 1);
 	struct mix *mix = NULL;   /* unchanged uses of declarations whose types clash */
 	size_t nmix = 0;
@@ -2127,8 +2291,14 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 			/* A type no value passes to or from (a pointer made a
 			 * number, void made a value): no use builds as C against
 			 * the other revision's, though gcc may only warn. */
-			int clash = !added ? types_clash(sh[0], nsh[0], sh[1], nsh[1]) : 0;
+			struct buf pair = BUF_INIT;
+			int clash = !added ? types_clash(sh[0], nsh[0], sh[1], nsh[1], &ty, arity ? NULL : &pair) : 0;
 			arity |= clash != 0;
+			if (pair.len) {
+				migr = xrealloc(migr, (nmigr + 1) * sizeof(*migr));
+				migr[nmigr++] = (struct migr){buf_detach(&pair), members[0], key->name};
+			}
+			buf_release(&pair);
 			/* Made static or no longer (a helper exported with a
 			 * prototype for another file): a use in another file does
 			 * not link against the static one, so it needs the export
@@ -2221,6 +2391,8 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 	}
 	free(done);
 	includes_release(&incl);
+	migration_ties(migr, nmigr, d, hard);
+	types_release(&ty);
 	mix_ties(mix, nmix, d, hard);
 	include_needs(s, scans, owners, d);
 	switch_needs(s, scans, owners, d);

@@ -15,7 +15,8 @@
  * or closes counts as that hunk's (an old field under a new #else is
  * compiled out with the #if's macro defined); the hunks rewriting a
  * function (three or more, two thirds of its lines changed on both sides)
- * are tied. The groups are the connected hunks. A name that only one revision declares
+ * are tied, and so are the declarations of two names or more retyped from
+ * one struct type to the same other one (a type migrated). The groups are the connected hunks. A name that only one revision declares
  * ties one way (needs): applied to the old revision, a hunk using a new
  * name needs the hunks declaring it, and a hunk removing a name's
  * declaration needs the hunks removing its uses; reverted from the new

@@ -339,4 +339,15 @@ check "moved_type: no configuration failed to build" [ "$(jqf .configurations_fa
 check "moved_type: the new call is the fix" [ "$(jqf '[.fix[].file] | join(" ")')" = main.c ]
 check "moved_type: the function and the move are taken along" \
 	[ "$(jqf '[.auxiliary[].file] | unique | join(" ")')" = "lex.h util.c util.h" ]
+
+# A type migrated (a struct field and two other files' statics, read
+# through a macro, retyped from one struct to another): their hunks are
+# one block, so no configuration mixes the two types (5 of 11 failed to
+# build before); the answer is the unrelated wrong change alone.
+d=$(fixture type_migration)
+culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh
+check "migration: exit 0" [ "$RC" = 0 ]
+check "migration: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
+check "migration: main's change is failure-inducing, alone" [ "$(jqf '[.failure_inducing[].file] | join(" ")')" = main.c ]
+check "migration: main's change is the fix, alone" [ "$(jqf '[.fix[].file] | join(" ")')" = main.c ]
 finish

@@ -439,6 +439,49 @@ static void test_moved_across_files(void)
 	change_set_free(s);
 }
 
+/* A struct value retyped (ctags' `fpos_t filePosition` made `MIOPos`, a
+ * struct the changed header typedefs): no value passes between the two,
+ * so its users are tied to it as a block; a number retyped (`int` made
+ * `long`) ties its users only as a group. Two names retyped from fpos_t
+ * to MIOPos in two files (a field, and a static read through a macro)
+ * are one block; a typedef and its struct are one type. */
+static void test_struct_migration(void)
+{
+	const char *oldm = "int mio_init(void);\n";
+	const char *newm = "int mio_init(void);\ntypedef struct _MIOPos MIOPos;\nstruct _MIOPos { long off; };\n";
+	const char *oldr = "#include <stdio.h>\nstruct input {\n\tfpos_t filePosition;\n\tint lines;\n};\n"
+			   "#define getPos(f) ((f)->filePosition)\n";
+	const char *newr = "#include <stdio.h>\n#include \"mio.h\"\nstruct input {\n\tMIOPos filePosition;\n\tlong lines;\n};\n"
+			   "#define getPos(f) ((f)->filePosition)\n";
+	const char *olda = "#include \"read.h\"\nstatic fpos_t matchPos;\n\nvoid mark(struct input *in)\n{\n"
+			   "\tmatchPos = getPos(in);\n}\n\nint count(struct input *in)\n{\n\treturn in->lines;\n}\n";
+	const char *newa = "#include \"read.h\"\nstatic MIOPos matchPos;\n\nvoid mark(struct input *in)\n{\n"
+			   "\tmatchPos = getPos(in);\n}\n\nint count(struct input *in)\n{\n\treturn in->lines + 0;\n}\n";
+	const char *oldb = "#include \"mio.h\"\nstruct _MIOPos *last;\nint use(void)\n{\n\treturn 1;\n}\n";
+	const char *newb = "#include \"mio.h\"\nMIOPos *last;\nint use(void)\n{\n\treturn 2;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "mio.h", oldm, newm);
+	change_set_add_hunk(s, 1, 0, 2, 2, "", 0);    /* 0: + MIOPos */
+	add_text(s, "read.h", oldr, newr);
+	change_set_add_hunk(s, 1, 0, 2, 1, "", 0);    /* 1: + #include "mio.h" */
+	change_set_add_hunk(s, 3, 1, 4, 1, "", 0);    /* 2: fpos_t filePosition -> MIOPos */
+	change_set_add_hunk(s, 4, 1, 5, 1, "", 0);    /* 3: int lines -> long */
+	add_text(s, "a.c", olda, newa);
+	change_set_add_hunk(s, 2, 1, 2, 1, "", 0);    /* 4: static fpos_t matchPos -> MIOPos */
+	change_set_add_hunk(s, 11, 1, 11, 1, "", 0);  /* 5: return in->lines + 0 */
+	add_text(s, "b.c", oldb, newb);
+	change_set_add_hunk(s, 2, 1, 2, 1, "", 0);    /* 6: struct _MIOPos * -> MIOPos * */
+	change_set_add_hunk(s, 5, 1, 5, 1, "", 0);    /* 7: return 1 -> 2 */
+	struct deps d;
+	deps_of(s, &d);
+	CHECK(d.block[2] >= 0 && d.block[2] == d.block[4]);   /* the field and the static: one block */
+	CHECK(d.block[3] < 0 || d.block[3] != d.block[5]);    /* int made long: no block with its user */
+	CHECK(d.group[3] >= 0 && d.group[3] == d.group[5]);   /* but one group */
+	CHECK(d.block[6] < 0 || d.block[6] != d.block[2]);    /* MIOPos is struct _MIOPos: no clash */
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* A loop's head and a `continue` in its body in two hunks (tidy's if
  * chain made a while loop): the continue needs the head, not the other
  * way round. */
@@ -1801,6 +1844,7 @@ int main(void)
 	RUN(test_array_field);
 	RUN(test_moved_include);
 	RUN(test_moved_across_files);
+	RUN(test_struct_migration);
 	RUN(test_order_chain);
 	RUN(test_macro_alias);
 	RUN(test_header_include);
