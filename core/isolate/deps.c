@@ -1241,6 +1241,24 @@ static int header_like(const char *path)
 	return dot && (!strcmp(dot, ".h") || !strcmp(dot, ".hh") || !strcmp(dot, ".hpp") || !strcmp(dot, ".inc"));
 }
 
+/* Whether a field declared by the hunks members can be used in changed
+ * file f: a struct a source defines is seen there (and where that source
+ * is included) only; one in a header, anywhere (through files that did
+ * not change, as far as is known). A member access names the field, not
+ * its struct: tinyproxy's struct acl_s, in acl.c, lost its `mask` field,
+ * and upstream.c's `->mask` is its own struct's. */
+static int field_in_sight(const struct change_set *s, struct includes *incl, const size_t *members, size_t nm,
+			  size_t f)
+{
+	for (size_t m = 0; m < nm; m++) {
+		const struct change_file *cf = &s->files[s->changes[members[m]].file];
+		const char *path = cf->new_path ? cf->new_path : cf->old_path;
+		if (!path || header_like(path) || !c_like(path) || sees_file(incl, f, s->changes[members[m]].file))
+			return 1;
+	}
+	return 0;
+}
+
 /* A declaration moved to another file (samurai's `struct evalstring`,
  * from lex.h to util.h): a hunk using the name in a file that does not
  * see the other revision's place (util.c's new `delevalstr`, which
@@ -2321,6 +2339,8 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 			for (size_t f = 0; f < 2 * s->nfiles; f++) {
 				const struct scan *sc = &scans[f];
 				int side = (int)(f % 2);
+				if (key->cls == 'f' && !field_in_sight(s, &incl, members, nm, f / 2))
+					continue;
 				for (size_t k = 0; k < sc->nu; k++) {
 					const struct use *u = &sc->u[k];
 					if (u->len != len || memcmp(u->s, key->name, len) ||

@@ -506,10 +506,14 @@ void scan_file(const char *data, size_t len, struct scan *sc)
 					add_decl(sc, &sc->t[i - 1], "", 'g', &sc->t[i - 1], &sc->t[i - 1], 0);
 				/* A field is keyed by its struct's tag: one moved from
 				 * struct a to struct b is removed from one, added to
-				 * the other, not the same declaration. */
-				st[sp++] = (struct frame){(char)has_tag, stmt,
-							  tagged && has_tag == 'S' ? xstrndup(sc->t[i - 1].s, sc->t[i - 1].len)
-										   : xstrdup(""), i};
+				 * the other, not the same declaration. A struct or
+				 * union without a tag inside one is keyed by the
+				 * enclosing tag (tinyproxy's `union { char *string;
+				 * ... } address;` in struct acl_s moved to struct
+				 * hostspec). */
+				char *tag = tagged && has_tag == 'S' ? xstrndup(sc->t[i - 1].s, sc->t[i - 1].len)
+					    : ctx == 'S' ? xstrdup(st[sp - 1].tag) : xstrdup("");
+				st[sp++] = (struct frame){(char)has_tag, stmt, tag, i};
 				stmt = i + 1;
 			} else if (ctx == 'G' && i > 0 && scan_punct(&sc->t[i - 1], ')')) {
 				free(fn);
@@ -562,7 +566,8 @@ void scan_file(const char *data, size_t len, struct scan *sc)
 				for (size_t k = stmt; k < i; k++)
 					if (sc->t[k].kind == T_IDENT && (scan_punct(&sc->t[k + 1], ',') || scan_punct(&sc->t[k + 1], ';') ||
 									scan_punct(&sc->t[k + 1], '[') || scan_punct(&sc->t[k + 1], '=')))
-						add_decl(sc, &sc->t[k], cls == 'l' ? scope : "", cls, &sc->t[k], &sc->t[k], 0);
+						add_decl(sc, &sc->t[k], cls == 'l' ? scope : cls == 'f' ? st[sp - 1].tag : "", cls, &sc->t[k],
+							 &sc->t[k], 0);
 			} else if (ctx != 'I') {
 				declare(sc, stmt, i, ctx == 'S' ? 'S' : ctx == 'E' ? 'E' : 'G', ctx == 'S' ? st[sp - 1].tag : scope, 0, NULL);
 			}

@@ -482,6 +482,55 @@ static void test_struct_migration(void)
 	change_set_free(s);
 }
 
+/* Fields after a nested union are its struct's (tinyproxy's `union {
+ * char *string; ... } address;` in struct acl_s, moved to struct
+ * hostspec as acl_s gained `struct hostspec h;`): removing them needs
+ * the file's old uses gone. A struct a source defines is not seen in
+ * another file: its `->mask` there is another struct's. */
+static void test_nested_fields(void)
+{
+	const char *text = "struct acl_s {\n\tint access;\n\tunion {\n\t\tchar *string;\n\t\tstruct {\n"
+			   "\t\t\tint mask;\n\t\t} ip;\n\t} address;\n};\n";
+	struct scan sc;
+	scan_file(text, strlen(text), &sc);
+	int seen = 0;
+	for (size_t k = 0; k < sc.nd; k++)
+		if (sc.d[k].cls == 'f') {
+			CHECK(!strcmp(sc.d[k].scope, "acl_s"));
+			seen++;
+		}
+	CHECK(seen == 5);
+	scan_release(&sc);
+
+	const char *olda = "struct acl_s {\n\tint access;\n\tunion {\n\t\tchar *string;\n\t\tint mask;\n\t} address;\n};\n\n"
+			   "int f(struct acl_s *a)\n{\n\treturn a->address.string[0];\n}\n";
+	const char *newa = "#include \"hostspec.h\"\nstruct acl_s {\n\tint access;\n\tstruct hostspec h;\n};\n\n"
+			   "int f(struct acl_s *a)\n{\n\treturn a->h.address.string[0];\n}\n";
+	const char *newh = "struct hostspec {\n\tunion {\n\t\tchar *string;\n\t\tint mask;\n\t} address;\n};\n";
+	const char *oldu = "struct up { int mask; };\nint g(struct up *u)\n{\n\treturn u->mask;\n}\n";
+	const char *newu = "struct up { int mask; };\nint g(struct up *u)\n{\n\treturn u->mask + 1;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "acl.c", olda, newa);
+	change_set_add_hunk(s, 0, 0, 1, 1, "", 0);    /* 0: + #include */
+	change_set_add_hunk(s, 3, 4, 4, 1, "", 0);    /* 1: the union made struct hostspec h */
+	change_set_add_hunk(s, 11, 1, 9, 1, "", 0);   /* 2: a->address -> a->h.address */
+	change_set_add_file(s, "hostspec.h", "hostspec.h", 0, 0100644, "", 0, newh, strlen(newh), CHANGE_ADDED, 0);
+	change_set_add_hunk(s, 0, 0, 1, 6, "", 0);    /* 3: the new header */
+	add_text(s, "up.c", oldu, newu);
+	change_set_add_hunk(s, 4, 1, 4, 1, "", 0);    /* 4: u->mask + 1 */
+	struct deps d;
+	deps_of(s, &d);
+	int old_use = 0, other = 0;
+	for (size_t k = 0; k < d.nneed[1]; k++) {
+		old_use |= d.need[1][k] == 2;
+		other |= d.need[1][k] == 4;
+	}
+	CHECK(old_use);
+	CHECK(!other);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* A loop's head and a `continue` in its body in two hunks (tidy's if
  * chain made a while loop): the continue needs the head, not the other
  * way round. */
@@ -1845,6 +1894,7 @@ int main(void)
 	RUN(test_moved_include);
 	RUN(test_moved_across_files);
 	RUN(test_struct_migration);
+	RUN(test_nested_fields);
 	RUN(test_order_chain);
 	RUN(test_macro_alias);
 	RUN(test_header_include);
