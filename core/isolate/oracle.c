@@ -135,6 +135,34 @@ static void add_text(struct buf *b, const char *s, size_t n)
 	}
 }
 
+/* A sanitizer's runtime error names what went wrong where; its values
+ * move with the code as positions do (UBSan's "runtime error: 2.15771e+09
+ * is outside the range of representable values of type 'int'" is
+ * 9.36229e+09 once another change is applied): the numbers after
+ * "runtime error:" are masked. */
+static void mask_sanitizer_values(struct buf *m)
+{
+	static const char key[] = "runtime error: ";
+	const char *at = m->s ? memmem(m->s, m->len, key, sizeof(key) - 1) : NULL;
+	if (!at)
+		return;
+	size_t from = (size_t)(at - m->s) + sizeof(key) - 1;
+	struct buf o = BUF_INIT;
+	buf_add(&o, m->s, from);
+	for (size_t i = from; i < m->len;) {
+		int word = i > 0 && (isalnum((unsigned char)m->s[i - 1]) || m->s[i - 1] == '_');
+		if (!word && isdigit((unsigned char)m->s[i])) {
+			while (i < m->len && (isalnum((unsigned char)m->s[i]) || m->s[i] == '.' ||
+					      ((m->s[i] == '+' || m->s[i] == '-') && (m->s[i - 1] == 'e' || m->s[i - 1] == 'E'))))
+				i++;
+			buf_adds(&o, MASK);
+		} else
+			buf_addc(&o, m->s[i++]);
+	}
+	buf_release(m);
+	*m = o;
+}
+
 /* One line as it appears in an identity: at most TAIL_WIDTH bytes (a
  * longer line ends in the mask), control bytes as '?', backslash and quote
  * escaped, source positions' numbers and addresses masked (hunks move
@@ -155,6 +183,7 @@ static void add_line(const struct oracle *o, struct buf *b, const char *s, size_
 	pcre2_match_data_free(md);
 	if (at < len)
 		buf_add(&m, s + at, len - at);
+	mask_sanitizer_values(&m);
 	size_t keep = m.len > TAIL_WIDTH ? TAIL_WIDTH : m.len;
 	while (keep < m.len && keep > 0 && ((unsigned char)m.s[keep] & 0xc0) == 0x80)
 		keep--;   /* not inside a mask or another UTF-8 character */
