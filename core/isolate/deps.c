@@ -1130,6 +1130,19 @@ static int declared_before(const struct scan *sc, const char *name, int line, in
 	return 0;
 }
 
+/* Change c, a use on side (1: its new lines, applied to the old
+ * revision), needs the hunks moving a declaration (members): applied, the
+ * move applied; reverted (side 0), the move reverted. */
+static void needs_the_move(struct deps *d, size_t c, const size_t *members, size_t nm, int side, const char *name)
+{
+	for (size_t m = 0; m < nm; m++) {
+		if (side)
+			add_need(d, c, members[m], name);
+		else
+			add_need(d, members[m], c, name);
+	}
+}
+
 /* A declaration moved within a file: C wants it before its uses. A hunk
  * using the name where the other revision's file declares it only further
  * down (a function moved up above a new call) builds only on the side of
@@ -1155,12 +1168,7 @@ static void order_needs(const struct change_set *s, const struct scan *scans, lo
 			side_range(s, (size_t)c, !side, &from, &to);
 			if (declared_before(&scans[f ^ 1], name, from, &any) || !any)
 				continue;
-			for (size_t m = 0; m < nm; m++) {
-				if (side)
-					add_need(d, (size_t)c, members[m], name);
-				else
-					add_need(d, members[m], (size_t)c, name);
-			}
+			needs_the_move(d, (size_t)c, members, nm, side, name);
 		}
 	}
 }
@@ -1306,12 +1314,7 @@ static void moved_file_needs(const struct change_set *s, const struct scan *scan
 			}
 			if (!places || seen)
 				continue;
-			for (size_t m = 0; m < nm; m++) {
-				if (side)
-					add_need(d, (size_t)c, members[m], name);
-				else
-					add_need(d, members[m], (size_t)c, name);
-			}
+			needs_the_move(d, (size_t)c, members, nm, side, name);
 		}
 	}
 }
