@@ -744,7 +744,8 @@ static void types_init(struct types *ty, const struct scan *scans, size_t nscans
 				ty->structs[ty->nstructs++] = dc->name;
 			}
 		}
-	qsort(ty->structs, ty->nstructs, sizeof(*ty->structs), cmp_cstr);
+	if (ty->nstructs)
+		qsort(ty->structs, ty->nstructs, sizeof(*ty->structs), cmp_cstr);
 }
 
 static void types_release(struct types *ty)
@@ -783,7 +784,7 @@ static int struct_like(const struct types *ty, const char *base)
 		return 0;   /* one name, else words such as `unsigned int` */
 	char *name = xstrndup(base, (size_t)(sp - base));
 	const char *key = name;
-	int yes = ty && bsearch(&key, ty->structs, ty->nstructs, sizeof(*ty->structs), cmp_cstr) != NULL;
+	int yes = ty && ty->nstructs && bsearch(&key, ty->structs, ty->nstructs, sizeof(*ty->structs), cmp_cstr) != NULL;
 	for (size_t i = 0; !yes && libc[i]; i++)
 		yes = !strcmp(name, libc[i]);
 	free(name);
@@ -989,7 +990,8 @@ static int migr_cmp(const void *a, const void *b)
  * so their hunks are one block. */
 static void migration_ties(struct migr *m, size_t n, struct deps *d, long *hard)
 {
-	qsort(m, n, sizeof(*m), migr_cmp);
+	if (n)
+		qsort(m, n, sizeof(*m), migr_cmp);
 	for (size_t i = 0, j; i < n; i = j) {
 		int names = 1, changes = 1;
 		for (j = i + 1; j < n && !strcmp(m[j].pair, m[i].pair); j++) {
