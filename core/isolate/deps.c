@@ -189,30 +189,77 @@ static void pair_brackets(const struct change_set *s, size_t f, const struct sca
 		for (size_t k = 0; k < sc[side].nt; k++)
 			if (owners[side][sc[side].t[k].line] < 0)
 				nctx[side] += (size_t)bracket_nodes(&sc[side], k);
-	if (nctx[0] != nctx[1])   /* not the same context (cannot happen with whole-line hunks) */
-		return;
-	/* Nodes: hunks 0..nh-1, then context brackets. */
+	/* Nodes: hunks 0..nh-1, then context brackets, the k-th of the
+	 * unchanged text the same node on both sides. An unchanged line may
+	 * hold brackets on one side only (memcached's `}` ending a #define
+	 * continued by backslashes in the old revision, a function's body in
+	 * the new): then each unchanged line's brackets are nodes of both
+	 * sides when the line holds as many on both, else of its side only. */
+	int *first[2] = {NULL, NULL};   /* per side and line: its first node, or -1 */
 	size_t nn = nh + nctx[0];
+	char *one_side = xcalloc(nctx[0] + nctx[1] + 1, 1);   /* per context node */
+	if (nctx[0] != nctx[1]) {
+		int maxl[2];
+		int *count[2];
+		for (int side = 0; side < 2; side++) {
+			maxl[side] = sc[side].nt ? sc[side].t[sc[side].nt - 1].line : 0;
+			count[side] = xcalloc((size_t)maxl[side] + 2, sizeof(int));
+			first[side] = xmalloc(((size_t)maxl[side] + 2) * sizeof(int));
+			for (int l = 0; l <= maxl[side] + 1; l++)
+				first[side][l] = -1;
+			for (size_t k = 0; k < sc[side].nt; k++)
+				if (owners[side][sc[side].t[k].line] < 0)
+					count[side][sc[side].t[k].line] += bracket_nodes(&sc[side], k);
+		}
+		nn = nh;
+		for (int l = 1; l <= maxl[0]; l++) {
+			if (!count[0][l])
+				continue;
+			int o = other_line(s, f, 0, l), both = o >= 1 && o <= maxl[1] && count[1][o] == count[0][l] &&
+							      first[1][o] < 0;
+			first[0][l] = (int)nn;
+			if (both)
+				first[1][o] = (int)nn;
+			for (int k = 0; k < count[0][l]; k++)
+				one_side[nn - nh + (size_t)k] = !both;
+			nn += (size_t)count[0][l];
+		}
+		for (int l = 1; l <= maxl[1]; l++)
+			if (count[1][l] && first[1][l] < 0) {
+				first[1][l] = (int)nn;
+				for (int k = 0; k < count[1][l]; k++)
+					one_side[nn - nh + (size_t)k] = 1;
+				nn += (size_t)count[1][l];
+			}
+		free(count[0]);
+		free(count[1]);
+	}
 	long *uf = xmalloc((nn + 1) * sizeof(*uf));
-	long *partner = xmalloc((2 * nctx[0] + 1) * sizeof(*partner));
+	long *partner = xmalloc((2 * (nn - nh) + 1) * sizeof(*partner));
 	char *linked = xcalloc(nn + 1, 1);
 	for (size_t i = 0; i < nn; i++)
 		uf[i] = (long)i;
-	for (size_t i = 0; i < 2 * nctx[0]; i++)
+	for (size_t i = 0; i < 2 * (nn - nh); i++)
 		partner[i] = -1;
 	size_t *stack = xmalloc((sc[0].nt + sc[1].nt + 1) * sizeof(*stack));
 	for (int side = 0; side < 2; side++) {
 		/* kind 0: braces, 1: parentheses, 2: conditionals */
 		for (int kind = 0; kind < 3; kind++) {
-			size_t sp = 0, ctx = 0;
+			size_t sp = 0, ctx = 0, inline_ = 0;
+			int line = -1;
 			for (size_t k = 0; k < sc[side].nt; k++) {
 				const struct tok *t = &sc[side].t[k];
 				int nodes = bracket_nodes(&sc[side], k);
 				if (!nodes)
 					continue;
 				long o = owners[side][t->line] < 0 ? -1 : owners[side][t->line] - (long)cf->change0;
-				size_t node = o >= 0 ? (size_t)o : nh + ctx;
+				if (t->line != line) {
+					line = t->line;
+					inline_ = 0;
+				}
+				size_t node = o >= 0 ? (size_t)o : first[side] ? (size_t)first[side][t->line] + inline_ : nh + ctx;
 				ctx += o < 0 ? (size_t)nodes : 0;
+				inline_ += o < 0 ? (size_t)nodes : 0;
 				char role = kind == 2 ? scan_cond(&sc[side], k)
 					    : bracket(t) && t->s[0] == "{("[kind] ? 'o'
 					    : bracket(t) && t->s[0] == "})"[kind] ? 'c' : 0;
@@ -238,23 +285,27 @@ static void pair_brackets(const struct change_set *s, size_t f, const struct sca
 	 * context bracket paired differently in the two revisions. */
 	char *set_linked = xcalloc(nn + 1, 1);
 	for (size_t i = 0; i < nn; i++) {
-		int l = i < nh ? linked[i] : partner[2 * (i - nh)] != partner[2 * (i - nh) + 1];
+		/* (A node of one side only has no partner to compare.) */
+		int l = i < nh ? linked[i] : !one_side[i - nh] && partner[2 * (i - nh)] != partner[2 * (i - nh) + 1];
 		if (l)
 			set_linked[find(uf, i)] = 1;
 	}
-	size_t *first = xmalloc((nn + 1) * sizeof(*first));
+	size_t *head = xmalloc((nn + 1) * sizeof(*head));
 	for (size_t i = 0; i < nn; i++)
-		first[i] = SIZE_MAX;
+		head[i] = SIZE_MAX;
 	for (size_t h = 0; h < nh; h++) {
 		size_t r = find(uf, h);
 		if (!set_linked[r])
 			continue;
-		if (first[r] == SIZE_MAX)
-			first[r] = h;
+		if (head[r] == SIZE_MAX)
+			head[r] = h;
 		else
-			unite(parent, cf->change0 + first[r], cf->change0 + h);
+			unite(parent, cf->change0 + head[r], cf->change0 + h);
 	}
-	free(first);
+	free(head);
+	free(first[0]);
+	free(first[1]);
+	free(one_side);
 	free(set_linked);
 	free(stack);
 	free(linked);

@@ -531,6 +531,28 @@ static void test_nested_fields(void)
 	change_set_free(s);
 }
 
+/* An unchanged line whose brace is a macro's in one revision and code in
+ * the other (memcached's `}` ending a #define continued by backslashes,
+ * then a function's body): the brackets of the rest of the file still
+ * pair, so an #ifdef and its #endif added by two hunks around an
+ * unchanged include are one block. */
+static void test_shifted_context_brackets(void)
+{
+	const char *old = "#include \"a.h\"\n#include \"tls.h\"\n\n#define PUT(p) { \\\n\t*p = 0; \\\n}\n\nint x;\n";
+	const char *new = "#include \"a.h\"\n#ifdef TLS\n#include \"tls.h\"\n#endif\n\nstatic void put(char *p) {\n\t*p = 1;\n}\n\nint x;\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "f.c", old, new);
+	change_set_add_hunk(s, 1, 0, 2, 1, "", 0);   /* 0: + #ifdef TLS */
+	change_set_add_hunk(s, 2, 0, 4, 1, "", 0);   /* 1: + #endif */
+	change_set_add_hunk(s, 4, 2, 6, 2, "", 0);   /* 2: the macro made a function; its `}` line unchanged */
+	struct deps d;
+	deps_of(s, &d);
+	CHECK(d.block[0] >= 0 && d.block[0] == d.block[1]);
+	CHECK(d.block[2] < 0 || d.block[2] != d.block[0]);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* A loop's head and a `continue` in its body in two hunks (tidy's if
  * chain made a while loop): the continue needs the head, not the other
  * way round. */
@@ -1895,6 +1917,7 @@ int main(void)
 	RUN(test_moved_across_files);
 	RUN(test_struct_migration);
 	RUN(test_nested_fields);
+	RUN(test_shifted_context_brackets);
 	RUN(test_order_chain);
 	RUN(test_macro_alias);
 	RUN(test_header_include);
