@@ -1294,6 +1294,12 @@ static int sees_file(struct includes *in, size_t f, size_t g)
 	return in->reach[f][g];
 }
 
+/* A changed file's path: its new one, or its old one when deleted. */
+static const char *path_of(const struct change_file *cf)
+{
+	return cf->new_path ? cf->new_path : cf->old_path;
+}
+
 /* Whether path is a header: what declares there reaches a source only by
  * an #include of it. */
 static int header_like(const char *path)
@@ -1313,7 +1319,7 @@ static int field_in_sight(const struct change_set *s, struct includes *incl, con
 {
 	for (size_t m = 0; m < nm; m++) {
 		const struct change_file *cf = &s->files[s->changes[members[m]].file];
-		const char *path = cf->new_path ? cf->new_path : cf->old_path;
+		const char *path = path_of(cf);
 		if (!path || header_like(path) || !c_like(path) || sees_file(incl, f, s->changes[members[m]].file))
 			return 1;
 	}
@@ -1362,7 +1368,7 @@ static void moved_file_needs(const struct change_set *s, const struct scan *scan
 					function = gs->d[j].cls == 'g' && !strcmp(gs->d[j].name, name) && gs->d[j].tok + 1 < gs->nt &&
 						   !gs->t[gs->d[j].tok].directive && scan_punct(&gs->t[gs->d[j].tok + 1], '(');
 				places++;
-				const char *path = s->files[g].new_path ? s->files[g].new_path : s->files[g].old_path;
+				const char *path = path_of(&s->files[g]);
 				seen = sees_file(incl, f / 2, g) || (function && !header_like(path));
 			}
 			if (!places || seen)
@@ -2168,7 +2174,7 @@ static void file_needs(const struct change_set *s, struct deps *d)
 			if (h->kind != CHANGE_HUNK || h->file == fc->file)
 				continue;
 			const struct change_file *hf = &s->files[h->file];
-			const char *hpath = hf->new_path ? hf->new_path : hf->old_path;
+			const char *hpath = path_of(hf);
 			struct change_lines l;
 			change_lines_of(s, c, &l);
 			char **lines = added ? l.added : l.removed;
