@@ -1226,6 +1226,35 @@ static void order_needs(const struct change_set *s, const struct scan *scans, lo
 	}
 }
 
+/* A local moved within its function (`int len;` in a branch made `int
+ * len = 0;` at the top, its new uses above the old place): a hunk using
+ * it where the other revision declares it in no block holding that place
+ * builds only on the side of the move it was written for, as order_needs. */
+static void local_order_needs(const struct change_set *s, const struct scan *scans, long *const *owners,
+			      const struct decl *key, size_t file, const size_t *members, size_t nm, struct deps *d)
+{
+	size_t len = strlen(key->name);
+	for (size_t f = 2 * file; f < 2 * file + 2; f++) {
+		const struct scan *sc = &scans[f];
+		int side = (int)(f % 2);
+		for (size_t k = 0; k < sc->nu; k++) {
+			const struct use *u = &sc->u[k];
+			if (u->member || u->len != len || memcmp(u->s, key->name, len) || strcmp(u->scope, key->scope) ||
+			    !local_of(sc, key->scope, u, u->line))
+				continue;
+			long c = owner_of(sc, owners[f], u->tok);
+			int from, to, mine = 0;
+			for (size_t m = 0; m < nm && c >= 0; m++)
+				mine |= members[m] == (size_t)c;
+			if (c < 0 || mine)
+				continue;
+			side_range(s, (size_t)c, !side, &from, &to);
+			if (from > 0 && !local_of(&scans[f ^ 1], key->scope, u, from))
+				needs_the_move(d, (size_t)c, members, nm, side, key->name);
+		}
+	}
+}
+
 /* What the changed files include: per changed file, the changed files
  * it includes in either revision (`#include "x.h"` or <x.h> naming a
  * changed file by its path's end), ended by -1; and, filled in as asked,
@@ -2357,9 +2386,12 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 		 * uses are undeclared, applied or reverted. (The scan knows a
 		 * function's locals, not their blocks: two loops' `i` may be
 		 * tied for nothing, which costs precision, not builds.) */
-		if (!changed && hd[i].d->cls != 'g' && moved(members, mside, nm))
+		if (!changed && hd[i].d->cls != 'g' && moved(members, mside, nm)) {
 			for (size_t k = 1; k < nm; k++)
 				tie_hard(d, hard, members[0], members[k], hd[i].d->name);
+			if (hd[i].d->cls == 'l')
+				local_order_needs(s, scans, owners, hd[i].d, s->changes[hd[i].change].file, members, nm, d);
+		}
 		/* Only one revision declares it (within the hunks): a one-way tie. */
 		int added = !changed ? 0 : nsh[0] == 0 ? 1 : nsh[1] == 0 ? -1 : 0;
 		if (changed) {
@@ -2391,12 +2423,19 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 			/* A function's, type's or macro's declarations must agree:
 			 * a prototype reverted without its definition conflicts, a
 			 * definition kept beside its old place is defined twice. */
+			/* A local retyped and moved to another hunk (a parameter
+			 * `const size_t ntokens` made a local `int ntokens = ...`
+			 * below the new head): declared twice or not at all apart,
+			 * as a local moved unchanged. */
+			int moved_local = !added && key->cls == 'l' && moved(members, mside, nm);
 			for (size_t k = 1; !added && k < nm; k++) {
-				if (guarded || key->cls == 'g' || arity)
+				if (guarded || key->cls == 'g' || arity || moved_local)
 					tie_hard(d, hard, members[0], members[k], key->name);
 				else
 					unite(parent, members[0], members[k]);
 			}
+			if (moved_local)
+				local_order_needs(s, scans, owners, key, s->changes[hd[i].change].file, members, nm, d);
 			/* Its users, old lines or new (in a hunk, or in a branch one guards). */
 			for (size_t f = 0; f < 2 * s->nfiles; f++) {
 				const struct scan *sc = &scans[f];

@@ -23,7 +23,9 @@
  * revision, the same ties read backwards (a reverted declaration needs its
  * new users reverted). Two more one-way ties come from where a name is
  * declared: a declaration moved up within its file is needed by the hunks
- * using it between its two places (C wants it declared before use), one
+ * using it between its two places (C wants it declared before use), a
+ * local moved within its function by the hunks using it where the other
+ * revision declares it in no block holding that place, one
  * moved to another file by the hunks using it in a file that includes
  * its new place and not its old one (or the other way reverted), and a
  * global removed while an unchanged use now reads a local or parameter of

@@ -439,6 +439,50 @@ static void test_moved_across_files(void)
 	change_set_free(s);
 }
 
+/* A local moved within its function (memcached's `int len;` in a branch
+ * made `int len = 0;` at the top, read by new lines above the old
+ * place): the hunk reading it there needs the move, applied or reverted;
+ * a hunk using it where both revisions declare it needs nothing of it. */
+static void test_moved_local(void)
+{
+	const char *oldc = "int st(const char *cmd)\n{\n\tif (cmd[0] == 'd') {\n\t\tint len;\n\t\tlen = dump();\n"
+			   "\t\treturn len;\n\t}\n\treturn strcmp(cmd, \"on\");\n}\n";
+	const char *newc = "int st(const char *cmd)\n{\n\tint len = 2;\n\tif (cmd[0] == 'd') {\n\t\tint l;\n\t\tl = dump();\n"
+			   "\t\treturn l;\n\t}\n\treturn strncmp(cmd, \"on\", len);\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "st.c", oldc, newc);
+	change_set_add_hunk(s, 2, 0, 3, 1, "", 0);    /* 0: + int len = 2; */
+	change_set_add_hunk(s, 4, 3, 5, 3, "", 0);    /* 1: int len; ... -> int l; ... */
+	change_set_add_hunk(s, 8, 1, 9, 1, "", 0);    /* 2: strcmp -> strncmp(..., len) */
+	struct deps d;
+	deps_of(s, &d);
+	int to_add = 0, to_remove = 0;
+	for (size_t k = 0; k < d.nneed[2]; k++) {
+		to_add |= d.need[2][k] == 0 && !strcmp(d.need_names[2][k], "len");
+		to_remove |= d.need[2][k] == 1 && !strcmp(d.need_names[2][k], "len");
+	}
+	CHECK(to_add && to_remove);
+	CHECK(d.block[0] >= 0 && d.block[0] == d.block[1]);
+	deps_release(&d);
+	change_set_free(s);
+	/* A parameter made a local of another type (memcached's `const size_t
+	 * ntokens` made `int ntokens = pr->tok.ntokens;`): the head and the
+	 * new local are one block; a use both revisions declare needs neither. */
+	oldc = "int lru(const char *t, unsigned n)\n{\n\tif (n > 3)\n\t\treturn t[0];\n\treturn 0;\n}\n";
+	newc = "int lru(const char *t, struct parser *p)\n{\n\tint n = p->n;\n\tif (n > 2)\n\t\treturn t[0];\n\treturn 0;\n}\n";
+	s = change_set_new("a", "b");
+	add_text(s, "lru.c", oldc, newc);
+	change_set_add_hunk(s, 1, 1, 1, 1, "", 0);    /* 0: unsigned n -> struct parser *p */
+	change_set_add_hunk(s, 2, 0, 3, 1, "", 0);    /* 1: + int n = p->n; */
+	change_set_add_hunk(s, 3, 1, 4, 1, "", 0);    /* 2: n > 3 -> n > 2 */
+	deps_of(s, &d);
+	CHECK(d.block[0] >= 0 && d.block[0] == d.block[1]);
+	for (size_t k = 0; k < d.nneed[2]; k++)
+		CHECK(d.need[2][k] != 0 && d.need[2][k] != 1);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* A struct value retyped (ctags' `fpos_t filePosition` made `MIOPos`, a
  * struct the changed header typedefs): no value passes between the two,
  * so its users are tied to it as a block; a number retyped (`int` made
@@ -1915,6 +1959,7 @@ int main(void)
 	RUN(test_array_field);
 	RUN(test_moved_include);
 	RUN(test_moved_across_files);
+	RUN(test_moved_local);
 	RUN(test_struct_migration);
 	RUN(test_nested_fields);
 	RUN(test_shifted_context_brackets);
