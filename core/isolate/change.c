@@ -370,9 +370,20 @@ static void pieces_over(const struct piece *p, size_t np, int new, size_t a, siz
 	}
 }
 
+/* Whether t[0..n) starts with an operator applying to the value before
+ * it: `->`, `.`, `[` or `(`. */
+static int postfix(const char *t, size_t n)
+{
+	return n >= 1 && (t[0] == '.' || t[0] == '[' || t[0] == '(' || (n >= 2 && t[0] == '-' && t[1] == '>'));
+}
+
 /* The call whose `(` is at old[i] and new[m] (its `)` at old[a], new[b]):
  * when a piece ends at its `(` with a name on either side (the function
- * called changed), the pieces among its arguments go with that piece. */
+ * called changed), the pieces among its arguments go with that piece, and
+ * so does one just after its `)` that applies to its value (`->`, `.`,
+ * `[` or `(` on either side: `getFilePtr(argv[0])` made
+ * `AS_INSTANCE(argv[0])->_internal`, whose halves apart are a member of
+ * FILE or an instance taken for a FILE). */
 static void call_renamed(const char *old, const char *new, const struct piece *p, size_t np, size_t i, size_t m,
 			 size_t a, size_t b, size_t *reach)
 {
@@ -387,6 +398,10 @@ static void call_renamed(const char *old, const char *new, const struct piece *p
 	long lo = name, hi = name;
 	pieces_over(p, np, 0, i + 1, a, &lo, &hi);
 	pieces_over(p, np, 1, m + 1, b, &lo, &hi);
+	for (size_t k = 0; k < np; k++)
+		if (p[k].o0 == a + 1 && p[k].n0 == b + 1 &&
+		    (postfix(old + p[k].o0, p[k].o1 - p[k].o0) || postfix(new + p[k].n0, p[k].n1 - p[k].n0)) && (long)k > hi)
+			hi = (long)k;
 	if (hi > lo && reach[lo] < (size_t)hi)
 		reach[lo] = (size_t)hi;
 }

@@ -966,6 +966,93 @@ static void tie_hard(struct deps *d, long *hard, size_t a, size_t b, const char 
 	list_add(&d->hard_names[b], name);
 }
 
+/* One `case` label with a constant value (`case 44:`), in its function. */
+struct label {
+	char *key;   /* the function's name, a NUL, the label's text */
+	size_t keylen;
+	long owner;
+	int side;
+};
+
+static int cmp_label(const void *a, const void *b)
+{
+	const struct label *x = a, *y = b;
+	size_t n = x->keylen < y->keylen ? x->keylen : y->keylen;
+	int c = memcmp(x->key, y->key, n);
+	return c ? c : x->keylen < y->keylen ? -1 : x->keylen > y->keylen;
+}
+
+/* The constant labels of one side of a file: `case` followed by numbers
+ * and punctuation only, up to its `:`. */
+static void labels_of(const struct scan *sc, const long *own, int side, struct label **l, size_t *n)
+{
+	for (size_t k = 0; k < sc->nt; k++) {
+		if (sc->t[k].directive || sc->t[k].kind != T_IDENT || !scan_tok_is(&sc->t[k], "case"))
+			continue;
+		struct buf b = BUF_INIT;
+		const char *fn = "";
+		for (size_t i = 0; i < sc->nb; i++)
+			if (sc->b[i].first <= sc->t[k].line && sc->t[k].line <= sc->b[i].last)
+				fn = sc->b[i].name;
+		buf_adds(&b, fn);
+		buf_addc(&b, '\0');
+		size_t j = k + 1;
+		int constant = 1;
+		for (; j < sc->nt && j < k + 9 && !scan_punct(&sc->t[j], ':'); j++) {
+			constant &= sc->t[j].kind != T_IDENT;
+			buf_add(&b, sc->t[j].s, sc->t[j].len);
+		}
+		if (!constant || j == k + 1 || j >= sc->nt || !scan_punct(&sc->t[j], ':')) {
+			buf_release(&b);
+			continue;
+		}
+		*l = xrealloc(*l, (*n + 1) * sizeof(**l));
+		size_t len = b.len;
+		(*l)[(*n)++] = (struct label){buf_detach(&b), len, owner_of(sc, own, k), side};
+	}
+}
+
+/* A switch's labels renumbered (a generated scanner's or parser's `case
+ * 44:` made `case 43:` as a rule before it went, each in a hunk of its
+ * own): a label value one hunk removes and another adds is moved, and the
+ * two only build together (apart, `duplicate case value`, or a value gone
+ * that the table still jumps to). Labels on unchanged lines tie nothing. */
+static void label_ties(const struct change_set *s, const struct scan *scans, long *const *owners, struct deps *d,
+		       long *hard)
+{
+	for (size_t f = 0; f < s->nfiles; f++) {
+		struct label *l = NULL;
+		size_t n = 0;
+		labels_of(&scans[2 * f], owners[2 * f], 0, &l, &n);
+		labels_of(&scans[2 * f + 1], owners[2 * f + 1], 1, &l, &n);
+		if (n)
+			qsort(l, n, sizeof(*l), cmp_label);
+		size_t *members = xmalloc((n + 1) * sizeof(*members));
+		int *side = xmalloc((n + 1) * sizeof(*side));
+		for (size_t i = 0, j; i < n; i = j) {
+			int fixed = 0;
+			size_t nm = 0;
+			for (j = i; j < n && !cmp_label(&l[i], &l[j]); j++) {
+				fixed |= l[j].owner < 0;
+				if (l[j].owner >= 0) {
+					members[nm] = (size_t)l[j].owner;
+					side[nm++] = l[j].side;
+				}
+			}
+			if (fixed || nm < 2 || !moved(members, side, nm))
+				continue;
+			for (size_t m = 1; m < nm; m++)
+				if (members[m] != members[0])
+					tie_hard(d, hard, members[0], members[m], "case");
+		}
+		for (size_t i = 0; i < n; i++)
+			free(l[i].key);
+		free(l);
+		free(members);
+		free(side);
+	}
+}
+
 /* The hunks holding a return statement in the body of function name in
  * sc: tied into change c's block (the function's type changed so that its
  * returns change with it), by the pieces holding `return`. */
@@ -2558,6 +2645,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 	migration_ties(migr, nmigr, d, hard);
 	types_release(&ty);
 	mix_ties(mix, nmix, d, hard);
+	label_ties(s, scans, owners, d, hard);
 	include_needs(s, scans, owners, d);
 	switch_needs(s, scans, owners, d);
 	do_needs(s, scans, owners, d);

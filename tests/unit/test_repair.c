@@ -516,6 +516,29 @@ static void test_one_sided_use(void)
 	change_set_free(s);
 }
 
+/* A switch's labels renumbered, each in a hunk of its own (a generated
+ * scanner's `case 44:` made `case 43:`): a value one hunk removes and
+ * another adds only builds with it (`duplicate case value`); a hunk
+ * changing a case's body is not tied. */
+static void test_renumbered_labels(void)
+{
+	const char *oldc = "int act(int r)\n{\n\tswitch (r) {\n\tcase 1:\n\t\treturn 10;\n\tcase 2:\n\t\treturn 20;\n"
+			   "\tcase 3:\n\t\treturn 30;\n\t}\n\treturn 0;\n}\n";
+	const char *newc = "int act(int r)\n{\n\tswitch (r) {\n\tcase 1:\n\t\treturn 11;\n\tcase 3:\n\t\treturn 20;\n"
+			   "\tcase 2:\n\t\treturn 30;\n\t}\n\treturn 0;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "act.c", oldc, newc);
+	change_set_add_hunk(s, 5, 1, 5, 1, "", 0);    /* 0: return 10 -> 11 */
+	change_set_add_hunk(s, 6, 1, 6, 1, "", 0);    /* 1: case 2 -> case 3 */
+	change_set_add_hunk(s, 8, 1, 8, 1, "", 0);    /* 2: case 3 -> case 2 */
+	struct deps d;
+	deps_of(s, &d);
+	CHECK(d.block[1] >= 0 && d.block[1] == d.block[2]);
+	CHECK(d.block[0] < 0);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* A struct value retyped (ctags' `fpos_t filePosition` made `MIOPos`, a
  * struct the changed header typedefs): no value passes between the two,
  * so its users are tied to it as a block; a number retyped (`int` made
@@ -933,6 +956,19 @@ static void test_pieces_callee(void)
 	change_set_add_hunk(s, 3, 1, 3, 1, "", 0);   /* another callee */
 	change_set_add_hunk(s, 4, 1, 4, 1, "", 0);   /* two constants */
 	struct cerr e;
+	CHECK(change_set_finish(s, &e) == 0);
+	CHECK(s->changes[0].natoms == 1);
+	CHECK(s->changes[1].natoms == 2);
+	change_set_free(s);
+	/* What the new callee's value is used for goes with it (kuroko's
+	 * `getFilePtr(argv[0])` made `AS_INSTANCE(argv[0])->_internal`);
+	 * what merely follows the call does not. */
+	old = "int w(void **argv)\n{\n\tFILE *f = getFilePtr(argv[0]);\n\treturn h(argv[1]) + 1;\n}\n";
+	new = "int w(void **argv)\n{\n\tFILE *f = AS_INSTANCE(argv[0])->_internal;\n\treturn k(argv[1]) + 2;\n}\n";
+	s = change_set_new("a", "b");
+	add_text(s, "w.c", old, new);
+	change_set_add_hunk(s, 3, 1, 3, 1, "", 0);   /* another callee, its value's member */
+	change_set_add_hunk(s, 4, 1, 4, 1, "", 0);   /* another callee, another constant */
 	CHECK(change_set_finish(s, &e) == 0);
 	CHECK(s->changes[0].natoms == 1);
 	CHECK(s->changes[1].natoms == 2);
@@ -1994,6 +2030,7 @@ int main(void)
 	RUN(test_moved_across_files);
 	RUN(test_moved_local);
 	RUN(test_one_sided_use);
+	RUN(test_renumbered_labels);
 	RUN(test_struct_migration);
 	RUN(test_nested_fields);
 	RUN(test_shifted_context_brackets);
