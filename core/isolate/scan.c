@@ -146,6 +146,35 @@ int scan_typeish(const struct tok *t)
 	return t->kind == T_IDENT && (scan_in_list(t, scan_type_words) || (t->len > 2 && !memcmp(t->s + t->len - 2, "_t", 2)));
 }
 
+/* Words whose parenthesized group qualifies a declaration, never its declarator. */
+static const char *const attribute_words[] = {"__attribute__", "__attribute", "__declspec", "__asm__", "__asm", "asm",
+					      "_Alignas", "alignas", NULL};
+
+/* The token closing the parenthesis at t[open], or b - 1. */
+static size_t group_end(const struct tok *t, size_t open, size_t b)
+{
+	size_t d = 0;
+	for (size_t j = open; j < b; j++) {
+		if (scan_punct(&t[j], '('))
+			d++;
+		else if (scan_punct(&t[j], ')') && --d == 0)
+			return j;
+	}
+	return b - 1;
+}
+
+/* Whether t[k..b) holds a function's declarator, NAME ( at depth 0. */
+static int function_after(const struct tok *t, size_t k, size_t b)
+{
+	for (size_t j = k + 1; j < b; j++)
+		if (scan_punct(&t[j], '(') && t[j - 1].kind == T_IDENT && !scan_in_list(&t[j - 1], scan_type_words) &&
+		    !scan_in_list(&t[j - 1], attribute_words))
+			return 1;
+		else if (scan_punct(&t[j], '('))
+			j = group_end(t, j, b);
+	return 0;
+}
+
 static void add_decl(struct scan *sc, const struct tok *name, const char *scope, char cls, const struct tok *from,
 		     const struct tok *to, int skip_init)
 {
@@ -154,6 +183,12 @@ static void add_decl(struct scan *sc, const struct tok *name, const char *scope,
 	struct buf shape = BUF_INIT;
 	int init = 0, depth = 0;
 	for (const struct tok *t = from; t <= to; t++) {
+		/* an attribute qualifies it, it is not its shape (`static int
+		 * __attribute__((unused)) f(int x)` takes one parameter) */
+		if (t < to && t->kind == T_IDENT && scan_in_list(t, attribute_words) && scan_punct(t + 1, '(')) {
+			t = sc->t + group_end(sc->t, (size_t)(t + 1 - sc->t), (size_t)(to - sc->t) + 1);
+			continue;
+		}
 		if (skip_init) {
 			if (scan_punct(t, '(') || scan_punct(t, '['))
 				depth++;
@@ -188,6 +223,20 @@ static void declare(struct scan *sc, size_t a, size_t b, char ctx, const char *s
 	}
 	if (t[a].kind != T_IDENT || scan_in_list(&t[a], scan_stmt_words))
 		return;
+	/* An attribute before a function's declaration, as a macro or GNU's
+	 * own (`attr(printf(3, 4)) static bool opt_debug(...)`,
+	 * `__attribute__((unused)) int f(void)`): a NAME ( ... ) group opening
+	 * it, and a NAME ( after it. Not what a K&R head's parameter list is
+	 * followed by (`f(a) int a;`: no NAME ( after). */
+	while (ctx == 'G' && !scope[0] && a + 1 < b && t[a].kind == T_IDENT && scan_punct(&t[a + 1], '(') &&
+	       !scan_in_list(&t[a], scan_type_words)) {
+		size_t close = group_end(t, a + 1, b);
+		if (close + 1 >= b || !function_after(t, close + 1, b))
+			break;
+		a = close + 1;
+	}
+	if (t[a].kind != T_IDENT || scan_in_list(&t[a], scan_stmt_words))
+		return;
 	int typedef_ = scan_tok_is(&t[a], "typedef");
 	if (ctx != 'S' && !scan_typeish(&t[a])) {
 		/* A typedef'd type: NAME NAME or NAME * ... NAME. */
@@ -203,7 +252,7 @@ static void declare(struct scan *sc, size_t a, size_t b, char ctx, const char *s
 		if (scan_punct(&t[k], '='))
 			break;
 		if (depth == 0 && scan_punct(&t[k], '(') && t[k - 1].kind == T_IDENT && !typedef_ && ctx != 'S' &&
-		    !scan_in_list(&t[k - 1], scan_type_words)) {
+		    !scan_in_list(&t[k - 1], scan_type_words) && !scan_in_list(&t[k - 1], attribute_words)) {
 			/* The declarator to its closing parenthesis; its parameters. */
 			size_t close = k, d2 = 0;
 			for (size_t j = k; j < b; j++) {

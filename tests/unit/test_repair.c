@@ -16,6 +16,15 @@ static int has(char **names, const char *n)
 	return 0;
 }
 
+/* Whether a NUL-separated, "" ended list holds n. */
+static int list_has(const char *l, const char *n)
+{
+	for (; l && *l; l += strlen(l) + 1)
+		if (!strcmp(l, n))
+			return 1;
+	return 0;
+}
+
 /* A modified file of set s, from its old and new texts. */
 static void add_text(struct change_set *s, const char *path, const char *old, const char *new)
 {
@@ -535,6 +544,32 @@ static void test_renumbered_labels(void)
 	deps_of(s, &d);
 	CHECK(d.block[1] >= 0 && d.block[1] == d.block[2]);
 	CHECK(d.block[0] < 0);
+	deps_release(&d);
+	change_set_free(s);
+}
+
+/* A function behind an attribute macro (bfs's `attr(printf(3, 4))` on
+ * the line above `static bool opt_debug(...)`, GNU's `__attribute__`
+ * before or after the type): it is declared, its parameters are its
+ * locals, and a call passing one argument fewer is tied to it. */
+static void test_attribute_macro(void)
+{
+	const char *oldc = "attr(printf(3, 4))\nstatic int logit(int a, int level, const char *format, ...) {\n\treturn a + level;\n}\n"
+			   "static int __attribute__((unused)) other(int x) {\n\treturn x;\n}\n"
+			   "int use1(void) {\n\treturn logit(1, 2, \"x\") + other(1);\n}\n";
+	const char *newc = "attr(printf(2, 3))\nstatic int logit(int a, const char *format, ...) {\n\treturn a;\n}\n"
+			   "static int __attribute__((unused)) other(int x, int y) {\n\treturn x + y;\n}\n"
+			   "int use1(void) {\n\treturn logit(1, \"x\") + other(1, 2);\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "a.c", oldc, newc);
+	change_set_add_hunk(s, 1, 3, 1, 3, "", 0);    /* 0: logit loses level */
+	change_set_add_hunk(s, 5, 2, 5, 2, "", 0);    /* 1: other gains y */
+	change_set_add_hunk(s, 9, 1, 9, 1, "", 0);    /* 2: the calls */
+	struct deps d;
+	deps_of(s, &d);
+	CHECK(list_has(d.names[0], "logit") && !list_has(d.names[0], "attr"));
+	CHECK(list_has(d.names[1], "other") && !list_has(d.names[1], "__attribute__"));
+	CHECK(d.block[0] >= 0 && d.block[0] == d.block[2] && d.block[1] == d.block[2]);
 	deps_release(&d);
 	change_set_free(s);
 }
@@ -2031,6 +2066,7 @@ int main(void)
 	RUN(test_moved_local);
 	RUN(test_one_sided_use);
 	RUN(test_renumbered_labels);
+	RUN(test_attribute_macro);
 	RUN(test_struct_migration);
 	RUN(test_nested_fields);
 	RUN(test_shifted_context_brackets);
