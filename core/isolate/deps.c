@@ -1442,40 +1442,6 @@ static int field_in_sight(const struct change_set *s, struct includes *incl, con
 	return 0;
 }
 
-/* Whether use u, in changed file file, names key, declared in changed
- * file keyfile: a field by a member access, a local in its function and
- * file, anything else by a plain name. */
-static int names_key(const struct use *u, const struct decl *key, size_t file, size_t keyfile)
-{
-	size_t len = strlen(key->name);
-	if (u->len != len || memcmp(u->s, key->name, len) || (key->cls == 'f') != (u->member != 0))
-		return 0;
-	return key->cls != 'l' || (!strcmp(u->scope, key->scope) && file == keyfile);
-}
-
-/* Per change, the sides of it (bit 0 old lines, bit 1 new) that use the
- * name key declares in change at, its declaring hunks (members) counted
- * as both: as deps_compute's users loop reads them. */
-static char *use_sides(const struct change_set *s, const struct scan *scans, long *const *owners, struct includes *in,
-		       const struct decl *key, size_t at, const size_t *members, size_t nm)
-{
-	char *sides = xcalloc(s->nchanges + 1, 1);
-	for (size_t f = 0; f < 2 * s->nfiles; f++) {
-		const struct scan *sc = &scans[f];
-		if (key->cls == 'f' && !field_in_sight(s, in, members, nm, f / 2))
-			continue;
-		for (size_t k = 0; k < sc->nu; k++) {
-			const struct use *u = &sc->u[k];
-			long c = names_key(u, key, f / 2, s->changes[at].file) ? owner_of(sc, owners[f], u->tok) : -1;
-			if (c >= 0 && !(key->cls == 'g' && !u->member && u->scope[0] && local_of(sc, u->scope, u, u->line)))
-				sides[c] |= (char)(1 << (f % 2));
-		}
-	}
-	for (size_t m = 0; m < nm; m++)
-		sides[members[m]] = 3;
-	return sides;
-}
-
 /* A declaration moved to another file (samurai's `struct evalstring`,
  * from lex.h to util.h): a hunk using the name in a file that does not
  * see the other revision's place (util.c's new `delevalstr`, which
@@ -2517,6 +2483,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 		int added = !changed ? 0 : nsh[0] == 0 ? 1 : nsh[1] == 0 ? -1 : 0;
 		if (changed) {
 			const struct decl *key = hd[i].d;
+			size_t len = strlen(key->name);
 			/* A function or macro whose parameters were added or
 			 * removed: no call builds against the other revision's. */
 			int arity = key->cls == 'g' && !same_arity(sh[0], nsh[0], sh[1], nsh[1]);
@@ -2556,11 +2523,6 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 			}
 			if (moved_local)
 				local_order_needs(s, scans, owners, key, s->changes[hd[i].change].file, members, nm, d);
-			/* The sides on which each hunk uses it: a hunk using it on
-			 * one side only builds with either declaration on the other
-			 * (lowdown's `strcmp(m->key, "title")` made a call not
-			 * reading m, m retyped to another struct's pointer). */
-			char *usides = !added && !guarded && arity ? use_sides(s, scans, owners, &incl, key, hd[i].change, members, nm) : NULL;
 			/* Its users, old lines or new (in a hunk, or in a branch one guards). */
 			for (size_t f = 0; f < 2 * s->nfiles; f++) {
 				const struct scan *sc = &scans[f];
@@ -2569,7 +2531,9 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 					continue;
 				for (size_t k = 0; k < sc->nu; k++) {
 					const struct use *u = &sc->u[k];
-					if (!names_key(u, key, f / 2, s->changes[hd[i].change].file))
+					if (u->len != len || memcmp(u->s, key->name, len) ||
+					    (key->cls == 'f') != (u->member != 0) ||
+					    (key->cls == 'l' && (strcmp(u->scope, key->scope) || f / 2 != s->changes[hd[i].change].file)))
 						continue;
 					long c = owner_of(sc, owners[f], u->tok);
 					int far = linkage && (long)(f / 2) != sfile;
@@ -2613,13 +2577,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 						else
 							add_need(d, members[m], (size_t)c, key->name);
 					}
-					if (usides && usides[c] == 2)
-						/* New lines only: applied, they need the new declaration. */
-						needs_the_move(d, (size_t)c, members, nm, 1, key->name);
-					else if (usides && usides[c] == 1)
-						/* Old lines only: reverted, they need the old one. */
-						needs_the_move(d, (size_t)c, members, nm, 0, key->name);
-					else if (!added && (guarded || arity))
+					if (!added && (guarded || arity))
 						tie_hard(d, hard, members[0], (size_t)c, key->name);
 					else if (!added)
 						unite(parent, members[0], (size_t)c);
@@ -2633,7 +2591,6 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 							add_need(d, members[m], (size_t)c, key->name);
 				}
 			}
-			free(usides);
 		}
 		free(sh[0]);
 		free(sh[1]);

@@ -6,8 +6,7 @@
  * uses. A name whose declarations differ between the revisions (added,
  * removed, renamed, its signature or type changed; not a new initializer
  * or macro value) ties the hunks declaring it to the hunks using it, old
- * lines or new (when no value passes between its two declarations, a
- * hunk using it in one revision only needs that revision's, one way); a
+ * lines or new; a
  * declaration moved from one hunk to another ties those
  * two; hunks that change how braces, parentheses or preprocessor
  * conditionals pair (one opens what another closes, as an #ifdef line and

@@ -492,39 +492,6 @@ static void test_moved_local(void)
 	change_set_free(s);
 }
 
-/* A function whose parameters changed: a hunk calling it in both
- * revisions is in its block; one calling it in its new lines only needs
- * the new declaration, applied; one calling it in its old lines only
- * needs the old one, reverted (lowdown's `strcmp(m->key, "title")` made a
- * call not reading m, m retyped): neither is in the block. */
-static void test_one_sided_use(void)
-{
-	const char *oldh = "int f(int a);\n", *newh = "int f(int a, int b);\n";
-	const char *oldu = "int g(void)\n{\n\treturn f(1);\n}\nint h(void)\n{\n\treturn 0;\n}\n"
-			   "int k(void)\n{\n\treturn f(3);\n}\n";
-	const char *newu = "int g(void)\n{\n\treturn f(1, 2);\n}\nint h(void)\n{\n\treturn f(2, 0);\n}\n"
-			   "int k(void)\n{\n\treturn 3;\n}\n";
-	struct change_set *s = change_set_new("a", "b");
-	add_text(s, "f.h", oldh, newh);
-	change_set_add_hunk(s, 1, 1, 1, 1, "", 0);    /* 0: f gains b */
-	add_text(s, "u.c", oldu, newu);
-	change_set_add_hunk(s, 3, 1, 3, 1, "", 0);    /* 1: f(1) -> f(1, 2) */
-	change_set_add_hunk(s, 7, 1, 7, 1, "", 0);    /* 2: 0 -> f(2, 0) */
-	change_set_add_hunk(s, 11, 1, 11, 1, "", 0);  /* 3: f(3) -> 3 */
-	struct deps d;
-	deps_of(s, &d);
-	CHECK(d.block[0] >= 0 && d.block[0] == d.block[1]);
-	CHECK(d.block[2] != d.block[0] && d.block[3] != d.block[0]);
-	int applied = 0, reverted = 0;
-	for (size_t k = 0; k < d.nneed[2]; k++)
-		applied |= d.need[2][k] == 0 && !strcmp(d.need_names[2][k], "f");
-	for (size_t k = 0; k < d.nneed[0]; k++)
-		reverted |= d.need[0][k] == 3 && !strcmp(d.need_names[0][k], "f");
-	CHECK(applied && reverted);
-	deps_release(&d);
-	change_set_free(s);
-}
-
 /* A switch's labels renumbered, each in a hunk of its own (a generated
  * scanner's `case 44:` made `case 43:`): a value one hunk removes and
  * another adds only builds with it (`duplicate case value`); a hunk
@@ -2064,7 +2031,6 @@ int main(void)
 	RUN(test_moved_include);
 	RUN(test_moved_across_files);
 	RUN(test_moved_local);
-	RUN(test_one_sided_use);
 	RUN(test_renumbered_labels);
 	RUN(test_attribute_macro);
 	RUN(test_struct_migration);
