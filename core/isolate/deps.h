@@ -19,7 +19,8 @@
  * are tied, and so are the declarations of two names or more retyped from
  * one struct type to the same other one (a type migrated), and the hunks
  * moving a switch's constant label value (`case 44:` made `case 43:` in
- * one, `case 45:` made `case 44:` in another). The groups are the connected hunks. A name that only one revision declares
+ * one, `case 45:` made `case 44:` in another), and a generated file's
+ * hunks (its top says a tool wrote it). The groups are the connected hunks. A name that only one revision declares
  * ties one way (needs): applied to the old revision, a hunk using a new
  * name needs the hunks declaring it, and a hunk removing a name's
  * declaration needs the hunks removing its uses; reverted from the new
