@@ -1343,6 +1343,17 @@ static void needs_the_move(struct deps *d, size_t c, const size_t *members, size
 	}
 }
 
+/* The hunk owning token k of sc when it is not one of members (the hunks
+ * declaring what it uses), else -1. */
+static long user_of(const struct scan *sc, const long *own, size_t k, const size_t *members, size_t nm)
+{
+	long c = owner_of(sc, own, k);
+	for (size_t m = 0; m < nm && c >= 0; m++)
+		if (members[m] == (size_t)c)
+			return -1;
+	return c;
+}
+
 /* A declaration moved within a file: C wants it before its uses. A hunk
  * using the name where the other revision's file declares it only further
  * down (a function moved up above a new call) builds only on the side of
@@ -1359,11 +1370,9 @@ static void order_needs(const struct change_set *s, const struct scan *scans, lo
 			const struct use *u = &sc->u[k];
 			if (u->member || u->len != len || memcmp(u->s, name, len))
 				continue;
-			long c = owner_of(sc, owners[f], u->tok);
-			int from, to, mine = 0;
-			for (size_t m = 0; m < nm && c >= 0; m++)
-				mine |= members[m] == (size_t)c;
-			if (c < 0 || mine)
+			long c = user_of(sc, owners[f], u->tok, members, nm);
+			int from, to;
+			if (c < 0)
 				continue;
 			side_range(s, (size_t)c, !side, &from, &to);
 			if (declared_before(&scans[f ^ 1], name, from, &any) || !any)
@@ -1389,11 +1398,9 @@ static void local_order_needs(const struct change_set *s, const struct scan *sca
 			if (u->member || u->len != len || memcmp(u->s, key->name, len) || strcmp(u->scope, key->scope) ||
 			    !local_of(sc, key->scope, u, u->line))
 				continue;
-			long c = owner_of(sc, owners[f], u->tok);
-			int from, to, mine = 0;
-			for (size_t m = 0; m < nm && c >= 0; m++)
-				mine |= members[m] == (size_t)c;
-			if (c < 0 || mine)
+			long c = user_of(sc, owners[f], u->tok, members, nm);
+			int from, to;
+			if (c < 0)
 				continue;
 			side_range(s, (size_t)c, !side, &from, &to);
 			if (from > 0 && !local_of(&scans[f ^ 1], key->scope, u, from))
