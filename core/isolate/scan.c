@@ -277,7 +277,13 @@ static void declare(struct scan *sc, size_t a, size_t b, char ctx, const char *s
 					else if ((scan_punct(&t[j], ')') || scan_punct(&t[j], ']')) && j < close)
 						pd--;
 					if (pd == 0 && (scan_punct(&t[j], ',') || j == close)) {
+						/* before an attribute (`char *p __attribute__((unused))`) */
 						size_t nm = j;
+						for (size_t q = p0; q + 1 < j; q++)
+							if (scan_in_list(&t[q], attribute_words) && scan_punct(&t[q + 1], '(')) {
+								nm = q;
+								break;
+							}
 						while (nm > p0 && t[nm - 1].kind != T_IDENT)
 							nm--;
 						if (nm > p0 && !scan_in_list(&t[nm - 1], scan_type_words) && nm - 1 > p0)

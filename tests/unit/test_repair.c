@@ -565,7 +565,7 @@ static void test_generated_file(void)
  * locals, and a call passing one argument fewer is tied to it. */
 static void test_attribute_macro(void)
 {
-	const char *oldc = "attr(printf(3, 4))\nstatic int logit(int a, int level, const char *format, ...) {\n\treturn a + level;\n}\n"
+	const char *oldc = "attr(printf(3, 4))\nstatic int logit(int a, int level __attribute__((unused)), const char *format, ...) {\n\treturn a + level;\n}\n"
 			   "static int __attribute__((unused)) other(int x) {\n\treturn x;\n}\n"
 			   "int use1(void) {\n\treturn logit(1, 2, \"x\") + other(1);\n}\n";
 	const char *newc = "attr(printf(2, 3))\nstatic int logit(int a, const char *format, ...) {\n\treturn a;\n}\n"
@@ -580,6 +580,7 @@ static void test_attribute_macro(void)
 	deps_of(s, &d);
 	CHECK(list_has(d.names[0], "logit") && !list_has(d.names[0], "attr"));
 	CHECK(list_has(d.names[1], "other") && !list_has(d.names[1], "__attribute__"));
+	CHECK(list_has(d.names[0], "level") && list_has(d.names[0], "format") && !list_has(d.names[0], "unused"));
 	CHECK(d.block[0] >= 0 && d.block[0] == d.block[2] && d.block[1] == d.block[2]);
 	deps_release(&d);
 	change_set_free(s);
