@@ -1358,52 +1358,30 @@ static long user_of(const struct scan *sc, const long *own, size_t k, const size
  * using the name where the other revision's file declares it only further
  * down (a function moved up above a new call) builds only on the side of
  * the move it was written for: applied, it needs the moved declaration
- * applied; reverted, the move reverted. */
+ * applied; reverted, the move reverted. A local (key in changed file
+ * file) moved within its function (`int len;` in a branch made `int len =
+ * 0;` at the top, its new uses above the old place) likewise, where the
+ * other revision declares it in no block holding that place. */
 static void order_needs(const struct change_set *s, const struct scan *scans, long *const *owners,
-			const char *name, const size_t *members, size_t nm, struct deps *d)
+			const struct decl *key, size_t file, const size_t *members, size_t nm, struct deps *d)
 {
-	size_t len = strlen(name);
-	for (size_t f = 0; f < 2 * s->nfiles; f++) {
+	size_t len = strlen(key->name);
+	int local = key->cls == 'l';
+	for (size_t f = local ? 2 * file : 0; f < (local ? 2 * file + 2 : 2 * s->nfiles); f++) {
 		const struct scan *sc = &scans[f];
 		int side = (int)(f % 2), any;
 		for (size_t k = 0; k < sc->nu; k++) {
 			const struct use *u = &sc->u[k];
-			if (u->member || u->len != len || memcmp(u->s, name, len))
+			if (u->member || u->len != len || memcmp(u->s, key->name, len) ||
+			    (local && (strcmp(u->scope, key->scope) || !local_of(sc, key->scope, u, u->line))))
 				continue;
 			long c = user_of(sc, owners[f], u->tok, members, nm);
 			int from, to;
 			if (c < 0)
 				continue;
 			side_range(s, (size_t)c, !side, &from, &to);
-			if (declared_before(&scans[f ^ 1], name, from, &any) || !any)
-				continue;
-			needs_the_move(d, (size_t)c, members, nm, side, name);
-		}
-	}
-}
-
-/* A local moved within its function (`int len;` in a branch made `int
- * len = 0;` at the top, its new uses above the old place): a hunk using
- * it where the other revision declares it in no block holding that place
- * builds only on the side of the move it was written for, as order_needs. */
-static void local_order_needs(const struct change_set *s, const struct scan *scans, long *const *owners,
-			      const struct decl *key, size_t file, const size_t *members, size_t nm, struct deps *d)
-{
-	size_t len = strlen(key->name);
-	for (size_t f = 2 * file; f < 2 * file + 2; f++) {
-		const struct scan *sc = &scans[f];
-		int side = (int)(f % 2);
-		for (size_t k = 0; k < sc->nu; k++) {
-			const struct use *u = &sc->u[k];
-			if (u->member || u->len != len || memcmp(u->s, key->name, len) || strcmp(u->scope, key->scope) ||
-			    !local_of(sc, key->scope, u, u->line))
-				continue;
-			long c = user_of(sc, owners[f], u->tok, members, nm);
-			int from, to;
-			if (c < 0)
-				continue;
-			side_range(s, (size_t)c, !side, &from, &to);
-			if (from > 0 && !local_of(&scans[f ^ 1], key->scope, u, from))
+			if (local ? from > 0 && !local_of(&scans[f ^ 1], key->scope, u, from)
+				  : !declared_before(&scans[f ^ 1], key->name, from, &any) && any)
 				needs_the_move(d, (size_t)c, members, nm, side, key->name);
 		}
 	}
@@ -2531,7 +2509,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 		if (!changed && hd[i].d->cls == 'g' && moved(members, mside, nm)) {
 			for (size_t k = 1; k < nm; k++)
 				tie_hard(d, hard, members[0], members[k], hd[i].d->name);
-			order_needs(s, scans, owners, hd[i].d->name, members, nm, d);
+			order_needs(s, scans, owners, hd[i].d, 0, members, nm, d);
 			moved_file_needs(s, scans, owners, &incl, hd[i].d->name, members, mside, nm, d);
 		}
 		/* A local or field moved to another hunk (`unsigned error = 0;`
@@ -2544,7 +2522,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 			for (size_t k = 1; k < nm; k++)
 				tie_hard(d, hard, members[0], members[k], hd[i].d->name);
 			if (hd[i].d->cls == 'l')
-				local_order_needs(s, scans, owners, hd[i].d, s->changes[hd[i].change].file, members, nm, d);
+				order_needs(s, scans, owners, hd[i].d, s->changes[hd[i].change].file, members, nm, d);
 		}
 		/* Only one revision declares it (within the hunks): a one-way tie. */
 		int added = !changed ? 0 : nsh[0] == 0 ? 1 : nsh[1] == 0 ? -1 : 0;
@@ -2589,7 +2567,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 					unite(parent, members[0], members[k]);
 			}
 			if (moved_local)
-				local_order_needs(s, scans, owners, key, s->changes[hd[i].change].file, members, nm, d);
+				order_needs(s, scans, owners, key, s->changes[hd[i].change].file, members, nm, d);
 			/* Its users, old lines or new (in a hunk, or in a branch one guards). */
 			for (size_t f = 0; f < 2 * s->nfiles; f++) {
 				const struct scan *sc = &scans[f];
