@@ -652,6 +652,8 @@ struct level {
 	struct bits *inducing, *revert, *causes, *aux;
 	struct bits *repair;   /* what compiler-error repair added to the failure-inducing configuration */
 	int split;      /* the fix could be split into causes and auxiliary units */
+	size_t *found, nfound;   /* the failure-inducing units (level_inducing) */
+	int unfixed;    /* reverting all the fix's candidates did not pass */
 };
 
 static void level_init(struct level *l, size_t natoms)
@@ -662,6 +664,9 @@ static void level_init(struct level *l, size_t natoms)
 	l->aux = bits_new(natoms);
 	l->repair = bits_new(natoms);
 	l->split = 0;
+	l->found = NULL;
+	l->nfound = 0;
+	l->unfixed = 0;
 }
 
 static void level_release(struct level *l)
@@ -671,6 +676,7 @@ static void level_release(struct level *l)
 	bits_free(l->causes);
 	bits_free(l->aux);
 	bits_free(l->repair);
+	free(l->found);
 }
 
 /* The token level's pieces: those of the hunk-level answer's changes with
@@ -719,11 +725,13 @@ static int rewrites_only(const struct search *sr, const struct bits *b)
 	return any;
 }
 
-static int search_level(struct explain *x, struct search *sr, const struct units *u, const size_t *ind_cand,
-			size_t nind, const size_t *rev_cand, size_t nrev, struct level *l, int *stopped)
+/* The failure-inducing units among ind_cand, into l (l->found, the units
+ * themselves, for the fix's search). 0, or <0 aborted (TOKENS_DROPPED: the
+ * pieces do not fail together as their hunks did). */
+static int level_inducing(struct explain *x, struct search *sr, const struct units *u, const size_t *ind_cand,
+			  size_t nind, struct level *l, int *stopped)
 {
-	size_t n = nind > nrev ? nind : nrev;
-	size_t *out = xmalloc((n + 1) * sizeof(*out)), nout = 0;
+	size_t *out = xmalloc((nind + 1) * sizeof(*out)), nout = 0;
 	struct buf d = BUF_INIT;
 	const char *lvl = u->tokens ? " (token level)" : "";
 	int rc;
@@ -761,11 +769,30 @@ static int search_level(struct explain *x, struct search *sr, const struct units
 		goto out;
 	describe_atoms(sr->s, l->inducing, 0, &d);
 	ex_event(x, "INDUCING_FOUND", "failure-inducing%s: %s%s", lvl, d.s, *stopped ? " (stopped, not minimal)" : "");
-	if (*stopped) {
-		rc = 0;
-		goto out;
-	}
+	rc = 0;
+	free(l->found);
+	l->found = out;
+	l->nfound = nout;
+	out = NULL;
+out:
+	free(out);
+	buf_release(&d);
+	return rc;
+}
 
+/* The fix among rev_cand, tried first among the failure-inducing units
+ * level_inducing found (l->found), into l. 0, or <0 aborted. */
+static int level_fix(struct explain *x, struct search *sr, const struct units *u, const size_t *rev_cand, size_t nrev,
+		     struct level *l, int *stopped)
+{
+	size_t n = l->nfound > nrev ? l->nfound : nrev;
+	const size_t *out0 = l->found;
+	size_t *out = xmalloc((n + 1) * sizeof(*out)), nout = l->nfound;
+	struct buf d = BUF_INIT;
+	const char *lvl = u->tokens ? " (token level)" : "";
+	int rc;
+
+	memcpy(out, out0, nout * sizeof(*out));
 	ex_phase(x, lvl[0] ? PHASE_REFINE : PHASE_FIX);
 	sr->token_phase = x->nconfigs;
 	/* The fix is searched change by change: reverting a use without its
@@ -816,18 +843,20 @@ static int search_level(struct explain *x, struct search *sr, const struct units
 	/* Most often reverting the failure-inducing changes fixes the test:
 	 * then the fix lies among them, and the search stays that small. */
 	sr->u = ru;
-	rc = 0;
-	if (u->tokens) {   /* as above: all the pieces reverted must pass */
+	rc = nfi < nrc ? pred_revert(sr, finducing, nfi) : 0;
+	if (u->tokens && rc == 0) {   /* as above: all the pieces reverted must pass */
 		rc = pred_revert(sr, rev_cand, nrc);
-		if (rc >= 0 && rc != 1)
+		if (rc >= 0 && rc != 1) {
+			l->unfixed = 1;
 			rc = TOKENS_DROPPED;
+		}
 		if (rc < 0) {
 			free(finducing);
 			sr->u = u;
 			goto out;
 		}
+		rc = 0;
 	}
-	rc = nfi < nrc ? pred_revert(sr, finducing, nfi) : 0;
 	const size_t *fcand = rc == 1 ? finducing : rev_cand;
 	size_t nfcand = rc == 1 ? nfi : nrc;
 	if (rc >= 0)
@@ -1121,18 +1150,24 @@ static void answer_release(struct answer *a)
 	bits_free(a->fix_aux);
 }
 
+/* The hunk-level fix of level l. */
+static void answer_fix_of_hunks(struct answer *a, const struct level *l)
+{
+	bits_zero(a->fix);
+	bits_zero(a->fix_aux);
+	bits_or(a->fix, l->split ? l->causes : l->revert);
+	if (l->split)
+		bits_or(a->fix_aux, l->aux);
+}
+
 /* The hunk-level answer of level l. */
 static void answer_of_hunks(struct answer *a, const struct level *l)
 {
 	bits_zero(a->ind);
 	bits_zero(a->ind_aux);
-	bits_zero(a->fix);
-	bits_zero(a->fix_aux);
 	bits_or(a->ind, l->inducing);
 	bits_or(a->ind_aux, l->repair);
-	bits_or(a->fix, l->split ? l->causes : l->revert);
-	if (l->split)
-		bits_or(a->fix_aux, l->aux);
+	answer_fix_of_hunks(a, l);
 }
 
 /* The fix as the revert search found it, before it was split into causes
@@ -1273,6 +1308,46 @@ static int narrow_groups(struct search *sr, struct level *l)
 	return rc;
 }
 
+/* The hunk-level fix, when still to be searched (*pending), with the
+ * failure-inducing set narrowed to what the fix's causes need. 0, or <0
+ * aborted. */
+static int hunk_fix(struct search *sr, const struct units *cu, const size_t *all, size_t nall, struct level *hl,
+		    int *stopped, int *pending)
+{
+	if (!*pending)
+		return 0;
+	*pending = 0;
+	int rc = level_fix(sr->x, sr, cu, all, nall, hl, stopped);
+	if (rc >= 0 && !*stopped)
+		rc = narrow_groups(sr, hl);
+	return rc;
+}
+
+/* Whether the token level will take the hunk-level failure-inducing set
+ * apart whatever the fix: a change in it has pieces to tell apart, and the
+ * failure needed more than the set (what the dependences or repair brought
+ * along; see ex_search_changes). Then the fix is searched first among the
+ * token level's failure-inducing pieces, and among the hunks only when
+ * their reversion does not pass or the token level's answer does not
+ * stand: the build that proved the hunk-level fix is saved when it does. */
+static int refine_first(struct search *sr, const struct units *cu, const struct level *hl)
+{
+	const struct change_set *s = sr->s;
+	int splittable = 0;
+	for (size_t c = 0; c < s->nchanges && !splittable; c++)
+		splittable = s->changes[c].natoms > 1 && !sr_one_piece(sr, c) && bits_test(hl->inducing, s->changes[c].atom0);
+	if (!splittable || !bits_count(hl->repair))
+		return 0;
+	struct level v = {.inducing = hl->inducing, .repair = hl->repair, .revert = hl->inducing, .aux = hl->aux};
+	struct bits *ind, *rev;
+	token_pools(sr, cu, &v, &ind, &rev);
+	bits_or(ind, rev);
+	int ok = bits_count(ind) <= REFINE_MAX_ATOMS;
+	bits_free(ind);
+	bits_free(rev);
+	return ok;
+}
+
 int ex_search_changes(struct explain *x, struct cerr *e)
 {
 	const struct change_set *s = x->set;
@@ -1339,9 +1414,10 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 	level_init(&tl, s->natoms);
 	answer_init(&ans, s->natoms);
 
-	rc = search_level(x, &sr, &cu, all, nall, all, nall, &hl, &stopped);
-	if (rc >= 0 && !stopped)
-		rc = narrow_groups(&sr, &hl);
+	rc = level_inducing(x, &sr, &cu, all, nall, &hl, &stopped);
+	int fix_pending = rc >= 0 && !stopped && refine_first(&sr, &cu, &hl);
+	if (rc >= 0 && !stopped && !fix_pending)
+		rc = hunk_fix(&sr, &cu, all, nall, &hl, &stopped, &(int){1});
 	if (rc < 0)
 		goto out;
 	answer_of_hunks(&ans, &hl);
@@ -1387,7 +1463,10 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 	bits_free(cause_units);
 	/* Token pieces of large rewrites mostly give configurations that do not
 	 * build: past a budget, the hunk-level answer is the answer. */
-	token_pools(&sr, &cu, &hl, &ind_pool, &rev_pool);
+	token_pools(&sr, &cu, fix_pending ? &(struct level){.inducing = hl.inducing, .repair = hl.repair, .revert = hl.inducing,
+						      .aux = hl.aux}
+					  : &hl,
+		    &ind_pool, &rev_pool);
 	struct bits *both = bits_dup(ind_pool);
 	bits_or(both, rev_pool);
 	size_t pieces = bits_count(both);
@@ -1418,7 +1497,22 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 		for (size_t c = 0; c < s->nchanges; c++)   /* a rewrite is one piece */
 			for (size_t a = s->changes[c].atom0 + 1; sr_one_piece(&sr, c) && a < s->changes[c].atom0 + s->changes[c].natoms; a++)
 				sr.token_tie[sr_tie_root(sr.token_tie, a)] = sr_tie_root(sr.token_tie, s->changes[c].atom0);
-		rc = search_level(x, &sr, &au, ic, ni, rc_, nr, &tl, &stopped);
+		rc = level_inducing(x, &sr, &au, ic, ni, &tl, &stopped);
+		int fix_searched = rc >= 0 && !stopped;
+		if (fix_searched)
+			rc = level_fix(x, &sr, &au, rc_, nr, &tl, &stopped);
+		if (rc == TOKENS_DROPPED && fix_searched && tl.unfixed && fix_pending) {
+			/* The failure-inducing pieces, reverted, do not make the
+			 * fix: it is searched among the hunks, then its pieces. */
+			rc = hunk_fix(&sr, &cu, all, nall, &hl, &stopped, &fix_pending);
+			bits_free(ind_pool);
+			bits_free(rev_pool);
+			token_pools(&sr, &cu, &hl, &ind_pool, &rev_pool);
+			free(rc_);
+			rc_ = bits_list(rev_pool, &nr);
+			if (rc >= 0 && !stopped)
+				rc = level_fix(x, &sr, &au, rc_, nr, &tl, &stopped);
+		}
 		free(ic);
 		free(rc_);
 		if (rc == TOKENS_DROPPED) {
@@ -1451,6 +1545,13 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 				bits_or(ans.fix_aux, hl.revert);
 			bits_or(ans.fix_aux, hl.aux);
 			bits_or(ans.fix_aux, tl.aux);
+		} else if (fix_pending) {
+			/* Not split at token level: the hunk level's fix, as
+			 * when it is searched first. */
+			rc = hunk_fix(&sr, &cu, all, nall, &hl, &stopped, &fix_pending);
+			if (rc < 0)
+				goto out;
+			answer_fix_of_hunks(&ans, &hl);
 		}
 		sr_close_deps(&sr, ans.fix, 0, 1);   /* a cause's block mates: causes too */
 		for (size_t a = 0; a < s->natoms; a++)
@@ -1459,7 +1560,13 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 		x->refined = 1;
 	}
 
-proofs:;
+proofs:
+	if (fix_pending && !x->refined) {   /* the token level's answer did not stand */
+		rc = hunk_fix(&sr, &cu, all, nall, &hl, &stopped, &fix_pending);
+		if (rc < 0)
+			goto out;
+		answer_of_hunks(&ans, &hl);
+	}
 	/* Every set is reported with the tested configuration that proves it;
 	 * a token-level answer that no configuration proves (its pieces fail
 	 * only otherwise) gives way to the hunk-level one. */
@@ -1501,6 +1608,9 @@ proofs:;
 			break;
 		ex_event(x, "REFINE_DROPPED", "the token-level %s is not proved by a tested configuration: "
 			 "the hunk-level answer stands", !ok_ind ? "failure-inducing set" : "fix");
+		rc = hunk_fix(&sr, &cu, all, nall, &hl, &stopped, &fix_pending);
+		if (rc < 0)
+			goto out;
 		answer_of_hunks(&ans, &hl);
 		x->refined = 0;
 	}

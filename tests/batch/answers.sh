@@ -133,4 +133,21 @@ check "dataflow: the hunk-level answer stands" [ "$(jqf .refined_to_tokens)" = f
 check "dataflow: the token level said why it gave up" \
 	[ "$(sqlite3 "$d/.git/culprit/session.db" "select count(*) from event where type = 'REFINE_DROPPED'")" = 1 ]
 check "dataflow: three configurations failed otherwise, no more" [ "$(jqf .configurations_failed_differently)" = 3 ]
+
+# A constant changed on the line that starts calling a new helper: the
+# hunk needs the helper's hunk to build, so the token level takes it apart
+# whatever the hunk-level fix; the fix is searched among the pieces first,
+# and the hunk's own reversion is never built.
+d=$(fixture value_with_helper)
+culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh
+check "value_with_helper: exit 0" [ "$RC" = 0 ]
+check "value_with_helper: failure-inducing, the constant's piece" \
+	[ "$(jqf '[.failure_inducing[] | .added_marked | join("")] | join(",")')" = '	printf("%d\n", clamp(twice(3)) + offset() + {+2+});' ]
+check "value_with_helper: the fix, the same piece" [ "$(jqf '[.fix[].id] | join(" ")')" = "$(jqf '[.failure_inducing[].id] | join(" ")')" ]
+check "value_with_helper: the fix's proof passes" [ "$(jqf .fix_proof.verdict)" = PASS ]
+hunk=$(jqf '.failure_inducing[0].id' | cut -d. -f1)
+check "value_with_helper: the whole hunk's reversion was not built" \
+	[ "$(sqlite3 "$d/.git/culprit/session.db" "select count(*) from outcome where label = 'bad without $hunk'")" = 0 ]
+check "value_with_helper: no hunk-level fix was searched" \
+	[ "$(sqlite3 "$d/.git/culprit/session.db" "select count(*) from event where type = 'FIX_FOUND' and text not like '%(token level)%'")" = 0 ]
 finish
