@@ -929,6 +929,75 @@ static int types_clash(char *const *old, size_t nold, char *const *new, size_t n
 	return clash;
 }
 
+/* Whether a word names an integer type: C's own words, and the C
+ * library's and POSIX's integer typedefs (a project's own, as `u32`, are
+ * not known here). */
+static int integer_word(const char *w)
+{
+	static const char *const words[] = {"char", "short", "int", "long", "signed", "unsigned", "_Bool", "bool",
+					    "size_t", "ssize_t", "off_t", "off64_t", "ptrdiff_t", "intptr_t",
+					    "uintptr_t", "intmax_t", "uintmax_t", "time_t", "pid_t", "uid_t", "gid_t",
+					    "mode_t", "wchar_t", "wint_t", "socklen_t", "clock_t", "dev_t", "ino_t",
+					    "nlink_t", "useconds_t", "suseconds_t", "in_addr_t", "in_port_t",
+					    "sig_atomic_t", NULL};
+	for (size_t i = 0; words[i]; i++)
+		if (!strcmp(w, words[i]))
+			return 1;
+	/* int8_t .. uint64_t, int_least16_t, uint_fast32_t */
+	const char *p = w + (w[0] == 'u');
+	if (strncmp(p, "int", 3))
+		return 0;
+	p += 3;
+	if (!strncmp(p, "_least", 6))
+		p += 6;
+	else if (!strncmp(p, "_fast", 5))
+		p += 5;
+	return (!strcmp(p, "8_t") || !strcmp(p, "16_t") || !strcmp(p, "32_t") || !strcmp(p, "64_t"));
+}
+
+/* A shape without its integer type words, into b; 0 when it is no
+ * variable or field of an integer type (a pointer, an array, a function,
+ * a typedef, or no integer word). */
+static int integer_rest(const char *shape, struct buf *b)
+{
+	char *sh = xstrdup(shape), **tok;
+	size_t n = shape_tokens(sh, &tok);
+	int ints = 0, ok = 1;
+	buf_reset(b);
+	for (size_t k = 0; k < n && ok; k++) {
+		ok = strcmp(tok[k], "*") && strcmp(tok[k], "[") && strcmp(tok[k], "(") && strcmp(tok[k], "typedef");
+		if (integer_word(tok[k]))
+			ints++;
+		else {
+			buf_adds(b, tok[k]);
+			buf_addc(b, ' ');
+		}
+	}
+	free(tok);
+	free(sh);
+	return ok && ints;
+}
+
+/* Whether a variable's or field's declarations differ in their integer
+ * type alone (frozen's `size_t size = ftell(fp);` made `long size`): every
+ * use builds against either revision's, as C converts between integer
+ * types, so its users need neither (the five hunks of `json_fread` that
+ * use `size` had been one unit to take apart). A qualifier or storage
+ * class changed, a pointer or an array (a pointer to another integer type
+ * is no such value), a function or a typedef are not. */
+static int integer_retyped(char *const *old, size_t nold, char *const *new, size_t nnew)
+{
+	struct buf first = BUF_INIT, b = BUF_INIT;
+	int ok = nold && nnew;
+	for (size_t i = 0; ok && i < nold + nnew; i++) {
+		ok = integer_rest(i < nold ? old[i] : new[i - nold], i ? &b : &first);
+		ok = ok && first.s && (!i || (b.s && !strcmp(first.s, b.s)));
+	}
+	buf_release(&first);
+	buf_release(&b);
+	return ok;
+}
+
 /* Whether a declaration's old lines and new lines are in different hunks:
  * some hunk declares it on one side only. */
 static int moved(const size_t *members, const int *side, size_t n)
@@ -2538,6 +2607,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 			struct buf pair = BUF_INIT;
 			int clash = !added ? types_clash(sh[0], nsh[0], sh[1], nsh[1], &ty, arity ? NULL : &pair) : 0;
 			arity |= clash != 0;
+			int retyped = !added && !arity && !guarded && integer_retyped(sh[0], nsh[0], sh[1], nsh[1]);
 			if (pair.len) {
 				migr = xrealloc(migr, (nmigr + 1) * sizeof(*migr));
 				migr[nmigr++] = (struct migr){buf_detach(&pair), members[0], key->name};
@@ -2624,7 +2694,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 					}
 					if (!added && (guarded || arity))
 						tie_hard(d, hard, members[0], (size_t)c, key->name);
-					else if (!added)
+					else if (!added && !retyped)
 						unite(parent, members[0], (size_t)c);
 					else if (added > 0 && side == 1)
 						/* A new name's user needs its declarations. */
