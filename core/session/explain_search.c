@@ -299,6 +299,20 @@ static int pred_revert(void *priv, const size_t *units, size_t n)
 	return v < 0 ? v : v == VERDICT_PASS ? 1 : v == VERDICT_UNRESOLVED ? unresolved_code(sr) : 0;
 }
 
+/* While searching a fix beyond the failure-inducing units: does reverting
+ * these units with them (sr->with) pass? */
+static int pred_revert_with(void *priv, const size_t *units, size_t n)
+{
+	struct search *sr = priv;
+	size_t *all = xmalloc((n + sr->nwith + 1) * sizeof(*all));
+	memcpy(all, sr->with, sr->nwith * sizeof(*all));
+	if (n)
+		memcpy(all + sr->nwith, units, n * sizeof(*all));
+	int rc = pred_revert(sr, all, n + sr->nwith);
+	free(all);
+	return rc;
+}
+
 /* While searching auxiliary changes: does reverting sr->reverted (units)
  * and these units still build? */
 static int pred_builds(void *priv, const size_t *units, size_t n)
@@ -859,8 +873,36 @@ static int level_fix(struct explain *x, struct search *sr, const struct units *u
 	}
 	const size_t *fcand = rc == 1 ? finducing : rev_cand;
 	size_t nfcand = rc == 1 ? nfi : nrc;
-	if (rc >= 0)
+	if (rc == 0 && nfi > 0 && nfi < nrc) {
+		/* Reverting the failure-inducing units does not pass: the fix
+		 * is most often they and more (a second use of what they
+		 * changed). The more is sought among the others, each
+		 * configuration reverting them too (kuroko bb6b4d0's fix, the
+		 * failure-inducing change and one other of ten, had cost 13
+		 * builds searched among all); split_fix then drops those the
+		 * fix can do without. */
+		size_t *others = xmalloc((nrc + 1) * sizeof(*others)), no = 0;
+		for (size_t k = 0; k < nrc; k++) {
+			int in = 0;
+			for (size_t j = 0; j < nfi && !in; j++)
+				in = finducing[j] == rev_cand[k];
+			if (!in)
+				others[no++] = rev_cand[k];
+		}
+		sr->with = finducing;
+		sr->nwith = nfi;
+		rc = minimize(sr, ru, others, no, pred_revert_with, out, &nout, l->revert);
+		sr->with = NULL;
+		sr->nwith = 0;
+		free(others);
+		if (rc == 0 || rc == DD_STOP) {
+			memcpy(out + nout, finducing, nfi * sizeof(*out));
+			nout += nfi;
+			units_add_atoms(ru, finducing, nfi, l->revert, 1);
+		}
+	} else if (rc >= 0) {
 		rc = minimize(sr, ru, fcand, nfcand, pred_revert, out, &nout, l->revert);
+	}
 	if (rc == 0 && sr->deps)
 		rc = narrow_needs(sr, ru, fcand, nfcand, out, &nout, l->revert, 1);
 	free(finducing);

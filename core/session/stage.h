@@ -70,6 +70,8 @@ struct search {
 	const struct units *u;       /* the units being searched */
 	const size_t *reverted;      /* while searching aux: the reverted units (of u) */
 	size_t nreverted;
+	const size_t *with;          /* while searching a fix beyond them: the failure-inducing units (of u) */
+	size_t nwith;
 	const struct deps *deps;     /* which changes declare what, for repairing builds (or NULL) */
 	const struct bits *pool;     /* the atoms a repair may add (the search's candidates) */
 	enum unresolved_why why;     /* why the last configuration tested was unresolved */

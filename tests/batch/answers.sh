@@ -150,4 +150,19 @@ check "value_with_helper: the whole hunk's reversion was not built" \
 	[ "$(sqlite3 "$d/.git/culprit/session.db" "select count(*) from outcome where label = 'bad without $hunk'")" = 0 ]
 check "value_with_helper: no hunk-level fix was searched" \
 	[ "$(sqlite3 "$d/.git/culprit/session.db" "select count(*) from event where type = 'FIX_FOUND' and text not like '%(token level)%'")" = 0 ]
+
+# The failure-inducing change's reversion does not pass: the fix holds it
+# and more. The more is sought with it reverted in every configuration;
+# only the check that the fix needs it leaves it applied.
+d=$(fixture two_wrong_values)
+culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh
+check "two_wrong_values: exit 0" [ "$RC" = 0 ]
+check "two_wrong_values: failure-inducing, one of the values" \
+	[ "$(jqf '[.failure_inducing[] | .file] | join(" ")' | grep -cx 'width.c\|height.c')" = 1 ]
+check "two_wrong_values: the fix, both" [ "$(jqf '[.fix[] | .file] | sort | join(" ")')" = "height.c width.c" ]
+check "two_wrong_values: the fix's proof passes" [ "$(jqf .fix_proof.verdict)" = PASS ]
+ind=$(jqf '.failure_inducing[0].id')
+check "two_wrong_values: one reversion leaves the failure-inducing change applied" \
+	[ "$(sqlite3 "$d/.git/culprit/session.db" "select label from outcome where label like 'bad without %'" |
+	     grep -cv " $ind\( \|\$\)")" = 1 ]
 finish
