@@ -1399,7 +1399,7 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 	search_deps(x, s, &dp);
 	if (dp.ngroups)
 		ex_event(x, "DEPENDENCES", "%zu of %zu changes in %zu group%s that only build together "
-			 "(declarations and their uses)", dp.linked, s->nchanges, dp.ngroups, dp.ngroups == 1 ? "" : "s");
+			 "(names declared and used, brackets paired)", dp.linked, s->nchanges, dp.ngroups, dp.ngroups == 1 ? "" : "s");
 	size_t nu = 0, *first = xmalloc((s->nchanges + 1) * sizeof(*first));
 	units_init(&cu, s->nchanges - dp.linked + dp.ngroups);
 	cu.member = xcalloc(cu.n + 1, sizeof(*cu.member));
