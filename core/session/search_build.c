@@ -202,13 +202,72 @@ static int holds_name(const char *text, size_t n, const char *names)
 	return 0;
 }
 
-/* Whether piece a's own tokens (either revision) hold one of the names. */
+static int ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/* Whether offset off of text lies in the parameter list of a function
+ * declarator of one of the names: the nearest '(' left open before it,
+ * within the statement, follows one of them, itself after a type word
+ * or a '*' (`extern void rl_reset_terminal(char *p);`, not a call). */
+static int in_declarator_of(const char *text, size_t off, const char *names)
+{
+	size_t i = off, stop = off > 4096 ? off - 4096 : 0;
+	int depth = 0;
+	while (i > stop) {
+		char c = text[--i];
+		if (c == ')')
+			depth++;
+		else if (c == '(' && depth-- == 0)
+			break;
+		else if (depth == 0 && (c == ';' || c == '{' || c == '}'))
+			return 0;
+		if (i == stop)
+			return 0;
+	}
+	if (depth >= 0)
+		return 0;
+	size_t e = i;
+	while (e > 0 && isspace((unsigned char)text[e - 1]))
+		e--;
+	size_t b = e;
+	while (b > 0 && ident_char(text[b - 1]))
+		b--;
+	if (b == e || isdigit((unsigned char)text[b]))
+		return 0;
+	int named = 0;
+	for (const char *nm = names; *nm && !named; nm += strlen(nm) + 1)
+		named = strlen(nm) == e - b && !memcmp(nm, text + b, e - b);
+	size_t p = b;
+	while (p > 0 && isspace((unsigned char)text[p - 1]))
+		p--;
+	if (!named || p == 0)
+		return 0;
+	if (text[p - 1] == '*')
+		return 1;
+	size_t w = p;
+	while (w > 0 && ident_char(text[w - 1]))
+		w--;
+	static const char *const stmt[] = {"return", "else", "case", "sizeof", "do", "goto", NULL};
+	for (size_t k = 0; stmt[k]; k++)
+		if (strlen(stmt[k]) == p - w && !memcmp(stmt[k], text + w, p - w))
+			return 0;
+	return w < p;
+}
+
+/* Whether piece a's own tokens (either revision) hold one of the names,
+ * or it lies in the parameter list of one's declarator (a parameter made
+ * `const char *terminal_name`: the prototype's piece holds no name, yet
+ * it only builds with the definition's). */
 int sr_piece_names(const struct change_set *s, size_t a, const char *names)
 {
 	const struct change_atom *t = &s->atoms[a];
 	const struct change_file *f = &s->files[s->changes[t->change].file];
 	return (f->old_data && holds_name(f->old_data + t->old_off, t->old_end - t->old_off, names)) ||
-	       (f->new_data && holds_name(f->new_data + t->new_off, t->new_end - t->new_off, names));
+	       (f->new_data && holds_name(f->new_data + t->new_off, t->new_end - t->new_off, names)) ||
+	       (f->old_data && in_declarator_of(f->old_data, t->old_off, names)) ||
+	       (f->new_data && in_declarator_of(f->new_data, t->new_off, names));
 }
 
 /* Whether the real lines holding piece a (either revision) hold one of

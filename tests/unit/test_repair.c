@@ -6,6 +6,7 @@
 #include "core/isolate/change.h"
 #include "core/isolate/deps.h"
 #include "core/isolate/scan.h"
+#include "core/session/search.h"
 #include "core/util.h"
 
 static int has(char **names, const char *n)
@@ -1064,6 +1065,31 @@ static void test_pieces_callee(void)
 	CHECK(change_set_finish(s, &e) == 0);
 	CHECK(s->changes[0].natoms == 1);
 	CHECK(s->changes[1].natoms == 2);
+	change_set_free(s);
+}
+
+/* A piece in the parameter list of a function's declarator holds the
+ * function's name (editline's prototype made `(const char *terminal_name)`:
+ * its `const` piece only builds with the definition's); a piece in the
+ * arguments of a call does not. */
+static void test_piece_in_declarator(void)
+{
+	const char *old = "extern void reset(char *p);\nint use(int n)\n{\n\treturn add(n, 1) + 3;\n}\n";
+	const char *new = "extern void reset(const char *name);\nint use(int n)\n{\n\treturn add(n, 2) + 4;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "e.h", old, new);
+	change_set_add_hunk(s, 1, 1, 1, 1, "", 0);   /* the parameter */
+	change_set_add_hunk(s, 4, 1, 4, 1, "", 0);   /* a call's argument */
+	struct cerr e;
+	CHECK(change_set_finish(s, &e) == 0);
+	const char reset[] = "reset\0", add[] = "add\0";
+	size_t pieces = 0;
+	for (size_t a = s->changes[0].atom0; a < s->changes[0].atom0 + s->changes[0].natoms; a++, pieces++)
+		CHECK(sr_piece_names(s, a, reset));
+	CHECK(pieces >= 1);
+	CHECK(s->changes[1].natoms == 2);
+	for (size_t a = s->changes[1].atom0; a < s->changes[1].atom0 + s->changes[1].natoms; a++)
+		CHECK(!sr_piece_names(s, a, add));
 	change_set_free(s);
 }
 
@@ -2139,6 +2165,7 @@ int main(void)
 	RUN(test_pieces_if_else);
 	RUN(test_pieces_call_made);
 	RUN(test_pieces_callee);
+	RUN(test_piece_in_declarator);
 	RUN(test_gcc_messages);
 	RUN(test_clang_messages);
 	TEST_EXIT();
