@@ -256,6 +256,8 @@ static int unresolved_code(struct search *sr)
 	if (sr->u && sr->u->tokens) {
 		size_t unresolved = 0, resolved = 0;   /* since this token search began */
 		for (size_t i = sr->token_phase; i < sr->x->nconfigs; i++) {
+			if (i + 1 == sr->token_skip)
+				continue;
 			int no = sr->x->configs[i].verdict == VERDICT_UNRESOLVED;
 			unresolved += no;
 			resolved += !no;
@@ -858,8 +860,14 @@ static int level_fix(struct explain *x, struct search *sr, const struct units *u
 	 * then the fix lies among them, and the search stays that small. */
 	sr->u = ru;
 	rc = nfi < nrc ? pred_revert(sr, finducing, nfi) : 0;
-	if (u->tokens && rc == 0) {   /* as above: all the pieces reverted must pass */
+	if (u->tokens && rc >= 0 && rc != 1) {   /* as above: all the pieces reverted must pass */
+		/* Whole hunks reverted, it tells nothing of how the pieces
+		 * fare apart: the count that ends the token level leaves it
+		 * out (the hunk-level fix, searched first, had tested it). */
+		size_t n0 = x->nconfigs;
 		rc = pred_revert(sr, rev_cand, nrc);
+		if (x->nconfigs == n0 + 1)
+			sr->token_skip = n0 + 1;
 		if (rc >= 0 && rc != 1) {
 			l->unfixed = 1;
 			rc = TOKENS_DROPPED;
@@ -873,7 +881,7 @@ static int level_fix(struct explain *x, struct search *sr, const struct units *u
 	}
 	const size_t *fcand = rc == 1 ? finducing : rev_cand;
 	size_t nfcand = rc == 1 ? nfi : nrc;
-	if (rc == 0 && nfi > 0 && nfi < nrc) {
+	if ((rc == 0 || rc == 3) && nfi > 0 && nfi < nrc) {
 		/* Reverting the failure-inducing units does not pass: the fix
 		 * is most often they and more (a second use of what they
 		 * changed). The more is sought among the others, each

@@ -103,6 +103,7 @@ struct search {
 	size_t *token_tie;
 	size_t token_start;          /* x->nconfigs when the token level began */
 	size_t token_phase;          /* x->nconfigs when its current search (failure-inducing or fix) began */
+	size_t token_skip;           /* 1 + the configuration its counts leave out (all the fix's pieces reverted), or 0 */
 	/* The configurations that passed, as tested, applied to good or
 	 * reverted from bad (or NULL): shared by the copies of a search. */
 	struct passed *passed;
