@@ -10,6 +10,7 @@
 # build, seconds, for culprit and for git bisect run with the same commands,
 # the culprit commit's changes (hunks) and the bar culprit's builds should
 # meet for a single-cause commit: bisect's steps + ceil(log2 hunks) + 4.
+# Each row's commands run with TMPDIR set to a scratch directory of its own.
 # KEEP=DIR keeps each culprit report (NAME.json) and its progress log (NAME.err);
 # CULPRIT_ARGS adds options to culprit's command (e.g. a budget,
 # --max-configurations N).
@@ -28,12 +29,16 @@ while IFS="$tab" read -r name repo good bad bug build test; do
 	want=$repo; src=$(repo_of "$@")
 	[ -n "$src" ] || { echo "$name: no repository named $repo" >&2; continue; }
 	git clone -q "$src" "$W/$name-c" && git clone -q "$src" "$W/$name-b" || continue
+	# Each row's commands get a scratch directory of their own (TMPDIR):
+	# build scripts that build in a fixed place under it do not collide
+	# with another run of this benchmark.
+	mkdir -p "$W/$name-tmp"
 	bug=$(git -C "$W/$name-c" rev-parse "$bug^{commit}")
 	# culprit
 	t0=$(date +%s.%N)
 	quiet=--quiet; [ -n "${KEEP:-}" ] && quiet=   # kept, the log holds the progress lines
 	# shellcheck disable=SC2086
-	(cd "$W/$name-c" && "$CULPRIT" --batch $quiet --format json --no-semantic ${CULPRIT_ARGS:-} --build "$build" \
+	(cd "$W/$name-c" && TMPDIR=$W/$name-tmp "$CULPRIT" --batch $quiet --format json --no-semantic ${CULPRIT_ARGS:-} --build "$build" \
 		--good "$good" --bad "$bad" -- sh -c "$test") > "$W/$name.json" 2> "$W/$name.err"
 	t1=$(date +%s.%N)
 	cc=$(jq -r '.culprit_commit // "none"' "$W/$name.json" 2>/dev/null || echo error)
@@ -41,7 +46,7 @@ while IFS="$tab" read -r name repo good bad bug build test; do
 	cs=$(echo "$t1 - $t0" | bc)
 	# git bisect run, same build and test
 	t0=$(date +%s.%N)
-	(cd "$W/$name-b" && git bisect start "$bad" "$good" >/dev/null 2>&1 &&
+	(cd "$W/$name-b" && export TMPDIR="$W/$name-tmp" && git bisect start "$bad" "$good" >/dev/null 2>&1 &&
 	 git bisect run sh -c "($build) >/dev/null 2>&1 || exit 125; $test" > "$W/$name.bisect" 2>&1)
 	t1=$(date +%s.%N)
 	bc_=$(git -C "$W/$name-b" rev-parse -q --verify refs/bisect/bad 2>/dev/null || echo none)
@@ -55,5 +60,5 @@ while IFS="$tab" read -r name repo good bad bug build test; do
 		"$([ "$cc" = "$bug" ] && echo yes || echo no)" "$cb" "$cu" "$cs" \
 		"$([ "$bc_" = "$bug" ] && echo yes || echo no)" "$steps" "$skips" "$bs" "$hunks" $((steps + log2 + 4))
 	[ -n "${KEEP:-}" ] && cp "$W/$name.json" "$W/$name.err" "$KEEP/" 2>/dev/null
-	rm -rf "$W/$name-c" "$W/$name-b"
+	rm -rf "$W/$name-c" "$W/$name-b" "$W/$name-tmp"
 done < "$list"
