@@ -701,9 +701,12 @@ static void level_release(struct level *l)
  * the fix's auxiliary changes. Without them no piece would build, and the
  * test of all the pieces, which must fail (pass, reverted), would cost a
  * build for nothing. */
-static void token_pools(struct search *sr, const struct units *hunks, const struct level *hl, struct bits **ind,
-			struct bits **rev)
+static void token_pools(struct search *sr, const struct units *hunks, const struct level *hl, int fix_pending,
+			struct bits **ind, struct bits **rev)
 {
+	/* The hunk-level fix not searched yet (refine_first), the
+	 * failure-inducing changes stand for it. */
+	const struct bits *fix = fix_pending ? hl->inducing : hl->revert;
 	const struct units *u = sr->u;
 	const struct bits *pool = sr->pool;
 	sr->u = hunks;
@@ -714,7 +717,7 @@ static void token_pools(struct search *sr, const struct units *hunks, const stru
 	struct bits *kept = bits_new(sr->s->natoms);   /* reverted: the atoms left as in bad */
 	bits_fill(kept);
 	for (size_t a = 0; a < sr->s->natoms; a++)
-		if (bits_test(hl->revert, a) || bits_test(hl->aux, a))
+		if (bits_test(fix, a) || bits_test(hl->aux, a))
 			bits_clear(kept, a);
 	sr_close_config(sr, kept, 1);
 	*rev = bits_new(sr->s->natoms);
@@ -1388,9 +1391,8 @@ static int refine_first(struct search *sr, const struct units *cu, const struct 
 		splittable = s->changes[c].natoms > 1 && !sr_one_piece(sr, c) && bits_test(hl->inducing, s->changes[c].atom0);
 	if (!splittable || !bits_count(hl->repair))
 		return 0;
-	struct level v = {.inducing = hl->inducing, .repair = hl->repair, .revert = hl->inducing, .aux = hl->aux};
 	struct bits *ind, *rev;
-	token_pools(sr, cu, &v, &ind, &rev);
+	token_pools(sr, cu, hl, 1, &ind, &rev);
 	bits_or(ind, rev);
 	int ok = bits_count(ind) <= REFINE_MAX_ATOMS;
 	bits_free(ind);
@@ -1465,9 +1467,9 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 	answer_init(&ans, s->natoms);
 
 	rc = level_inducing(x, &sr, &cu, all, nall, &hl, &stopped);
-	int fix_pending = rc >= 0 && !stopped && refine_first(&sr, &cu, &hl);
-	if (rc >= 0 && !stopped && !fix_pending)
-		rc = hunk_fix(&sr, &cu, all, nall, &hl, &stopped, &(int){1});
+	int fix_pending = rc >= 0 && !stopped;
+	if (fix_pending && !refine_first(&sr, &cu, &hl))
+		rc = hunk_fix(&sr, &cu, all, nall, &hl, &stopped, &fix_pending);
 	if (rc < 0)
 		goto out;
 	answer_of_hunks(&ans, &hl);
@@ -1513,10 +1515,7 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 	bits_free(cause_units);
 	/* Token pieces of large rewrites mostly give configurations that do not
 	 * build: past a budget, the hunk-level answer is the answer. */
-	token_pools(&sr, &cu, fix_pending ? &(struct level){.inducing = hl.inducing, .repair = hl.repair, .revert = hl.inducing,
-						      .aux = hl.aux}
-					  : &hl,
-		    &ind_pool, &rev_pool);
+	token_pools(&sr, &cu, &hl, fix_pending, &ind_pool, &rev_pool);
 	struct bits *both = bits_dup(ind_pool);
 	bits_or(both, rev_pool);
 	size_t pieces = bits_count(both);
@@ -1557,7 +1556,7 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 			rc = hunk_fix(&sr, &cu, all, nall, &hl, &stopped, &fix_pending);
 			bits_free(ind_pool);
 			bits_free(rev_pool);
-			token_pools(&sr, &cu, &hl, &ind_pool, &rev_pool);
+			token_pools(&sr, &cu, &hl, 0, &ind_pool, &rev_pool);
 			free(rc_);
 			rc_ = bits_list(rev_pool, &nr);
 			if (rc >= 0 && !stopped)
