@@ -1543,6 +1543,12 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 			     a < s->changes[c].atom0 + s->changes[c].natoms; a++)
 				if (sr_piece_names(s, a, dp.names[c]) || sr_piece_names(s, a, dp.uses[c]))
 					bits_set(sr.token_named, a);
+		sr.token_bracketed = bits_new(s->natoms);
+		for (size_t c = 0; c < s->nchanges; c++)
+			for (size_t a = s->changes[c].atom0; bits_test(sr.token_apart, c) &&
+			     a < s->changes[c].atom0 + s->changes[c].natoms; a++)
+				if (sr_piece_bracketed(s, a))
+					bits_set(sr.token_bracketed, a);
 		for (size_t c = 0; c < s->nchanges; c++)   /* a rewrite is one piece */
 			for (size_t a = s->changes[c].atom0 + 1; sr_one_piece(&sr, c) && a < s->changes[c].atom0 + s->changes[c].natoms; a++)
 				sr.token_tie[sr_tie_root(sr.token_tie, a)] = sr_tie_root(sr.token_tie, s->changes[c].atom0);
@@ -1797,6 +1803,7 @@ out:
 	bits_free(sr.token_tied);
 	free(sr.token_tie);
 	bits_free(sr.token_named);
+	bits_free(sr.token_bracketed);
 	bits_free(sr.groups_apart);
 	bits_free(ind);
 	bits_free(fix);

@@ -29,6 +29,9 @@ int sr_change_touched(const struct change *ch, const struct bits *b, int value);
 /* Whether piece a's own tokens (either revision) hold one of the names
  * (a NUL-separated, "" ended list). */
 int sr_piece_names(const struct change_set *s, size_t a, const char *names);
+/* Whether piece a (either revision) holds a brace, parenthesis or
+ * preprocessor conditional it does not pair itself. */
+int sr_piece_bracketed(const struct change_set *s, size_t a);
 /* b closed under the dependences' groups and blocks (blocks_only: blocks). */
 size_t sr_close_deps(const struct search *sr, struct bits *b, int revert, int blocks_only);
 /* b closed under the files and groups failed builds showed only build whole. */

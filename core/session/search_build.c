@@ -66,9 +66,13 @@ static char *tie_names(const struct deps *d, size_t c, size_t g)
 }
 
 /* Whether piece a of a change taken apart carries a tie by names (none
- * known, as brackets: by its change's own names, sr->token_named). */
-static int piece_ties(const struct search *sr, size_t a, const char *names)
+ * known, as brackets: by its change's own names, sr->token_named), or,
+ * the tie a block's, by a bracket it leaves open (sr->token_bracketed:
+ * an `#if` whose `#endif` another hunk moved). */
+static int piece_ties(const struct search *sr, size_t a, const char *names, int block)
 {
+	if (block && sr->token_bracketed && bits_test(sr->token_bracketed, a))
+		return 1;
 	return names[0] ? sr_piece_names(sr->s, a, names) : bits_test(sr->token_named, a);
 }
 
@@ -119,11 +123,12 @@ size_t sr_close_deps(const struct search *sr, struct bits *b, int revert, int bl
 					continue;
 				const struct change *gh = &s->changes[g];
 				char *tn = capart || gapart ? tie_names(d, c, g) : NULL;
+				int blk = d->block[c] >= 0 && d->block[c] == d->block[g];
 				int in = !capart;
 				for (size_t a = ch->atom0; !in && a < ch->atom0 + ch->natoms; a++)
-					in = bits_test(b, a) == value && piece_ties(sr, a, tn);
+					in = bits_test(b, a) == value && piece_ties(sr, a, tn, blk);
 				for (size_t a = gh->atom0; in && gapart && a < gh->atom0 + gh->natoms; a++)
-					if (bits_test(b, a) != value && piece_ties(sr, a, tn)) {
+					if (bits_test(b, a) != value && piece_ties(sr, a, tn, blk)) {
 						value ? bits_set(b, a) : bits_clear(b, a);
 						added++;
 						again = 1;
@@ -270,6 +275,40 @@ int sr_piece_names(const struct change_set *s, size_t a, const char *names)
 	       (f->new_data && in_declarator_of(f->new_data, t->new_off, names));
 }
 
+/* One side of a piece: whether it holds a bracket or conditional it
+ * does not pair (a closer first, or one left open). */
+static int text_bracketed(const char *text, size_t n)
+{
+	if (!n)
+		return 0;
+	struct scan sc;
+	scan_file(text, n, &sc);
+	int depth[3] = {0, 0, 0}, open = 0;
+	for (size_t k = 0; k < sc.nt && !open; k++) {
+		const struct tok *t = &sc.t[k];
+		char cond = scan_cond(&sc, k);
+		int kind = cond ? 2 : scan_punct(t, '{') || scan_punct(t, '}') ? 0 : scan_punct(t, '(') || scan_punct(t, ')') ? 1 : -1;
+		if (kind < 0 || (!cond && t->directive))
+			continue;
+		int closes = cond ? cond != 'o' : t->s[0] == '}' || t->s[0] == ')';
+		int opens = cond ? cond != 'c' : !closes;
+		if (closes && depth[kind]-- == 0)
+			open = 1;
+		if (opens)
+			depth[kind]++;
+	}
+	scan_release(&sc);
+	return open || depth[0] || depth[1] || depth[2];
+}
+
+int sr_piece_bracketed(const struct change_set *s, size_t a)
+{
+	const struct change_atom *t = &s->atoms[a];
+	const struct change_file *f = &s->files[s->changes[t->change].file];
+	return (f->old_data && text_bracketed(f->old_data + t->old_off, t->old_end - t->old_off)) ||
+	       (f->new_data && text_bracketed(f->new_data + t->new_off, t->new_end - t->new_off));
+}
+
 /* Whether the real lines holding piece a (either revision) hold one of
  * the NUL-separated names as an identifier. */
 static int atom_holds(const struct change_set *s, size_t a, const char *names)
@@ -320,7 +359,8 @@ static void learn_block(struct search *sr, const struct bits *b, int revert)
 			const struct change *ch = &s->changes[k];
 			for (size_t a = ch->atom0; sr->deps->block[k] == (long)c && a < ch->atom0 + ch->natoms; a++)
 				if (!bits_test(sr->token_apart, k) || !sr->deps->hard_names[k][0] ||
-				    atom_holds(s, a, sr->deps->hard_names[k]))
+				    atom_holds(s, a, sr->deps->hard_names[k]) ||
+				    (sr->token_bracketed && bits_test(sr->token_bracketed, a)))
 					bits_set(sr->token_tied, a);
 		}
 		ex_event(sr->x, "WHOLE", "the pieces of #%u's block that hold what ties it do not build apart: "

@@ -96,6 +96,7 @@ struct search {
 	struct bits *token_block;
 	struct bits *token_tied;     /* over s->atoms: the pieces those blocks hold */
 	struct bits *token_named;    /* over s->atoms: pieces taken apart whose tokens hold their change's names */
+	struct bits *token_bracketed; /* over s->atoms: pieces taken apart holding a bracket or #if they do not close */
 	/* At token level, over s->atoms: the pieces taken apart that a failed
 	 * build's errors named together (a label's goto and its definition),
 	 * as a forest (each piece's parent, itself at a root): taken together

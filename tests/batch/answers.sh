@@ -165,4 +165,15 @@ ind=$(jqf '.failure_inducing[0].id')
 check "two_wrong_values: one reversion leaves the failure-inducing change applied" \
 	[ "$(sqlite3 "$d/.git/culprit/session.db" "select label from outcome where label like 'bad without %'" |
 	     grep -cv " $ind\( \|\$\)")" = 1 ]
+
+# A hunk adds an #endif, another an #if above a line it changes: the #if's
+# piece is taken with the #endif's hunk, and no configuration fails to build.
+d=$(fixture moved_conditional)
+culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh
+check "moved_conditional: exit 0" [ "$RC" = 0 ]
+check "moved_conditional: failure-inducing, both calc.c hunks" \
+	[ "$(jqf '[.failure_inducing[] | .file + ":" + (.id | tostring)] | join(" ")')" = "calc.c:1 calc.c:2" ]
+check "moved_conditional: the fix's proof passes" [ "$(jqf .fix_proof.verdict)" = PASS ]
+check "moved_conditional: every configuration built" \
+	[ "$(sqlite3 "$d/.git/culprit/session.db" "select count(*) from outcome where why = 1")" = 0 ]
 finish

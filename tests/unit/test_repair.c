@@ -1093,6 +1093,37 @@ static void test_piece_in_declarator(void)
 	change_set_free(s);
 }
 
+/* A piece that opens an #if, or a brace, another piece or hunk closes is
+ * bracketed; one that changes a condition or a value is not, nor is a
+ * piece whose brackets pair within it. */
+static void test_piece_bracketed(void)
+{
+	const char *old = "int f(int q)\n{\n\tif (q > s) {\n\t\treturn 1;\n\t}\n\treturn g(q);\n}\n";
+	const char *new = "int f(int q)\n{\n#if FEATURE\n\tif (q > t) {\n\t\treturn 1;\n\t}\n\treturn g(h(q));\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "f.c", old, new);
+	change_set_add_hunk(s, 3, 1, 3, 2, "", 0);   /* #if added, s -> t */
+	change_set_add_hunk(s, 6, 1, 7, 1, "", 0);   /* a call wrapped: h( ) */
+	struct cerr e;
+	CHECK(change_set_finish(s, &e) == 0);
+	CHECK(s->changes[0].natoms == 2);
+	size_t a0 = s->changes[0].atom0, nb = 0;
+	for (size_t a = a0; a < a0 + s->changes[0].natoms; a++) {
+		const struct change_atom *t = &s->atoms[a];
+		int holds_if = memmem(new + t->new_off, t->new_end - t->new_off, "#if", 3) != NULL;
+		CHECK(sr_piece_bracketed(s, a) == holds_if);
+		nb += (size_t)holds_if;
+	}
+	CHECK(nb == 1);
+	for (size_t a = s->changes[1].atom0; a < s->changes[1].atom0 + s->changes[1].natoms; a++) {
+		const struct change_atom *t = &s->atoms[a];
+		int paired = memchr(new + t->new_off, '(', t->new_end - t->new_off) &&
+			     memchr(new + t->new_off, ')', t->new_end - t->new_off);
+		CHECK(sr_piece_bracketed(s, a) == !paired);
+	}
+	change_set_free(s);
+}
+
 /* An else and its if in two different pieces only build together: the
  * pieces are one (while -> if, and a block with its else added). */
 static void test_pieces_if_else(void)
@@ -2166,6 +2197,7 @@ int main(void)
 	RUN(test_pieces_call_made);
 	RUN(test_pieces_callee);
 	RUN(test_piece_in_declarator);
+	RUN(test_piece_bracketed);
 	RUN(test_gcc_messages);
 	RUN(test_clang_messages);
 	TEST_EXIT();
