@@ -55,7 +55,67 @@ struct hdecl {
 	int side;           /* 0 old, 1 new */
 	const struct decl *d;
 	int guarded;        /* unchanged, but in a conditional branch the hunk opens or closes */
+	char *cond;         /* in a hunk: the conditions it is compiled under (cond_of), else NULL */
 };
+
+/* Whether the conditional at token g is `#ifndef X` (or `#if
+ * !defined(X)`) followed by `#define X`: an include guard, or a default
+ * value, true wherever it stands. */
+static int self_guard(const struct scan *sc, size_t g)
+{
+	const struct tok *t = sc->t;
+	size_t j = g + 1, x;
+	int line = t[g].line;
+	if (scan_tok_is(&t[g], "if") && j < sc->nt && scan_punct(&t[j], '!'))
+		for (j++; j < sc->nt && t[j].line == line && (scan_tok_is(&t[j], "defined") || scan_punct(&t[j], '('));)
+			j++;
+	else if (!scan_tok_is(&t[g], "ifndef"))
+		return 0;
+	if (j >= sc->nt || t[j].line != line || t[j].kind != T_IDENT)
+		return 0;
+	x = j;
+	while (j < sc->nt && t[j].line == line)
+		j++;
+	return j + 2 < sc->nt && scan_punct(&t[j], '#') && scan_tok_is(&t[j + 1], "define") &&
+	       t[j + 2].len == t[x].len && !memcmp(t[j + 2].s, t[x].s, t[x].len);
+}
+
+/* The conditions token k of sc is compiled under: the directive lines of
+ * its guards, innermost first, "" when none, include guards left out;
+ * to free. */
+static char *cond_of(const struct scan *sc, size_t k)
+{
+	struct buf o = BUF_INIT;
+	for (long g = sc->t[k].guard; g >= 0; g = sc->t[g].guard) {
+		if (self_guard(sc, (size_t)g))
+			continue;
+		for (size_t j = (size_t)g; j < sc->nt && sc->t[j].directive && sc->t[j].line == sc->t[g].line; j++) {
+			buf_add(&o, sc->t[j].s, sc->t[j].len);
+			buf_addc(&o, ' ');
+		}
+		buf_addc(&o, '|');
+	}
+	buf_addc(&o, '\0');
+	return buf_detach(&o);
+}
+
+/* Whether one declaration in a hunk on each side (idx[0, n)), in one
+ * file, is compiled under other conditions in the two revisions
+ * (cond_of): put under a new `#ifndef`, or taken out of one. A name
+ * declared in several branches, or moved to another file, is left to
+ * the other ties. */
+static int conds_differ(const struct change_set *s, const struct hdecl *hd, const size_t *idx, size_t n)
+{
+	const struct hdecl *x[2] = {NULL, NULL};
+	for (size_t a = 0; a < n; a++) {
+		const struct hdecl *h = &hd[idx[a]];
+		if (!h->cond || (x[h->side] && x[h->side]->d != h->d))
+			return 0;
+		x[h->side] = h;
+	}
+	return x[0] && x[1] && s->changes[x[0]->change].file == s->changes[x[1]->change].file &&
+	       strcmp(x[0]->cond, x[1]->cond) != 0;
+}
 
 /* The change owning each line of one side of file f (its hunk), else -1;
  * indexed by line, up to the scan's last line + 1. */
@@ -242,6 +302,7 @@ static void pair_brackets(const struct change_set *s, size_t f, const struct sca
 	for (size_t i = 0; i < 2 * (nn - nh); i++)
 		partner[i] = -1;
 	size_t *stack = xmalloc((sc[0].nt + sc[1].nt + 1) * sizeof(*stack));
+	size_t *at = xmalloc((sc[0].nt + sc[1].nt + 1) * sizeof(*at));   /* each opener's token */
 	for (int side = 0; side < 2; side++) {
 		/* kind 0: braces, 1: parentheses, 2: conditionals */
 		for (int kind = 0; kind < 3; kind++) {
@@ -266,6 +327,18 @@ static void pair_brackets(const struct change_set *s, size_t f, const struct sca
 				if ((role == 'c' || role == 'm') && sp > 0) {
 					size_t mate = stack[--sp];
 					unite(uf, node, mate);
+					/* A hunk's brace closed by an unchanged one (or the
+					 * other way): the conditionals hunks change between
+					 * them are its set's too. littlefs's `if (...) {`
+					 * moved into the `#else` branch whose `#endif`
+					 * another hunk moved below the unchanged `}`: with
+					 * the brace and not the `#endif`, the `}` closes
+					 * the function when the macro is defined. */
+					for (size_t j = at[sp] + 1; kind < 2 && (node < nh) != (mate < nh) && j < k; j++) {
+						long oj = owners[side][sc[side].t[j].line];
+						if (oj >= 0 && scan_cond(&sc[side], j))
+							unite(uf, node, (size_t)(oj - (long)cf->change0));
+					}
 					if (node < nh && mate < nh && node != mate)
 						linked[node] = 1;   /* (marks the set below) */
 					if (node >= nh)
@@ -276,8 +349,10 @@ static void pair_brackets(const struct change_set *s, size_t f, const struct sca
 				/* A #else's second node (the branch it opens) follows its first. */
 				if (role == 'm' && o < 0)
 					node++;
-				if (role == 'o' || role == 'm')
+				if (role == 'o' || role == 'm') {
+					at[sp] = k;
 					stack[sp++] = node;
+				}
 			}
 		}
 	}
@@ -308,6 +383,7 @@ static void pair_brackets(const struct change_set *s, size_t f, const struct sca
 	free(one_side);
 	free(set_linked);
 	free(stack);
+	free(at);
 	free(linked);
 	free(partner);
 	free(uf);
@@ -351,6 +427,39 @@ static void hunk_at(const struct change *c, const int nl[2], int *lo, int *ln)
 	int o = c->old_lines ? c->old_start : c->old_start + 1, n = c->new_lines ? c->new_start : c->new_start + 1;
 	*lo = o < 1 ? 1 : o > nl[0] ? nl[0] : o;
 	*ln = n < 1 ? 1 : n > nl[1] ? nl[1] : n;
+}
+
+/* An unchanged line compiled under one hunk's conditional in the old
+ * revision and under another's in the new (littlefs's `lfs_remove`: its
+ * old body's `#ifdef LFS_READONLY return LFS_ERR_NOSYS; #else ... #endif`
+ * removed by some hunks, the whole function put under `#ifndef
+ * LFS_READONLY` by others): with the old guard gone and the new one not
+ * there, the line is compiled where neither revision compiles it (a call
+ * of a function defined only without the macro: undefined reference).
+ * The two hunks are a block. */
+static void guard_swaps(const struct change_set *s, size_t f, const struct scan *sc, long *const *owners, long *hard)
+{
+	int maxl = sc[1].nt ? sc[1].t[sc[1].nt - 1].line : 0;
+	long *first = xmalloc(((size_t)maxl + 2) * sizeof(*first));   /* per new line: its first token */
+	for (int l = 0; l <= maxl + 1; l++)
+		first[l] = -1;
+	for (size_t k = sc[1].nt; k-- > 0;)
+		first[sc[1].t[k].line] = (long)k;
+	int line = -1;
+	for (size_t k = 0; k < sc[0].nt; k++) {
+		const struct tok *t = &sc[0].t[k];
+		if (t->line == line || owners[0][t->line] >= 0 || t->directive)
+			continue;
+		line = t->line;
+		long a = guarded_by(&sc[0], owners[0], k);
+		int nl = other_line(s, f, 0, line);
+		if (a < 0 || nl < 1 || nl > maxl || first[nl] < 0)
+			continue;
+		long b = guarded_by(&sc[1], owners[1], (size_t)first[nl]);
+		if (b >= 0 && b != a)
+			unite(hard, (size_t)a, (size_t)b);
+	}
+	free(first);
 }
 
 /* Hunks whose code changes scope: a hunk that closes a function early
@@ -2489,7 +2598,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 				if (own[l] >= 0 && own[l] != last) {
 					last = own[l];
 					hd = xrealloc(hd, (nhd + 1) * sizeof(*hd));
-					hd[nhd++] = (struct hdecl){(size_t)last, side, &sc->d[k], 0};
+					hd[nhd++] = (struct hdecl){(size_t)last, side, &sc->d[k], 0, cond_of(sc, sc->d[k].tok)};
 				}
 			/* A name a macro pastes: the hunks changing the macro's
 			 * #define declare it too. */
@@ -2499,14 +2608,14 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 				if (o >= 0 && o != last) {
 					last = o;
 					hd = xrealloc(hd, (nhd + 1) * sizeof(*hd));
-					hd[nhd++] = (struct hdecl){(size_t)o, side, dk, 0};
+					hd[nhd++] = (struct hdecl){(size_t)o, side, dk, 0, NULL};
 				}
 			}
 			long g = last < 0 ? guarded_by(sc, own, sc->d[k].tok) : -1;
 			if (g >= 0) {
 				hd = xrealloc(hd, (nhd + 2) * sizeof(*hd));
-				hd[nhd++] = (struct hdecl){(size_t)g, 0, &sc->d[k], 1};
-				hd[nhd++] = (struct hdecl){(size_t)g, 1, &sc->d[k], 1};
+				hd[nhd++] = (struct hdecl){(size_t)g, 0, &sc->d[k], 1, NULL};
+				hd[nhd++] = (struct hdecl){(size_t)g, 1, &sc->d[k], 1, NULL};
 			}
 		}
 	}
@@ -2527,6 +2636,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 		{
 			pair_brackets(s, f, &scans[2 * f], &owners[2 * f], hard);
 			scope_shifts(s, f, &scans[2 * f], &owners[2 * f], hard);
+			guard_swaps(s, f, &scans[2 * f], &owners[2 * f], hard);
 			head_moves(s, f, &scans[2 * f], &owners[2 * f], d);
 			rewrites(&scans[2 * f], &owners[2 * f], hard, d->rewrite);
 		}
@@ -2548,6 +2658,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 		size_t nsh[2] = {0, 0};
 		size_t *members = xmalloc((nhd + 1) * sizeof(*members)), nm = 0;
 		int *mside = xmalloc((nhd + 1) * sizeof(*mside));
+		size_t *idx = xmalloc((nhd + 1) * sizeof(*idx));
 		int guarded = 0, statics[2] = {0, 0};
 		long sfile = -1;   /* a file where it is static */
 		for (size_t k = i; k < nhd; k++)
@@ -2561,8 +2672,15 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 				}
 				sh[hd[k].side][nsh[hd[k].side]++] = hd[k].d->shape;
 				mside[nm] = hd[k].side;
+				idx[nm] = k;
 				members[nm++] = hd[k].change;
 			}
+		/* Declared in both revisions under other conditions (littlefs's
+		 * `LFS_F_ERRED` put under a new `#ifndef LFS_READONLY` by the
+		 * hunk that fixed its comment): compiled out with the macro
+		 * defined, its uses build only with the hunks guarding them. */
+		guarded |= conds_differ(s, hd, idx, nm);
+		free(idx);
 		int changed = guarded || nsh[0] != nsh[1];
 		if (!changed) {
 			qsort(sh[0], nsh[0], sizeof(char *), cmp_str);
@@ -2729,6 +2847,8 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 	header_needs(s, scans, owners, d);
 	include_removed_needs(s, scans, owners, d);
 	record_uses(s, scans, owners, hd, nhd, d);
+	for (size_t i = 0; i < nhd; i++)
+		free(hd[i].cond);
 	free(hd);
 	for (size_t f = 0; f < 2 * s->nfiles; f++) {
 		scan_release(&scans[f]);

@@ -14,7 +14,11 @@
  * partner differs between the revisions) are tied; an unchanged
  * declaration or use inside a conditional branch a hunk's directive opens
  * or closes counts as that hunk's (an old field under a new #else is
- * compiled out with the #if's macro defined); the hunks rewriting a
+ * compiled out with the #if's macro defined), and so does a declaration
+ * in a hunk compiled under other conditions in the two revisions; an
+ * unchanged line whose guard moves from one hunk's conditional to
+ * another's ties the two, and a hunk's brace paired with an unchanged one
+ * ties the hunks changing conditionals between them; the hunks rewriting a
  * function (three or more, two thirds of its lines changed on both sides)
  * are tied, and so are the declarations of two names or more retyped from
  * one struct type to the same other one (a type migrated), and the hunks

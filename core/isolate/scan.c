@@ -517,12 +517,17 @@ void scan_file(const char *data, size_t len, struct scan *sc)
 								     sc->t[k + 2].line == t->line))
 					nalias = alias_add(&alias, nalias, k);
 				i = end;
+				stmt = end + 1;
 				continue;
 			}
 			if (t->kind == T_IDENT && !scan_tok_is(t, "include") && !scan_tok_is(t, "ifdef") && !scan_tok_is(t, "ifndef") &&
 			    !scan_tok_is(t, "endif") && !scan_tok_is(t, "if") && !scan_tok_is(t, "else") && !scan_tok_is(t, "elif") &&
-			    !scan_tok_is(t, "undef") && !scan_tok_is(t, "defined"))
+			    !scan_tok_is(t, "undef") && !scan_tok_is(t, "defined")) {
+				/* A directive's words start no statement: `#ifdef RO`
+				 * before `return E_NOSYS;` declares no local E_NOSYS. */
+				stmt = i + 1;
 				goto use;
+			}
 			stmt = i + 1;
 			continue;
 		}

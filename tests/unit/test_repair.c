@@ -497,6 +497,126 @@ static void test_moved_local(void)
  * size = ftell(fp);` made `long size`): its uses build against either
  * revision's, so they are tied to it by nothing; made a pointer, or made
  * const, they are. */
+/* A statement right after a conditional directive declares nothing:
+ * `#ifdef RO` then `return E_NOSYS;` is no local E_NOSYS of type RO. The
+ * hunk removing the enumerator needs the hunk removing that use. */
+static void test_statement_after_directive(void)
+{
+	const char *oldh = "enum err {\n\tE_OK = 0,\n\tE_NOSYS = -38,\n\tE_IO = -5,\n};\n";
+	const char *newh = "enum err {\n\tE_OK = 0,\n\tE_IO = -5,\n};\n";
+	const char *oldc = "int mk(int *p)\n{\n#ifdef RO\n\treturn E_NOSYS;\n#else\n\treturn go(p);\n#endif\n}\n";
+	const char *newc = "int mk(int *p)\n{\n\treturn go(p);\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "e.h", oldh, newh);
+	change_set_add_hunk(s, 3, 1, 2, 0, "", 0);    /* 0: E_NOSYS removed */
+	add_text(s, "f.c", oldc, newc);
+	change_set_add_hunk(s, 3, 3, 2, 0, "", 0);    /* 1: #ifdef RO ... #else removed */
+	change_set_add_hunk(s, 7, 1, 3, 0, "", 0);    /* 2: #endif removed */
+	struct deps d;
+	deps_of(s, &d);
+	size_t out[3];
+	CHECK(deps_declaring(&d, "E_NOSYS", out) == 1 && out[0] == 0);
+	int needs = 0;
+	for (size_t k = 0; k < d.nneed[0]; k++)
+		needs |= d.need[0][k] == 1;
+	CHECK(needs);
+	deps_release(&d);
+	change_set_free(s);
+	/* Nor does a declaration after a #define whose value is a name: a
+	 * macro's new value changes no declaration of `level`. */
+	const char *olds = "#define MODE fast\nint level = 1;\nint get(void)\n{\n\treturn level + 1;\n}\n";
+	const char *news = "#define MODE slow\nint level = 1;\nint get(void)\n{\n\treturn level + 2;\n}\n";
+	s = change_set_new("a", "b");
+	add_text(s, "m.c", olds, news);
+	change_set_add_hunk(s, 1, 1, 1, 1, "", 0);    /* 0: the macro's value */
+	change_set_add_hunk(s, 5, 1, 5, 1, "", 0);    /* 1: a use of level */
+	deps_of(s, &d);
+	CHECK(d.group[0] < 0 && d.group[1] < 0);
+	deps_release(&d);
+	change_set_free(s);
+}
+
+/* A declaration its hunk puts under a new #ifndef (littlefs's
+ * LFS_F_ERRED, its comment fixed on the way) builds only with the hunks
+ * that guard its uses the same way; a header's include guard is no such
+ * condition, and a macro given a value per branch is not held in a block. */
+static void test_declaration_guarded(void)
+{
+	const char *oldh = "#ifndef FLAGS_H\n#define FLAGS_H\nenum flags {\n\tF_OPEN = 1,\n\tF_ERRED = 8, /* occured */\n};\n#endif\n";
+	const char *newh = "#ifndef FLAGS_H\n#define FLAGS_H\nenum flags {\n\tF_OPEN = 1,\n#ifndef RO\n\tF_ERRED = 8, /* occurred */\n#endif\n};\n#endif\n";
+	const char *oldc = "int bad(int f)\n{\n\treturn f & F_ERRED;\n}\nint open_(int f)\n{\n\treturn f & F_OPEN;\n}\n";
+	const char *newc = "int bad(int f)\n{\n#ifndef RO\n\treturn f & F_ERRED;\n#endif\n\treturn 0;\n}\nint open_(int f)\n{\n\treturn f & F_OPEN + 0;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "flags.h", oldh, newh);
+	change_set_add_hunk(s, 5, 1, 5, 3, "", 0);    /* 0: F_ERRED under #ifndef RO */
+	add_text(s, "f.c", oldc, newc);
+	change_set_add_hunk(s, 2, 0, 3, 1, "", 0);    /* 1: #ifndef RO */
+	change_set_add_hunk(s, 3, 0, 5, 2, "", 0);    /* 2: #endif, return 0 */
+	change_set_add_hunk(s, 7, 1, 10, 1, "", 0);   /* 3: a use of F_OPEN */
+	struct deps d;
+	deps_of(s, &d);
+	CHECK(d.block[0] >= 0 && d.block[0] == d.block[1] && d.block[1] == d.block[2]);
+	CHECK(d.group[3] < 0);
+	deps_release(&d);
+	change_set_free(s);
+	/* A value per branch: defined whichever is taken (its users are its
+	 * group, as its declarations changed in number, not its block). */
+	oldh = "#define MAX_KEY 1700\nint keys[MAX_KEY];\n";
+	newh = "#if BIG\n#define MAX_KEY 600\n#else\n#define MAX_KEY 200\n#endif\nint keys[MAX_KEY];\n";
+	oldc = "int room(void)\n{\n\treturn MAX_KEY - 1;\n}\n";
+	newc = "int room(void)\n{\n\treturn MAX_KEY - 2;\n}\n";
+	s = change_set_new("a", "b");
+	add_text(s, "k.h", oldh, newh);
+	change_set_add_hunk(s, 1, 1, 1, 5, "", 0);    /* 0: MAX_KEY per branch */
+	add_text(s, "k.c", oldc, newc);
+	change_set_add_hunk(s, 3, 1, 3, 1, "", 0);    /* 1: a use of MAX_KEY */
+	deps_of(s, &d);
+	CHECK(d.block[1] < 0);
+	deps_release(&d);
+	change_set_free(s);
+}
+
+/* A brace moved into the #else branch whose #endif another hunk moves
+ * below the unchanged `}` (littlefs's lfs_file_opencfg): the brace's
+ * hunks and the #endif's are one block, as the `}` closes the function
+ * with the brace alone when the macro is defined. And a line whose
+ * guard moves from one hunk's conditional to another's (an old
+ * `#ifdef RO ... #else` inside the body removed, the whole function put
+ * under `#ifndef RO`) ties the two hunks: with neither guard, the line
+ * is compiled where neither revision compiles it. */
+static void test_conditionals_moved(void)
+{
+	const char *oldc = "int f(int flags)\n{\n\tif (flags) {\n#ifdef RO\n\t\treturn -1;\n#else\n"
+			   "\t\tint err = g();\n\t\tif (err)\n\t\t\treturn err;\n#endif\n\t}\n\treturn 0;\n}\n";
+	const char *newc = "int f(int flags)\n{\n#ifdef RO\n\tassert(!flags);\n#else\n\tif (flags) {\n"
+			   "\t\tint err = g();\n\t\tif (err)\n\t\t\treturn err;\n\t}\n#endif\n\treturn 0;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "f.c", oldc, newc);
+	change_set_add_hunk(s, 3, 1, 2, 0, "", 0);     /* 0: `if (flags) {` removed */
+	change_set_add_hunk(s, 5, 1, 4, 1, "", 0);     /* 1: return -1 -> assert */
+	change_set_add_hunk(s, 6, 0, 6, 1, "", 0);     /* 2: `if (flags) {` under #else */
+	change_set_add_hunk(s, 10, 1, 9, 0, "", 0);    /* 3: #endif removed */
+	change_set_add_hunk(s, 11, 0, 11, 1, "", 0);   /* 4: #endif below the `}` */
+	struct deps d;
+	deps_of(s, &d);
+	CHECK(d.block[0] >= 0 && d.block[0] == d.block[2] && d.block[0] == d.block[3] && d.block[0] == d.block[4]);
+	CHECK(d.group[1] < 0);
+	deps_release(&d);
+	change_set_free(s);
+	oldc = "int rm(void)\n{\n#ifdef RO\n\treturn -1;\n#else\n\treturn force();\n#endif\n}\n";
+	newc = "#ifndef RO\nint rm(void)\n{\n\treturn force();\n}\n#endif\n";
+	s = change_set_new("a", "b");
+	add_text(s, "r.c", oldc, newc);
+	change_set_add_hunk(s, 1, 0, 1, 1, "", 0);     /* 0: #ifndef RO */
+	change_set_add_hunk(s, 3, 3, 3, 0, "", 0);     /* 1: #ifdef RO ... #else removed */
+	change_set_add_hunk(s, 7, 1, 4, 0, "", 0);     /* 2: #endif removed */
+	change_set_add_hunk(s, 8, 0, 6, 1, "", 0);     /* 3: #endif */
+	deps_of(s, &d);
+	CHECK(d.block[0] >= 0 && d.block[0] == d.block[1] && d.block[0] == d.block[2] && d.block[0] == d.block[3]);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 static void test_integer_retyped(void)
 {
 	const char *oldc = "long rd(FILE *fp)\n{\n\tsize_t size = ftell(fp);\n\tchar *data = malloc(size + 1);\n"
@@ -2198,6 +2318,9 @@ int main(void)
 	RUN(test_pieces_callee);
 	RUN(test_piece_in_declarator);
 	RUN(test_piece_bracketed);
+	RUN(test_statement_after_directive);
+	RUN(test_declaration_guarded);
+	RUN(test_conditionals_moved);
 	RUN(test_gcc_messages);
 	RUN(test_clang_messages);
 	TEST_EXIT();
