@@ -10,6 +10,7 @@
 #define TAIL_WIDTH 100          /* bytes of each line kept (the rest masked) */
 #define MASK "\xe2\x80\xa6"      /* "…": in an identity, stands for any text */
 #define MASK_LEN 3
+#define MASK_CUT_MIN 4          /* bytes of a masked text at least before a cut */
 
 struct oracle {
 	pcre2_code *pattern;     /* --fail-pattern, or NULL */
@@ -372,6 +373,36 @@ int oracle_identity_add(const struct oracle *o, char **identity, const struct ru
 	free(*identity);
 	*identity = m;
 	return agree ? 0 : 1;
+}
+
+char *oracle_mask_texts(const char *identity, const char *const *text, const size_t *len, size_t n)
+{
+	size_t il = strlen(identity);
+	char *hide = xcalloc(il + 1, 1);
+	for (size_t k = 0; k < n; k++) {
+		int plain = len[k] > 0;
+		for (size_t i = 0; i < len[k] && plain; i++)
+			plain = !((unsigned char)text[k][i] < 0x20 || text[k][i] == 0x7f || text[k][i] == '"' ||
+				  text[k][i] == '\\');
+		for (const char *p = identity, *hit; plain && (hit = memmem(p, il - (size_t)(p - identity), text[k], len[k]));
+		     p = hit + 1)
+			memset(hide + (hit - identity), 1, len[k]);
+		/* A line cut inside the text (it ends in a mask): its start. */
+		for (const char *p = identity, *cut; plain && (cut = strstr(p, MASK)); p = cut + MASK_LEN)
+			for (size_t l = len[k] - 1; l >= MASK_CUT_MIN && l < len[k]; l--)
+				if ((size_t)(cut - identity) >= l && !memcmp(cut - l, text[k], l)) {
+					memset(hide + (cut - l - identity), 1, l + MASK_LEN);
+					break;
+				}
+	}
+	struct buf b = BUF_INIT;
+	for (size_t i = 0; i < il; i++)
+		if (!hide[i])
+			buf_addc(&b, identity[i]);
+		else if (i == 0 || !hide[i - 1])
+			buf_adds(&b, MASK);
+	free(hide);
+	return buf_detach(&b);
 }
 
 /* Does sig match identity, where each mask stands for any text? */

@@ -55,6 +55,14 @@ int oracle_identity(const struct oracle *o, const struct run_result *a, const st
  * signature. 0, or 1 when r disagrees (passes, or another status). */
 int oracle_identity_add(const struct oracle *o, char **identity, const struct run_result *r);
 
+/* The identity with every occurrence of the n texts (text[k], len[k]
+ * bytes) masked, all found in the identity as given (text the changes
+ * rewrite, a message reworded, is no part of the failure), and the start
+ * of one where a line was cut (before a mask). A text an
+ * identity would show escaped (a quote, a backslash, a control byte) is
+ * left alone. Caller frees. */
+char *oracle_mask_texts(const char *identity, const char *const *text, const size_t *len, size_t n);
+
 /* Does a run's signature match an identity (each "…" standing for any text)? */
 int oracle_same(const char *identity, const char *sig);
 

@@ -17,11 +17,137 @@
 #define TOKEN_UNRESOLVED_MAX 8  /* nor when this many of a token search's configurations, */
 #define TOKEN_UNRESOLVED_PER 3  /* this many for each that passed or failed, were unresolved */
 #define TOKENS_DROPPED (-1001)  /* the token level gave up: the hunk-level answer stands */
+#define REWORD_MIN 6            /* a reworded message's words this long at least are masked */
+#define REWORD_LITERALS 8       /* string literals a piece may hold to be read for rewording */
 
-/* The failure the change search looks for. */
-static const char *wanted(const struct explain *x)
+/* The string literals of text[0, n), their contents between the quotes,
+ * into lit[] and len[] (max at most), and the rest without blanks into
+ * *skel. How many, or -1 (more than max, or a literal the text cuts). */
+static int literals(const char *t, size_t n, struct buf *skel, const char **lit, size_t *len, int max)
 {
-	return x->culprit_signature ? x->culprit_signature : x->signature;
+	int k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (t[i] == '"' || t[i] == '\'') {
+			size_t j = i + 1;
+			while (j < n && t[j] != t[i])
+				j += t[j] == '\\' ? 2 : 1;
+			if (j >= n || (t[i] == '"' && k == max))
+				return -1;
+			if (t[i] == '"') {
+				lit[k] = t + i + 1;
+				len[k++] = j - i - 1;
+				buf_addc(skel, '"');
+			} else {
+				buf_add(skel, t + i, j - i + 1);
+			}
+			i = j;
+		} else if (!isspace((unsigned char)t[i])) {
+			buf_addc(skel, t[i]);
+		}
+	}
+	return k;
+}
+
+/* Words to mask in an identity (pointers into text that outlives them). */
+struct words {
+	const char **w;
+	size_t *len, n;
+};
+
+static void words_add(struct words *ws, const char *w, size_t n)
+{
+	ws->w = xrealloc(ws->w, (ws->n + 1) * sizeof(*ws->w));
+	ws->len = xrealloc(ws->len, (ws->n + 1) * sizeof(*ws->len));
+	ws->w[ws->n] = w;
+	ws->len[ws->n++] = n;
+}
+
+/* The words of a literal's contents: its runs between escapes and printf
+ * conversions (`%d`, `%-8s`), blanks trimmed, of REWORD_MIN bytes at
+ * least. */
+static void literal_words(struct words *ws, const char *l, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		size_t b = i;
+		while (i < n && l[i] != '\\' && l[i] != '%')
+			i++;
+		size_t e = i;
+		while (b < e && l[b] == ' ')
+			b++;
+		while (e > b && l[e - 1] == ' ')
+			e--;
+		if (e - b >= REWORD_MIN)
+			words_add(ws, l + b, e - b);
+		if (i < n && l[i] == '\\') {
+			i += 2;
+		} else if (i < n) {
+			for (i++; i < n && strchr("-+ #0123456789.*hlLqjzt", l[i]); i++)
+				;
+			i += i < n;
+		}
+	}
+}
+
+/* The new words of the literals a removed text and an added one differ
+ * in, when nothing else differs (blanks aside). */
+static void reworded(struct words *ws, const char *old, const char *new)
+{
+	struct buf so = BUF_INIT, sn = BUF_INIT;
+	const char *lo[REWORD_LITERALS], *ln[REWORD_LITERALS];
+	size_t no[REWORD_LITERALS], nn[REWORD_LITERALS];
+	int ko = literals(old, strlen(old), &so, lo, no, REWORD_LITERALS);
+	int kn = literals(new, strlen(new), &sn, ln, nn, REWORD_LITERALS);
+	if (ko > 0 && ko == kn && so.len == sn.len && !memcmp(so.s, sn.s, so.len))
+		for (int i = 0; i < kn; i++)
+			if (no[i] != nn[i] || memcmp(lo[i], ln[i], nn[i]))
+				literal_words(ws, ln[i], nn[i]);
+	buf_release(&so);
+	buf_release(&sn);
+}
+
+/* The failure the change search looks for: the culprit commit's own, else
+ * the bad revision's. A message a hunk rewords in place (libmspack's
+ * `"atypical offset to the first CFFILE entry"` made `"WARNING; atypical
+ * files offset in header"`, the call around it the same) is no part of
+ * it: a configuration without that hunk prints the old words and fails
+ * the same way. The new words are masked: of a hunk whose two sides, or
+ * whose lines taken pairwise, differ only in their string literals. To
+ * free. */
+static char *wanted(const struct explain *x, const struct change_set *s)
+{
+	const char *id = x->culprit_signature ? x->culprit_signature : x->signature;
+	if (!id || x->opts.fail_pattern)
+		return id ? xstrdup(id) : NULL;
+	struct words ws = {NULL, NULL, 0};
+	struct change_lines *ls = xcalloc(s->nchanges + 1, sizeof(*ls));
+	struct buf *text = xcalloc(2 * s->nchanges + 1, sizeof(*text));
+	for (size_t c = 0; c < s->nchanges; c++) {
+		if (s->changes[c].kind != CHANGE_HUNK)
+			continue;
+		struct change_lines *l = &ls[c];
+		change_lines_of(s, c, l);
+		struct buf *o = &text[2 * c], *n = &text[2 * c + 1];
+		for (size_t i = 0; i < l->nremoved; i++)
+			buf_addf(o, "%s\n", l->removed[i]);
+		for (size_t i = 0; i < l->nadded; i++)
+			buf_addf(n, "%s\n", l->added[i]);
+		if (o->len && n->len)
+			reworded(&ws, o->s, n->s);
+		for (size_t i = 0; l->nremoved > 1 && l->nremoved == l->nadded && i < l->nremoved; i++)
+			reworded(&ws, l->removed[i], l->added[i]);
+	}
+	char *sig = oracle_mask_texts(id, ws.w, ws.len, ws.n);
+	for (size_t c = 0; c < s->nchanges; c++) {
+		if (s->changes[c].kind == CHANGE_HUNK)
+			change_lines_free(&ls[c]);
+		buf_release(&text[2 * c]);
+		buf_release(&text[2 * c + 1]);
+	}
+	free(ls);
+	free(text);
+	free(ws.w);
+	free(ws.len);
+	return sig;
 }
 
 /* ------------------------------------------------------ searching changes */
@@ -164,14 +290,19 @@ static int test_config(struct explain *x, const struct change_set *s, const stru
 				bits_fill(b);   /* a commit: diff(good, commit), all applied */
 			char key[41];
 			config_key(as, b, key);
-			int rc = key_tested(x, key) ? ex_test_config(x, as, b, label, wanted(x), o, e) : 1;
+			char *w = wanted(x, s);
+			int rc = key_tested(x, key) ? ex_test_config(x, as, b, label, w, o, e) : 1;
+			free(w);
 			bits_free(b);
 			change_set_free(same);
 			if (rc <= 0)
 				return rc;
 		}
 	}
-	return ex_test_config(x, s, applied, label, wanted(x), o, e);
+	char *w = wanted(x, s);
+	int rc = ex_test_config(x, s, applied, label, w, o, e);
+	free(w);
+	return rc;
 }
 
 /* Test the set's configuration `applied`; the verdict, or <0. */
@@ -1552,6 +1683,9 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 		for (size_t c = 0; c < s->nchanges; c++)   /* a rewrite is one piece */
 			for (size_t a = s->changes[c].atom0 + 1; sr_one_piece(&sr, c) && a < s->changes[c].atom0 + s->changes[c].natoms; a++)
 				sr.token_tie[sr_tie_root(sr.token_tie, a)] = sr_tie_root(sr.token_tie, s->changes[c].atom0);
+		for (size_t c = 0; c < s->nchanges; c++)
+			if (bits_test(sr.token_apart, c) && !sr_one_piece(&sr, c))
+				sr_tie_declarations(&sr, c);
 		rc = level_inducing(x, &sr, &au, ic, ni, &tl, &stopped);
 		int fix_searched = rc >= 0 && !stopped;
 		if (fix_searched)

@@ -32,6 +32,9 @@ int sr_piece_names(const struct change_set *s, size_t a, const char *names);
 /* Whether piece a (either revision) holds a brace, parenthesis or
  * preprocessor conditional it does not pair itself. */
 int sr_piece_bracketed(const struct change_set *s, size_t a);
+/* Tie (sr->token_tie) change c's pieces on a line replacing one local's
+ * declaration with another's, name and type changed. */
+void sr_tie_declarations(struct search *sr, size_t c);
 /* b closed under the dependences' groups and blocks (blocks_only: blocks). */
 size_t sr_close_deps(const struct search *sr, struct bits *b, int revert, int blocks_only);
 /* b closed under the files and groups failed builds showed only build whole. */

@@ -461,6 +461,97 @@ static size_t learn_names(struct search *sr, const char *excerpt, const struct b
 	return learnt;
 }
 
+/* Whether text declares one name and nothing else: one statement, one
+ * declaration (in a function, as a local). Its name and the shape without
+ * it into *name and *type (to free). */
+static int one_declaration(const char *text, char **name, char **type)
+{
+	static const char fn[] = "void f(void)\n{\n";
+	struct buf b = BUF_INIT;
+	buf_adds(&b, fn);
+	buf_adds(&b, text);
+	buf_adds(&b, "\n}\n");
+	struct scan sc;
+	scan_file(b.s, b.len, &sc);
+	size_t semis = 0, nd = 0, d = 0;
+	for (size_t k = 0; k < sc.nt; k++)
+		semis += scan_punct(&sc.t[k], ';');
+	for (size_t k = 0; k < sc.nd; k++)
+		if (sc.d[k].cls == 'l') {
+			nd++;
+			d = k;
+		}
+	int one = semis == 1 && nd == 1 && sc.d[d].shape;
+	if (one) {
+		*name = xstrdup(sc.d[d].name);
+		struct buf t = BUF_INIT;
+		const char *sh = sc.d[d].shape, *at = strstr(sh, sc.d[d].name);
+		buf_add(&t, sh, at ? (size_t)(at - sh) : strlen(sh));
+		*type = buf_detach(&t);
+	}
+	scan_release(&sc);
+	buf_release(&b);
+	return one;
+}
+
+/* Whether atom a's text on one side (old: side 0) touches line l. */
+static int atom_on_line(const struct change_set *s, size_t a, int side, int l)
+{
+	const struct change_atom *t = &s->atoms[a];
+	const struct change_file *f = &s->files[s->changes[t->change].file];
+	const char *d = side ? f->new_data : f->old_data;
+	size_t off = side ? t->new_off : t->old_off, end = side ? t->new_end : t->old_end;
+	int first = side ? t->new_line : t->old_line, last = first;
+	for (size_t i = off; d && i + 1 < end; i++)
+		last += d[i] == '\n';
+	return end > off && first <= l && l <= last;
+}
+
+/* At token level, change c's pieces on a line declaring one local that a
+ * line of the other side replaces with another, its name and its type
+ * both changed (yash's `bool save_noreturn = execstate.noreturn;` made
+ * `execstate_T *saveexecstate = save_execstate();`), are one piece: a
+ * new variable, whose type, name and value taken apart do not build (4
+ * of 7 configurations had not). */
+void sr_tie_declarations(struct search *sr, size_t c)
+{
+	const struct change_set *s = sr->s;
+	const struct change *ch = &s->changes[c];
+	if (ch->kind != CHANGE_HUNK || ch->natoms < 2)
+		return;
+	struct change_lines l;
+	change_lines_of(s, c, &l);
+	char **name[2] = {xcalloc(l.nremoved + 1, sizeof(char *)), xcalloc(l.nadded + 1, sizeof(char *))};
+	char **type[2] = {xcalloc(l.nremoved + 1, sizeof(char *)), xcalloc(l.nadded + 1, sizeof(char *))};
+	for (size_t i = 0; i < l.nremoved; i++)
+		one_declaration(l.removed[i], &name[0][i], &type[0][i]);
+	for (size_t j = 0; j < l.nadded; j++)
+		one_declaration(l.added[j], &name[1][j], &type[1][j]);
+	for (size_t i = 0; i < l.nremoved; i++)
+		for (size_t j = 0; name[0][i] && j < l.nadded; j++) {
+			if (!name[1][j] || !strcmp(name[0][i], name[1][j]) || !strcmp(type[0][i], type[1][j]))
+				continue;
+			size_t root = SIZE_MAX;
+			for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++) {
+				if (!atom_on_line(s, a, 0, l.old_start + (int)i) && !atom_on_line(s, a, 1, l.new_start + (int)j))
+					continue;
+				if (root == SIZE_MAX)
+					root = sr_tie_root(sr->token_tie, a);
+				else
+					sr->token_tie[sr_tie_root(sr->token_tie, a)] = root;
+			}
+		}
+	for (int side = 0; side < 2; side++) {
+		for (size_t i = 0; i < (side ? l.nadded : l.nremoved); i++) {
+			free(name[side][i]);
+			free(type[side][i]);
+		}
+		free(name[side]);
+		free(type[side]);
+	}
+	change_lines_free(&l);
+}
+
 /* Whether change c is a rewrite: its token pieces hold nearly all of its
  * text (REWRITE_PERCENT), the old lines replaced rather than edited. Its
  * pieces applied apart give code that neither revision had and that

@@ -176,4 +176,13 @@ check "moved_conditional: failure-inducing, both calc.c hunks" \
 check "moved_conditional: the fix's proof passes" [ "$(jqf .fix_proof.verdict)" = PASS ]
 check "moved_conditional: every configuration built" \
 	[ "$(sqlite3 "$d/.git/culprit/session.db" "select count(*) from outcome where why = 1")" = 0 ]
+
+# A warning reworded before the failing output: the old words are the same
+# failure; the limit alone is the cause.
+d=$(fixture reworded_message)
+culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh
+check "reworded_message: exit 0" [ "$RC" = 0 ]
+check "reworded_message: failure-inducing, the limit" [ "$(jqf '[.failure_inducing[] | .file] | join(" ")')" = limit.c ]
+check "reworded_message: the fix, the limit" [ "$(jqf '[.fix[] | .file] | join(" ")')" = limit.c ]
+check "reworded_message: no configuration failed differently" [ "$(jqf .configurations_failed_differently)" = 0 ]
 finish

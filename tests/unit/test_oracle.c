@@ -238,6 +238,21 @@ static void test_identity(void)
 	CHECK(!oracle_same("a" M "b", "abc"));
 	CHECK(oracle_same("exit 1", "exit 1"));
 	CHECK(!oracle_same("exit 1", "exit 12"));
+	/* Reworded text masked, every occurrence, overlapping texts as one
+	 * mask; a text the identity shows escaped is left alone. */
+	const char *words[] = {"the limit", "limit 9 is", "rather low", "a \"b\""};
+	size_t lens[] = {9, 10, 10, 7};
+	char *masked = oracle_mask_texts("exit 1; output ends \"note: the limit 9 is rather low\\nthe limit 9\"", words, lens, 4);
+	CHECK(!strcmp(masked, "exit 1; output ends \"note: " M " " M "\\n" M " 9\""));
+	CHECK(oracle_same(masked, "exit 1; output ends \"note: limit 9 is low\\nlimit 9\""));
+	CHECK(!oracle_same(masked, "exit 2; output ends \"note: limit 9 is low\\nlimit 9\""));
+	free(masked);
+	masked = oracle_mask_texts("out \"f.cab: note: the lim" M "\"", words, lens, 1);
+	CHECK(!strcmp(masked, "out \"f.cab: note: " M "\""));
+	free(masked);
+	masked = oracle_mask_texts("say \"a \\\"b\\\"\"", words + 3, lens + 3, 1);
+	CHECK(!strcmp(masked, "say \"a \\\"b\\\"\""));
+	free(masked);
 	oracle_free(o);
 
 	/* A fail pattern overrides: the match is the identity. */

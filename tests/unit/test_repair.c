@@ -1244,6 +1244,44 @@ static void test_piece_bracketed(void)
 	change_set_free(s);
 }
 
+/* A local's declaration replaced by another's, name and type changed:
+ * the line's pieces are one; the next line's stay apart. */
+static void test_declaration_pieces_tied(void)
+{
+	const char *old = "void f(void)\n{\n\tbool save = st.flag;\n\tst.flag = false;\n\trun();\n}\n";
+	const char *new = "void f(void)\n{\n\tstate_t *saved = save_state();\n\treset_state(false);\n\trun();\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "f.c", old, new);
+	change_set_add_hunk(s, 3, 2, 3, 2, "", 0);
+	struct cerr e;
+	CHECK(change_set_finish(s, &e) == 0);
+	CHECK(s->changes[0].natoms >= 3);
+	struct search sr;
+	memset(&sr, 0, sizeof(sr));
+	sr.s = s;
+	sr.token_tie = xmalloc(s->natoms * sizeof(*sr.token_tie));
+	for (size_t a = 0; a < s->natoms; a++)
+		sr.token_tie[a] = a;
+	sr_tie_declarations(&sr, 0);
+	size_t root = SIZE_MAX, line1 = 0, apart = 0;
+	for (size_t a = 0; a < s->natoms; a++) {
+		const struct change_atom *t = &s->atoms[a];
+		int on1 = t->old_line == 3 || t->new_line == 3;
+		if (on1 && root == SIZE_MAX)
+			root = sr_tie_root(sr.token_tie, a);
+		if (on1) {
+			line1++;
+			CHECK(sr_tie_root(sr.token_tie, a) == root);
+		} else if (t->old_line >= 4 && t->new_line >= 4) {
+			apart += sr_tie_root(sr.token_tie, a) != root;
+		}
+	}
+	CHECK(line1 >= 2);
+	CHECK(apart >= 1);
+	free(sr.token_tie);
+	change_set_free(s);
+}
+
 /* An else and its if in two different pieces only build together: the
  * pieces are one (while -> if, and a block with its else added). */
 static void test_pieces_if_else(void)
@@ -2321,6 +2359,7 @@ int main(void)
 	RUN(test_statement_after_directive);
 	RUN(test_declaration_guarded);
 	RUN(test_conditionals_moved);
+	RUN(test_declaration_pieces_tied);
 	RUN(test_gcc_messages);
 	RUN(test_clang_messages);
 	TEST_EXIT();
