@@ -185,4 +185,13 @@ check "reworded_message: exit 0" [ "$RC" = 0 ]
 check "reworded_message: failure-inducing, the limit" [ "$(jqf '[.failure_inducing[] | .file] | join(" ")')" = limit.c ]
 check "reworded_message: the fix, the limit" [ "$(jqf '[.fix[] | .file] | join(" ")')" = limit.c ]
 check "reworded_message: no configuration failed differently" [ "$(jqf .configurations_failed_differently)" = 0 ]
+
+# The failing test prints the program's absolute path, the worktree's: the
+# same failure in the tree the changes are searched in.
+d=$(fixture tree_path)
+culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh
+check "tree_path: exit 0" [ "$RC" = 0 ]
+check "tree_path: failure-inducing, the factor's hunk alone" [ "$(jqf '[.failure_inducing[].id | tostring] | join(" ")')" = 1 ]
+check "tree_path: no configuration failed differently" [ "$(jqf .configurations_failed_differently)" = 0 ]
+check "tree_path: the identity names no tree" sh -c "! printf '%s' '$(jqf .signature)' | grep -q culprit/wt-"
 finish
