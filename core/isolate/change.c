@@ -560,6 +560,48 @@ static int blank_tok(const char *d, const size_t *ta, size_t k)
 	return isspace((unsigned char)d[ta[k]]);
 }
 
+static int tok_is(const char *d, const size_t *ta, size_t k, const char *w)
+{
+	return ta[k + 1] - ta[k] == strlen(w) && !memcmp(d + ta[k], w, ta[k + 1] - ta[k]);
+}
+
+/* The keyword a statement of tokens ta[a0..a1) starts with (return, if,
+ * while, ...), after any preprocessor lines and labels (`done:`, `case X:`,
+ * `default:`), or NULL for an expression or a declaration. */
+static const char *stmt_kind(const char *d, const size_t *ta, size_t a0, size_t a1)
+{
+	static const char *const kw[] = {"return", "if", "else", "while", "for", "do", "switch",
+					 "goto", "break", "continue", NULL};
+	size_t k = a0;
+	for (;;) {   /* blanks, preprocessor lines and labels before it */
+		while (k < a1 && blank_tok(d, ta, k))
+			k++;
+		if (k == a1)
+			return NULL;
+		if (d[ta[k]] == '#') {
+			while (k < a1 && d[ta[k]] != '\n')
+				k++;
+			continue;
+		}
+		if (!word_char((unsigned char)d[ta[k]]))
+			break;
+		size_t c = k + 1;
+		if (tok_is(d, ta, k, "case"))   /* its expression, up to the colon */
+			while (c < a1 && !(d[ta[c]] == ':' && (c + 1 == a1 || d[ta[c + 1]] != ':')))
+				c += c + 1 < a1 && d[ta[c]] == ':' ? 2 : 1;
+		else
+			while (c < a1 && blank_tok(d, ta, c))
+				c++;
+		if (c >= a1 || d[ta[c]] != ':' || (c + 1 < a1 && d[ta[c + 1]] == ':'))
+			break;
+		k = c + 1;
+	}
+	for (size_t i = 0; kw[i]; i++)
+		if (tok_is(d, ta, k, kw[i]))
+			return kw[i];
+	return NULL;
+}
+
 /* The longest common subsequence of tokens a[a0..a1) and b[b0..b1),
  * appended to m as (i, j) pairs, earliest matches first. Returns its
  * weight: a token that is not blank weighs as much as four blanks. With m
@@ -629,9 +671,15 @@ static size_t split_tokens(const char *old, size_t ol, const char *new, size_t n
 	fb[ms] = nb;
 	/* Statements paired in order, the most tokens alike in all. */
 	size_t *sim = xmalloc((ns * ms + 1) * sizeof(*sim)), *S = xcalloc((ns + 1) * (ms + 1), sizeof(*S));
+	/* Only statements of one kind pair: `int retval = ... ? 0 : -1;` is
+	 * not what `return -1;` edits (pocketpy's three lines made one: their
+	 * pieces cut statements apart, and 4 of 6 configurations did not
+	 * build); `return retval;` is. */
 	for (size_t x = 0; x < ns; x++)
 		for (size_t y = 0; y < ms; y++)
-			sim[x * ms + y] = lcs(old, ta, fa[x], fa[x + 1], new, tb, fb[y], fb[y + 1], NULL, NULL);
+			sim[x * ms + y] = stmt_kind(old, ta, fa[x], fa[x + 1]) != stmt_kind(new, tb, fb[y], fb[y + 1])
+						  ? 0
+						  : lcs(old, ta, fa[x], fa[x + 1], new, tb, fb[y], fb[y + 1], NULL, NULL);
 #define AT(i, j) S[(size_t)(i) * (ms + 1) + (j)]
 	for (size_t x = ns; x-- > 0;)
 		for (size_t y = ms; y-- > 0;) {

@@ -1282,6 +1282,48 @@ static void test_declaration_pieces_tied(void)
 	change_set_free(s);
 }
 
+/* Statements pair with statements of their kind: `return -1;` edits
+ * `return retval;`, not the declaration before it that also ends in
+ * `-1;` (pocketpy's pieces had cut statements apart). A label (`done:`,
+ * `case X:`) or a preprocessor line before a statement does not change
+ * its kind. */
+static void test_pieces_pair_kinds(void)
+{
+	const char *old = "int f(void)\n{\n\tint retval = flag ? 0 : -1;\n\tflag = 0;\n\treturn retval;\n}\n";
+	const char *new = "int f(void)\n{\n\treturn -1;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "f.c", old, new);
+	change_set_add_hunk(s, 3, 3, 3, 1, "", 0);
+	struct cerr e;
+	CHECK(change_set_finish(s, &e) == 0);
+	int edited = 0;
+	for (size_t a = 0; a < s->natoms; a++) {
+		const struct change_atom *t = &s->atoms[a];
+		size_t ol = t->old_end - t->old_off, nl = t->new_end - t->new_off;
+		CHECK(!(memmem(old + t->old_off, ol, "int", 3) && memmem(old + t->old_off, ol, "return", 6)));
+		edited |= ol == 6 && !memcmp(old + t->old_off, "retval", 6) && nl == 2 && !memcmp(new + t->new_off, "-1", 2);
+	}
+	CHECK(edited);
+	change_set_free(s);
+	old = "int g(int n)\n{\n\treturn n;\n}\n";
+	new = "int g(int n)\n{\ndone:\n\treturn n + 1;\n}\n";
+	s = change_set_new("a", "b");
+	add_text(s, "g.c", old, new);
+	change_set_add_hunk(s, 3, 1, 3, 2, "", 0);
+	CHECK(change_set_finish(s, &e) == 0);
+	CHECK(s->changes[0].natoms >= 2);
+	change_set_free(s);
+	/* A case label is a label: its return still edits the old one. */
+	old = "int h(int t)\n{\n\tswitch (t) {\n\tdefault:\n\t\treturn 2;\n\t}\n}\n";
+	new = "int h(int t)\n{\n\tswitch (t) {\n\tcase T_PERCENT:\n\t\treturn 1;\n\t}\n}\n";
+	s = change_set_new("a", "b");
+	add_text(s, "h.c", old, new);
+	change_set_add_hunk(s, 4, 2, 4, 2, "", 0);
+	CHECK(change_set_finish(s, &e) == 0);
+	CHECK(s->changes[0].natoms >= 2);
+	change_set_free(s);
+}
+
 /* An else and its if in two different pieces only build together: the
  * pieces are one (while -> if, and a block with its else added). */
 static void test_pieces_if_else(void)
@@ -2360,6 +2402,7 @@ int main(void)
 	RUN(test_declaration_guarded);
 	RUN(test_conditionals_moved);
 	RUN(test_declaration_pieces_tied);
+	RUN(test_pieces_pair_kinds);
 	RUN(test_gcc_messages);
 	RUN(test_clang_messages);
 	TEST_EXIT();
