@@ -2822,6 +2822,19 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 						/* Removing a name's declaration needs its uses gone. */
 						for (size_t m = 0; m < nm; m++)
 							add_need(d, members[m], (size_t)c, key->name);
+					else if (added && side == (added < 0) && owners[f][u->line] < 0)
+						/* Unchanged code a hunk's conditional compiles out
+						 * in the revision that lacks the name (QCBOR's old
+						 * Init under a new `#if NODEF`, its body using a
+						 * field renamed): removing the name needs the code
+						 * compiled out, and compiling it back in needs the
+						 * name. */
+						for (size_t m = 0; m < nm; m++) {
+							if (side)
+								add_need(d, members[m], (size_t)c, key->name);
+							else
+								add_need(d, (size_t)c, members[m], key->name);
+						}
 				}
 			}
 		}

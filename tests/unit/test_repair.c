@@ -1807,6 +1807,37 @@ static void test_commented_out(void)
 	change_set_free(s);
 }
 
+/* An old function compiled out by a new `#if NODEF` ... `#endif` around
+ * it (QCBOR's old Init kept for reference): its unchanged body still uses a
+ * field another hunk renames. Renaming the field builds only with the old
+ * body compiled out: the rename needs the conditional's hunks. */
+static void test_compiled_out(void)
+{
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "b.h", "struct buf {\n\tint size;\n};\n", "struct buf {\n\tint len;\n};\n");
+	change_set_add_hunk(s, 2, 1, 2, 1, "", 0);   /* 0: the field renamed */
+	add_text(s, "b.c",
+		 "#include \"b.h\"\nvoid init_old(struct buf *b)\n{\n\tb->size = 0;\n}\nvoid init(struct buf *b, int n)\n{\n"
+		 "\tb->size = n;\n}\n",
+		 "#include \"b.h\"\n#if NODEF\nvoid init_old(struct buf *b)\n{\n\tb->size = 0;\n}\n#endif\nvoid init(struct "
+		 "buf *b, int n)\n{\n\tb->len = n;\n}\n");
+	change_set_add_hunk(s, 1, 0, 2, 1, "", 0);   /* 1: #if NODEF */
+	change_set_add_hunk(s, 5, 0, 7, 1, "", 0);   /* 2: #endif */
+	change_set_add_hunk(s, 8, 1, 10, 1, "", 0);  /* 3: the use renamed */
+	struct deps d;
+	deps_of(s, &d);
+	int needs_if = 0;
+	for (size_t k = 0; k < d.nneed[0]; k++)
+		needs_if |= d.need[0][k] == 1 || d.need[0][k] == 2;
+	CHECK(needs_if || d.block[0] == d.block[1]);
+	CHECK(d.block[0] == d.block[3]);
+	/* The conditional's hunks need nothing of the rename: reverting the
+	 * rename with the old body compiled out builds. */
+	CHECK(d.block[1] != d.block[0]);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* A static helper exported: `static` dropped from its definition in one
  * file, a prototype added to a header, a call added in another file. The
  * call needs both (it does not link against the static one). */
@@ -2356,6 +2387,7 @@ int main(void)
 	RUN(test_macro_local);
 	RUN(test_static_exported);
 	RUN(test_commented_out);
+	RUN(test_compiled_out);
 	RUN(test_typedef_t);
 	RUN(test_mixed_clash);
 	RUN(test_returns_and_moved_local);
