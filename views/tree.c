@@ -256,6 +256,15 @@ static void fill(struct view *v, const struct view_ctx *c)
 	needs(v, x, &x->ind_needs, "applied", "in the fix");
 	items(v, c, &x->fix, TREE_FIX, "fix (reverting these passes)", VC_FIX);
 	needs(v, x, &x->fix_needs, "reverted", "failure-inducing");
+	for (size_t i = 0; i < x->nfix_other; i++) {
+		struct buf b = BUF_INIT;
+		for (size_t k = 0; k < x->fix_other[i].n; k++) {
+			buf_adds(&b, k ? " #" : "#");
+			report_item_id(x, &x->fix_other[i].v[k], &b);
+		}
+		view_add(v, VC_FIX, -1, -1, "  another fix: reverting %s alone passes too", b.s);
+		buf_release(&b);
+	}
 	items(v, c, &x->aux, TREE_AUX, "auxiliary (taken along to build; not tested as causes)", VC_AUX);
 	if (x->note)
 		view_add(v, VC_DIM, -1, -1, "%s", x->note);

@@ -351,6 +351,11 @@ void explain_free(struct explain *x)
 	ex_list_release(&x->aux);
 	ex_list_release(&x->ind_needs);
 	ex_list_release(&x->fix_needs);
+	for (size_t i = 0; i < x->nfix_other; i++)
+		ex_list_release(&x->fix_other[i]);
+	free(x->fix_other);
+	x->fix_other = NULL;
+	x->nfix_other = 0;
 	free(x->marks);
 	free(x->change_commit);
 	free(x->commits);
@@ -553,6 +558,11 @@ static void reset_model(struct explain *x)
 	ex_list_release(&x->aux);
 	ex_list_release(&x->ind_needs);
 	ex_list_release(&x->fix_needs);
+	for (size_t i = 0; i < x->nfix_other; i++)
+		ex_list_release(&x->fix_other[i]);
+	free(x->fix_other);
+	x->fix_other = NULL;
+	x->nfix_other = 0;
 	free(x->note);
 	x->note = NULL;
 	free(x->signature);

@@ -195,6 +195,10 @@ struct explain {
 	 * changes applied with the failure-inducing ones, failure-inducing
 	 * changes reverted with the fix (listed there, not as auxiliary). */
 	struct explain_list ind_needs, fix_needs;
+	/* Other fixes: failure-inducing changes outside the fix whose
+	 * reversion alone passes too, each with the configuration proving it. */
+	struct explain_list *fix_other;
+	size_t nfix_other;
 	int refined;                /* answers are at token level */
 	int explained;
 	char *note;                 /* why nothing was explained, or NULL */

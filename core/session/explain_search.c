@@ -1228,8 +1228,8 @@ static int tested_reverted(const struct explain *x, const struct change_set *s, 
  * it needs to build) applied to good (want FAIL) or reverted from bad (want
  * PASS); usually a configuration the search tested already. 1 when it
  * proves the set (its key and label kept in l), 0 when not, <0 aborted. */
-static int prove(struct search *sr, const struct bits *atoms, struct bits *extra, int revert_view,
-		 struct explain_list *l)
+static int prove_as(struct search *sr, const struct bits *atoms, struct bits *extra, int revert_view, int closed,
+		    struct explain_list *l)
 {
 	struct explain *x = sr->x;
 	struct bits *b = bits_dup(atoms);
@@ -1243,7 +1243,7 @@ static int prove(struct search *sr, const struct bits *atoms, struct bits *extra
 		bits_free(b);
 		b = all;
 	}
-	if (!x->refined) {
+	if (closed) {
 		/* A hunk-level set is proved as the search tested it: with
 		 * what its dependences and compiler-error repair brought
 		 * along, which is then auxiliary. */
@@ -1281,6 +1281,62 @@ static int prove(struct search *sr, const struct bits *atoms, struct bits *extra
 	}
 	outcome_release(&o);
 	return rc;
+}
+
+static int prove(struct search *sr, const struct bits *atoms, struct bits *extra, int revert_view,
+		 struct explain_list *l)
+{
+	return prove_as(sr, atoms, extra, revert_view, !sr->x->refined, l);
+}
+
+/* Other fixes. When the failure needs several changes together, reverting
+ * another of them alone may pass too, and the developers' own fix may be
+ * that one (vifm 7f32f8a: #2 and #5 fail only together, #2 was found, they
+ * fixed #5). Each failure-inducing change with no part in the fix, up to
+ * OTHER_FIXES_MAX of them, is reverted whole from bad with what it needs
+ * to build; those that pass are kept in *out (*nout), each with the
+ * configuration that proves it. 0, or <0 aborted. */
+#define OTHER_FIXES_MAX 4
+static int other_fixes(struct search *sr, const struct bits *ind, const struct bits *fix, struct explain_list **out,
+		       size_t *nout)
+{
+	const struct change_set *s = sr->s;
+	size_t tried = 0;
+	int rc = 0;
+	for (size_t c = 0; c < s->nchanges && tried < OTHER_FIXES_MAX && rc >= 0; c++) {
+		const struct change *ch = &s->changes[c];
+		int in = 0, fixes = 0;
+		for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++) {
+			in |= bits_test(ind, a);
+			fixes |= bits_test(fix, a);
+		}
+		if (!in || fixes)
+			continue;
+		tried++;
+		struct bits *atoms = bits_new(s->natoms), *extra = bits_new(s->natoms);
+		for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++)
+			bits_set(atoms, a);
+		struct explain_list proof = {0};
+		rc = prove_as(sr, atoms, extra, 1, 1, &proof);
+		if (rc == 1) {
+			struct buf d = BUF_INIT;
+			describe_atoms(s, atoms, 0, &d);
+			ex_event(sr->x, "OTHER_FIX", "another fix: reverting %s alone passes too", d.s);
+			buf_release(&d);
+			struct explain_list l = {0};
+			to_items(s, atoms, &l);
+			memcpy(l.proof_key, proof.proof_key, sizeof(l.proof_key));
+			l.proof_label = proof.proof_label;
+			l.proof_verdict = proof.proof_verdict;
+			proof.proof_label = NULL;
+			*out = xrealloc(*out, (*nout + 1) * sizeof(**out));
+			(*out)[(*nout)++] = l;
+		}
+		ex_list_release(&proof);
+		bits_free(atoms);
+		bits_free(extra);
+	}
+	return rc < 0 ? rc : 0;
 }
 
 /* A set whose changes only declare (a prototype, a typedef, a local
@@ -1846,6 +1902,20 @@ proofs:
 	bits_zero(aux);
 	bits_or(aux, ans.ind_aux);
 	bits_or(aux, ans.fix_aux);
+	struct explain_list *others = NULL;
+	size_t nothers = 0;
+	if (ok_ind && ok_fix && !stopped && bits_count(ind) > bits_count(fix)) {
+		rc = other_fixes(&sr, ind, fix, &others, &nothers);
+		if (rc < 0) {
+			for (size_t i = 0; i < nothers; i++)
+				ex_list_release(&others[i]);
+			free(others);
+			bits_free(aux);
+			ex_list_release(&pind);
+			ex_list_release(&pfix);
+			goto out;
+		}
+	}
 	/* A change named as a cause on either side is not listed again as
 	 * a build need of the other: a hunk whose piece is a cause shows
 	 * its other pieces. The failure-inducing ones the fix's reversion
@@ -1867,6 +1937,11 @@ proofs:
 	to_items(s, ind, &x->inducing);
 	to_items(s, fix, &x->fix);
 	to_items(s, aux, &x->aux);
+	for (size_t i = 0; i < x->nfix_other; i++)
+		ex_list_release(&x->fix_other[i]);
+	free(x->fix_other);
+	x->fix_other = others;
+	x->nfix_other = nothers;
 	/* The answer as reported, after its proofs: the progress lines before
 	 * it told what each search found, which the proofs may have narrowed. */
 	struct buf answer = BUF_INIT;

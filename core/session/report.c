@@ -308,6 +308,12 @@ static void render_text(const struct explain *x, int md, struct buf *b)
 		buf_addf(b, "%sFix (reverted from the bad revision, the test passes):\n%s", h, md ? "\n" : "");
 		text_items(x, &x->fix, md, b);
 		needs_line(x, &x->fix_needs, "reverted", "failure-inducing, above", md, b);
+		if (x->nfix_other) {
+			buf_addf(b, "%sOther fixes (the failure needs these with the fix's changes: each reverted alone, the test passes too):\n%s",
+				 h, md ? "\n" : "");
+			for (size_t i = 0; i < x->nfix_other; i++)
+				text_items(x, &x->fix_other[i], md, b);
+		}
 		if (x->why_state == 2 && x->tree.stale_fix)   /* no reversion gives an omitted line */
 			buf_addf(b, "%sor a line the commit omitted (a stale field, below): %s\n", md ? "\n" : "  ",
 				 x->tree.stale_fix);
@@ -519,6 +525,16 @@ static void render_json(const struct explain *x, struct buf *b)
 	json_proof(&x->fix, b);
 	buf_adds(b, ",\n  \"auxiliary_proof\": ");
 	json_proof(&x->aux, b);
+	/* Other fixes, each a set with its proof. */
+	buf_adds(b, ",\n  \"other_fixes\": [");
+	for (size_t i = 0; x->set && i < x->nfix_other; i++) {
+		buf_adds(b, i ? ", {\"changes\": " : "{\"changes\": ");
+		json_items(x, &x->fix_other[i], b);
+		buf_adds(b, ", \"proof\": ");
+		json_proof(&x->fix_other[i], b);
+		buf_addc(b, '}');
+	}
+	buf_addc(b, ']');
 	buf_adds(b, ",\n  \"causal_tree\": ");
 	if (x->set && x->why_state == 2) {
 		unsigned *ids = xmalloc((x->set->nchanges + 1) * sizeof(*ids));

@@ -11,6 +11,16 @@ check "interact: both changes and only them" \
 	[ "$(jqf '[.failure_inducing[] | .file + ":" + (.added | join("|"))] | sort | join(",")')" = "a.c:	return 6;,b.c:	return 6;" ]
 check "interact: the fix is one of them" [ "$(jqf '.fix | length')" = 1 ]
 check "interact: no auxiliary" [ "$(jqf '.auxiliary | length')" = 0 ]
+# Reverting the other one alone passes too: another fix, with its proof.
+check "interact: the other change is another fix" \
+	[ "$(jqf '[.fix[].file, .other_fixes[].changes[].file] | sort | join(",")')" = "a.c,b.c" ]
+check "interact: another fix's proof reverts it alone and passes" \
+	[ "$(jqf '.other_fixes[0].proof | "\(.label) \(.verdict)"')" = "bad without $(jqf '.other_fixes[0].changes[0].id') PASS" ]
+k=$(jqf '.other_fixes[0].proof.key')
+check "interact: that proof is a tested configuration that passed" \
+	[ "$(sqlite3 "$d/.git/culprit/session.db" "select verdict from outcome where key='$k'")" = 0 ]
+check "interact: the text report names the other fix" \
+	sh -c "cd '$d' && '$CULPRIT' report | grep -A2 '^Other fixes' | grep -q 'bad without'"
 
 # The faulty hunk's reversion needs its callers reverted: auxiliary, not causes.
 d=$(fixture auxiliary)
