@@ -35,6 +35,7 @@ for loc in C.UTF-8 C; do
 	keys r
 	check "$loc: run to the end" wait_for "done: failure-inducing changes found" 60
 	check "$loc: the tree shows the failure-inducing changes" wait_for "- failure-inducing (2)"
+	check "$loc: and the other fix" wait_for "another fix: reverting #3 alone passes too"
 	check "$loc: the diff marks them" wait_for "#1 [interacting]"
 	check "$loc: and where they meet" wait_for "interaction location main.c:7 with #3"
 
