@@ -56,6 +56,7 @@ struct hdecl {
 	const struct decl *d;
 	int guarded;        /* unchanged, but in a conditional branch the hunk opens or closes */
 	char *cond;         /* in a hunk: the conditions it is compiled under (cond_of), else NULL */
+	const char *scope;  /* a local's function as the old revision names it (renamed_from), else NULL */
 };
 
 /* Whether the conditional at token g is `#ifndef X` (or `#if
@@ -413,6 +414,48 @@ static const char *enclosing(const struct scan *sc, int l)
 	return NULL;
 }
 
+static const struct body *body_named(const struct scan *sc, const char *name);
+
+/* The old name of each function of file f's new side that was renamed
+ * (tcpdump's `ether_hdr_len_print` made `ether_print_common`, its body
+ * kept): a new body whose name no old body has, whose unchanged lines lie
+ * in an old body whose name no new body has. Per new body, that name or
+ * NULL (to free; the names are the old scan's). */
+static const char **renamed_from(const struct change_set *s, size_t f, const struct scan *sc, long *const *owners)
+{
+	const char **from = xcalloc(sc[1].nb + 1, sizeof(*from));
+	for (size_t i = 0; i < sc[1].nb; i++) {
+		const struct body *b = &sc[1].b[i];
+		if (body_named(&sc[0], b->name))
+			continue;
+		const char *x = NULL;
+		int agree = 1;
+		for (int l = b->first + 1; l < b->last && agree; l++) {
+			if (owners[1][l] >= 0)
+				continue;
+			const char *in = enclosing(&sc[0], other_line(s, f, 1, l));
+			if (!in || (x && strcmp(in, x)))
+				agree = 0;
+			x = in;
+		}
+		if (agree && x && !body_named(&sc[1], x))
+			from[i] = x;
+	}
+	/* One to one: an old function split in two is renamed by neither. */
+	for (size_t i = 0; i < sc[1].nb; i++) {
+		int twice = 0;
+		for (size_t j = 0; j < sc[1].nb && from[i]; j++)
+			twice |= j != i && from[j] && !strcmp(from[i], from[j]);
+		if (twice)
+			for (size_t j = sc[1].nb; j-- > 0;)
+				if (j != i && from[j] && !strcmp(from[i], from[j]))
+					from[j] = NULL;
+		if (twice)
+			from[i] = NULL;
+	}
+	return from;
+}
+
 /* How many lines a scan's tokens reach (one past its last token's line). */
 static int scan_lines(const struct scan *sc)
 {
@@ -738,6 +781,16 @@ static int cmp_str(const void *a, const void *b)
 static int same_key(const struct decl *a, const struct decl *b)
 {
 	return a->cls == b->cls && !strcmp(a->name, b->name) && !strcmp(a->scope, b->scope);
+}
+
+/* A new side's local d: the old name of its function when renamed
+ * (renamed_from's list for its scan), else NULL. */
+static const char *old_scope(const struct scan *sc, const char **renamed, const struct decl *d)
+{
+	for (size_t i = 0; d->cls == 'l' && i < sc->nb; i++)
+		if (renamed[i] && !strcmp(sc->b[i].name, d->scope))
+			return renamed[i];
+	return NULL;
 }
 
 static void list_add(char **list, const char *name);
@@ -1142,6 +1195,26 @@ static void tie_hard(struct deps *d, long *hard, size_t a, size_t b, const char 
 	unite(hard, a, b);
 	list_add(&d->hard_names[a], name);
 	list_add(&d->hard_names[b], name);
+}
+
+/* A local moved across a function's rename: a parameter or local of the
+ * old function, removed by one hunk, declared anew in the renamed function
+ * by another (tcpdump's `ether_hdr_len_print(..., u_int hdrlen)` made
+ * `ether_print_common(...)`, `u_int hdrlen;` added below): apart, it is
+ * declared twice or not at all. The two hunks are a block, as a local
+ * moved within one function is. Only this tie: the rest of the renamed
+ * function's names keep their own keys. */
+static void renamed_locals(const struct change_set *s, const struct hdecl *hd, size_t nhd, struct deps *d, long *hard)
+{
+	for (size_t i = 0; i < nhd; i++) {
+		if (!hd[i].scope || hd[i].side != 1 || hd[i].guarded)
+			continue;
+		for (size_t j = 0; j < nhd; j++)
+			if (hd[j].side == 0 && !hd[j].guarded && hd[j].change != hd[i].change && hd[j].d->cls == 'l' &&
+			    s->changes[hd[j].change].file == s->changes[hd[i].change].file &&
+			    !strcmp(hd[j].d->name, hd[i].d->name) && !strcmp(hd[j].d->scope, hd[i].scope))
+				tie_hard(d, hard, hd[i].change, hd[j].change, hd[i].d->name);
+	}
 }
 
 /* One `case` label with a constant value (`case 44:`), in its function. */
@@ -2585,6 +2658,9 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 		comment_owners(s, f, &scans[2 * f], &owners[2 * f], hard);
 	}
 	scan_paste_declare(scans, 2 * s->nfiles, src, nsrc);
+	const char ***renamed = xcalloc(s->nfiles + 1, sizeof(*renamed));
+	for (size_t f = 0; f < s->nfiles; f++)
+		renamed[f] = renamed_from(s, f, &scans[2 * f], &owners[2 * f]);
 	/* The declarations in each hunk, and the unchanged ones whose branch a
 	 * hunk's directive opens or closes (on both sides: their condition is
 	 * what changed). */
@@ -2598,7 +2674,8 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 				if (own[l] >= 0 && own[l] != last) {
 					last = own[l];
 					hd = xrealloc(hd, (nhd + 1) * sizeof(*hd));
-					hd[nhd++] = (struct hdecl){(size_t)last, side, &sc->d[k], 0, cond_of(sc, sc->d[k].tok)};
+					hd[nhd++] = (struct hdecl){(size_t)last, side, &sc->d[k], 0, cond_of(sc, sc->d[k].tok),
+								   side ? old_scope(sc, renamed[f / 2], &sc->d[k]) : NULL};
 				}
 			/* A name a macro pastes: the hunks changing the macro's
 			 * #define declare it too. */
@@ -2608,14 +2685,14 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 				if (o >= 0 && o != last) {
 					last = o;
 					hd = xrealloc(hd, (nhd + 1) * sizeof(*hd));
-					hd[nhd++] = (struct hdecl){(size_t)o, side, dk, 0, NULL};
+					hd[nhd++] = (struct hdecl){(size_t)o, side, dk, 0, NULL, NULL};
 				}
 			}
 			long g = last < 0 ? guarded_by(sc, own, sc->d[k].tok) : -1;
 			if (g >= 0) {
 				hd = xrealloc(hd, (nhd + 2) * sizeof(*hd));
-				hd[nhd++] = (struct hdecl){(size_t)g, 0, &sc->d[k], 1, NULL};
-				hd[nhd++] = (struct hdecl){(size_t)g, 1, &sc->d[k], 1, NULL};
+				hd[nhd++] = (struct hdecl){(size_t)g, 0, &sc->d[k], 1, NULL, NULL};
+				hd[nhd++] = (struct hdecl){(size_t)g, 1, &sc->d[k], 1, NULL, NULL};
 			}
 		}
 	}
@@ -2715,6 +2792,15 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 		int added = !changed ? 0 : nsh[0] == 0 ? 1 : nsh[1] == 0 ? -1 : 0;
 		if (changed) {
 			const struct decl *key = hd[i].d;
+			/* An object-like macro is used after `.` or `->` too
+			 * (c-ares's `#define addrV4 addr.addr4`, read as
+			 * `server->addr.addrV4`). */
+			const struct scan *ks = &scans[2 * s->changes[hd[i].change].file + (size_t)hd[i].side];
+			const struct tok *kt = key->tok < ks->nt ? &ks->t[key->tok] : NULL;
+			int macro = kt && key->cls == 'g' && !key->via && !hd[i].guarded && key->tok > 0 && ks->t[key->tok - 1].directive &&
+				    scan_tok_is(&ks->t[key->tok - 1], "define") &&
+				    !(key->tok + 1 < ks->nt && ks->t[key->tok + 1].s == kt->s + kt->len &&
+				      scan_punct(&ks->t[key->tok + 1], '('));
 			size_t len = strlen(key->name);
 			/* A function or macro whose parameters were added or
 			 * removed: no call builds against the other revision's. */
@@ -2765,7 +2851,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 				for (size_t k = 0; k < sc->nu; k++) {
 					const struct use *u = &sc->u[k];
 					if (u->len != len || memcmp(u->s, key->name, len) ||
-					    (key->cls == 'f') != (u->member != 0) ||
+					    (key->cls == 'f' ? !u->member : u->member && !macro) ||
 					    (key->cls == 'l' && (strcmp(u->scope, key->scope) || f / 2 != s->changes[hd[i].change].file)))
 						continue;
 					long c = owner_of(sc, owners[f], u->tok);
@@ -2846,6 +2932,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 	free(done);
 	includes_release(&incl);
 	migration_ties(migr, nmigr, d, hard);
+	renamed_locals(s, hd, nhd, d, hard);
 	types_release(&ty);
 	mix_ties(mix, nmix, d, hard);
 	label_ties(s, scans, owners, d, hard);
@@ -2867,6 +2954,9 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 		scan_release(&scans[f]);
 		free(owners[f]);
 	}
+	for (size_t f = 0; f < s->nfiles; f++)
+		free(renamed[f]);
+	free(renamed);
 	free(owners);
 	free(scans);
 

@@ -405,6 +405,28 @@ static const char *open_body(struct scan *sc, char *name, int first)
 	return name;
 }
 
+/* A function a macro makes, `mut_step_i(cmdcopy) {` or `TEST_F(Suite,
+ * Name) {`: the head's text, tokens stmt to i (one call, its closing
+ * parenthesis before the '{' at i), names its scope, so that its locals are
+ * its own and not globals shared by every such body. NULL when the head is
+ * not one call of a name. */
+static char *macro_head(const struct scan *sc, size_t stmt, size_t i)
+{
+	if (stmt + 2 >= i || sc->t[stmt].kind != T_IDENT || !scan_punct(&sc->t[stmt + 1], '(') ||
+	    scan_in_list(&sc->t[stmt], scan_stmt_words) || scan_in_list(&sc->t[stmt], scan_type_words))
+		return NULL;
+	int depth = 0;
+	for (size_t k = stmt + 1; k < i; k++) {
+		depth += scan_punct(&sc->t[k], '(') - scan_punct(&sc->t[k], ')');
+		if (depth == 0 && k != i - 1)
+			return NULL;
+	}
+	struct buf b = BUF_INIT;
+	for (size_t k = stmt; k < i && b.len < 200; k++)
+		buf_add(&b, sc->t[k].s, sc->t[k].len);
+	return buf_detach(&b);
+}
+
 /* The head of an old-style (K&R) definition before the '{' at token i,
  * `f(a, b) int a; char *b; {`: the parameters' names in parentheses, then
  * their declarations. Returns the function name's token, else i. */
@@ -471,6 +493,26 @@ static void macro_locals(struct scan *sc, size_t end)
 				declare(sc, a, k, 'G', macro_scope, 0, NULL);
 			a = k + 1;
 		}
+}
+
+/* Whether token i is a macro used as a statement: a name in capitals
+ * (digits and underscores too), not a keyword, alone on its line, another
+ * name starting the next line. */
+static int statement_macro(const struct scan *sc, size_t i)
+{
+	const struct tok *t = &sc->t[i];
+	if ((i > 0 && sc->t[i - 1].line == t->line) || i + 1 >= sc->nt || sc->t[i + 1].line == t->line ||
+	    sc->t[i + 1].kind != T_IDENT || sc->t[i + 1].directive || scan_in_list(t, scan_type_words) ||
+	    scan_in_list(t, scan_stmt_words))
+		return 0;
+	int upper = 0;
+	for (size_t k = 0; k < t->len; k++) {
+		unsigned char c = (unsigned char)t->s[k];
+		if (islower(c))
+			return 0;
+		upper |= isupper(c);
+	}
+	return upper;
 }
 
 void scan_file(const char *data, size_t len, struct scan *sc)
@@ -579,6 +621,8 @@ void scan_file(const char *data, size_t len, struct scan *sc)
 				free(fn);
 				fn = NULL;
 				declare(sc, stmt, i, 'G', "", 1, &fn);
+				if (!fn)
+					fn = macro_head(sc, stmt, i);
 				if (fn)
 					scope = open_body(sc, fn, sc->t[stmt].line);
 				fn = NULL;
@@ -617,6 +661,8 @@ void scan_file(const char *data, size_t len, struct scan *sc)
 					sc->b[sc->nb - 1].last = t->line;
 					scope = "";
 				}
+			} else {
+				stmt = i + 1;   /* a stray `}` (flex's `%top {` ... `}`) ends what came before */
 			}
 			continue;
 		}
@@ -628,7 +674,10 @@ void scan_file(const char *data, size_t len, struct scan *sc)
 									scan_punct(&sc->t[k + 1], '[') || scan_punct(&sc->t[k + 1], '=')))
 						add_decl(sc, &sc->t[k], cls == 'l' ? scope : cls == 'f' ? st[sp - 1].tag : "", cls, &sc->t[k],
 							 &sc->t[k], 0);
-			} else if (ctx != 'I') {
+			} else if (ctx != 'I' && !(ctx == 'B' && !scope[0])) {
+				/* (A block outside any function is a grammar's or a
+				 * scanner's action: `for (int i = ...)` there declares
+				 * no global.) */
 				declare(sc, stmt, i, ctx == 'S' ? 'S' : ctx == 'E' ? 'E' : 'G', ctx == 'S' ? st[sp - 1].tag : scope, 0, NULL);
 			}
 			if (ctx != 'I') {
@@ -637,8 +686,32 @@ void scan_file(const char *data, size_t len, struct scan *sc)
 			}
 			continue;
 		}
+		/* A line starting with `%` at file level is no C: a grammar's or
+		 * a scanner's section mark or option (`%%`, `%{`, `%token`).
+		 * Its names are uses (a `%token` the scanner returns). */
+		if (ctx == 'G' && i == stmt && t->kind == T_PUNCT && t->len == 1 && t->s[0] == '%' &&
+		    (i == 0 || sc->t[i - 1].line < t->line)) {
+			while (i + 1 < sc->nt && sc->t[i + 1].line == t->line) {
+				const struct tok *w = &sc->t[++i];
+				if (w->kind == T_IDENT) {
+					sc->u = xrealloc(sc->u, (sc->nu + 1) * sizeof(*sc->u));
+					sc->u[sc->nu++] = (struct use){w->s, w->len, w->line, 0, i, sc->scopes[0]};
+				}
+			}
+			stmt = i + 1;
+			continue;
+		}
 		if (t->kind != T_IDENT)
 			continue;
+		/* A macro alone on its line at file level, in capitals, a name
+		 * after it (flex's `DIAG_ON_FLEX`, `G_BEGIN_DECLS`), is a
+		 * statement of its own: the definition below it is not its
+		 * declarator (libpcap's `static int\nstou(...)` after
+		 * `DIAG_ON_FLEX` had declared nothing, its locals globals). */
+		if (ctx == 'G' && !scope[0] && i == stmt && statement_macro(sc, i)) {
+			stmt = i + 1;
+			goto use;
+		}
 		/* A label (`done:` starting a statement in a function): a local
 		 * its gotos use. */
 		if (scope[0] && i == stmt && (ctx == 'F' || ctx == 'B') && i + 1 < sc->nt && scan_punct(&sc->t[i + 1], ':') &&

@@ -1016,6 +1016,55 @@ static void test_extern_c(void)
 	scan_release(&sc);
 }
 
+/* A flex scanner's C: `%top {` ... `}`, `%option` lines and `%%` marks
+ * are no C, and a statement macro alone on its line (`DIAG_ON_FLEX`) is
+ * no declaration's start: the prototype and the function after them are
+ * declared, the function's locals are its own (libpcap's scanner.l had
+ * declared neither, its locals read as globals). */
+static void test_flex_sections(void)
+{
+	const char *text = "%top {\n#include <config.h>\n}\n%option reentrant\n%{\nstatic int stou(char *, int *);\n%}\n"
+			   "N [0-9]+\n%%\n{N}\t{ return stou(yytext, yylval); }\n%%\nDIAG_ON_FLEX\n\nstatic int\n"
+			   "stou(char *arg, int *out)\n{\n\tchar *s = arg;\n\t*out = atoi(s);\n\treturn 1;\n}\n";
+	struct scan sc;
+	scan_file(text, strlen(text), &sc);
+	int protos = 0;
+	char cls_s = 0;
+	for (size_t k = 0; k < sc.nd; k++) {
+		protos += !strcmp(sc.d[k].name, "stou") && sc.d[k].cls == 'g';
+		if (!strcmp(sc.d[k].name, "s"))
+			cls_s = sc.d[k].cls;
+	}
+	CHECK(protos == 2);
+	CHECK(cls_s == 'l');
+	CHECK(sc.nb >= 1 && !strcmp(sc.b[sc.nb - 1].name, "stou"));
+	scan_release(&sc);
+	/* A macro in capitals alone on its line ends nothing inside a
+	 * declaration: `struct s\nNAME;` is still one. */
+	text = "static int\nVALUE;\nint f(void)\n{\n\treturn VALUE;\n}\n";
+	scan_file(text, strlen(text), &sc);
+	char cls_v = 0;
+	for (size_t k = 0; k < sc.nd; k++)
+		if (!strcmp(sc.d[k].name, "VALUE"))
+			cls_v = sc.d[k].cls;
+	CHECK(cls_v == 'g');
+	scan_release(&sc);
+	/* Functions a macro makes (`mut_step_i(cmdcopy) {`) are bodies of
+	 * their own, their locals theirs, not globals two such bodies share;
+	 * a block outside any function (a scanner's action) declares nothing. */
+	text = "mut_step_i(cmdcopy) {\n\tint clen = 1;\n\treturn clen;\n}\nmut_step_n(cmdset) {\n\tint clen = 2;\n"
+	       "\treturn clen;\n}\n%%\n[a-z]+ {\n\tfor (int i = 0; i < 2; i++)\n\t\tgo(i);\n}\n";
+	scan_file(text, strlen(text), &sc);
+	int locals = 0, globals = 0;
+	for (size_t k = 0; k < sc.nd; k++) {
+		locals += !strcmp(sc.d[k].name, "clen") && sc.d[k].cls == 'l';
+		globals += sc.d[k].cls == 'g';
+	}
+	CHECK(locals == 2 && globals == 0);
+	CHECK(sc.nb == 2 && strcmp(sc.b[0].name, sc.b[1].name));
+	scan_release(&sc);
+}
+
 /* A call on an unchanged line whose arguments changed below it, of a
  * function only the new revision's hunks declare (the old one a macro
  * made, out of sight): the hunk holding the arguments and the new
@@ -1807,6 +1856,8 @@ static void test_commented_out(void)
 	change_set_free(s);
 }
 
+static int needs_change(const struct deps *d, size_t from, size_t to);
+
 /* An old function compiled out by a new `#if NODEF` ... `#endif` around
  * it (QCBOR's old Init kept for reference): its unchanged body still uses a
  * field another hunk renames. Renaming the field builds only with the old
@@ -1826,14 +1877,61 @@ static void test_compiled_out(void)
 	change_set_add_hunk(s, 8, 1, 10, 1, "", 0);  /* 3: the use renamed */
 	struct deps d;
 	deps_of(s, &d);
-	int needs_if = 0;
-	for (size_t k = 0; k < d.nneed[0]; k++)
-		needs_if |= d.need[0][k] == 1 || d.need[0][k] == 2;
-	CHECK(needs_if || d.block[0] == d.block[1]);
-	CHECK(d.block[0] == d.block[3]);
+	CHECK(needs_change(&d, 0, 1));
+	CHECK(d.block[1] >= 0 && d.block[1] == d.block[2]);
+	CHECK(needs_change(&d, 0, 3) && needs_change(&d, 3, 0));
 	/* The conditional's hunks need nothing of the rename: reverting the
 	 * rename with the old body compiled out builds. */
-	CHECK(d.block[1] != d.block[0]);
+	CHECK(d.nneed[1] == 0 && d.nneed[2] == 0 && d.block[0] != d.block[1]);
+	deps_release(&d);
+	change_set_free(s);
+}
+
+/* An object-like macro read as a member (c-ares's `#define addrV4
+ * addr.addr4`, used as `server->addrV4`): removing the macro needs its
+ * uses gone, as for any name. */
+static void test_macro_member(void)
+{
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "a.h", "struct sa { union { int addr4; } addr; };\n#define addrV4 addr.addr4\n",
+		 "struct sa { union { int addr4; } addr; };\n");
+	change_set_add_hunk(s, 2, 1, 1, 0, "", 0);   /* 0: the macro removed */
+	add_text(s, "a.c", "#include \"a.h\"\nint get(struct sa *s)\n{\n\treturn s->addrV4;\n}\n",
+		 "#include \"a.h\"\nint get(struct sa *s)\n{\n\treturn s->addr.addr4;\n}\n");
+	change_set_add_hunk(s, 4, 1, 4, 1, "", 0);   /* 1: its use */
+	struct deps d;
+	deps_of(s, &d);
+	CHECK(needs_change(&d, 0, 1));
+	deps_release(&d);
+	change_set_free(s);
+}
+
+/* A function renamed, a parameter of the old head made a local of the new
+ * body by another hunk (tcpdump's `ether_hdr_len_print(..., u_int hdrlen)`
+ * made `ether_print_common(...)` with `u_int hdrlen;` below): apart,
+ * `hdrlen` is declared twice, or not at all. The two are a block. */
+static void test_renamed_parameter_local(void)
+{
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "p.c", "static void hdr_print(int len, int hdrlen)\n{\n\tint n = len;\n\tn += hdrlen;\n\tout(n);\n}\n",
+		 "static void print_common(int len, int tag)\n{\n\tint hdrlen;\n\tint n = len;\n\thdrlen = tag * 2;\n"
+		 "\tn += hdrlen;\n\tout(n);\n}\n");
+	change_set_add_hunk(s, 1, 1, 1, 1, "", 0);   /* 0: the head renamed, hdrlen dropped */
+	change_set_add_hunk(s, 2, 0, 3, 1, "", 0);   /* 1: the local */
+	change_set_add_hunk(s, 3, 0, 5, 1, "", 0);   /* 2: its value */
+	struct deps d;
+	deps_of(s, &d);
+	CHECK(d.block[0] >= 0 && d.block[0] == d.block[1]);
+	deps_release(&d);
+	change_set_free(s);
+	/* Not renamed, a function of the same lines elsewhere keeps its own. */
+	s = change_set_new("a", "b");
+	add_text(s, "q.c", "static void one(int k)\n{\n\tout(k);\n}\n",
+		 "static void one(int k)\n{\n\tint j;\n\tout(k);\n}\nstatic void two(int j)\n{\n\tout(j);\n}\n");
+	change_set_add_hunk(s, 2, 0, 3, 1, "", 0);   /* 0: a local j */
+	change_set_add_hunk(s, 4, 0, 6, 4, "", 0);   /* 1: a new function with a parameter j */
+	deps_of(s, &d);
+	CHECK(d.block[0] < 0 || d.block[0] != d.block[1]);
 	deps_release(&d);
 	change_set_free(s);
 }
@@ -2388,6 +2486,9 @@ int main(void)
 	RUN(test_static_exported);
 	RUN(test_commented_out);
 	RUN(test_compiled_out);
+	RUN(test_renamed_parameter_local);
+	RUN(test_macro_member);
+	RUN(test_flex_sections);
 	RUN(test_typedef_t);
 	RUN(test_mixed_clash);
 	RUN(test_returns_and_moved_local);
