@@ -1129,6 +1129,75 @@ void scan_paste_declare(struct scan *scans, size_t nscans, const struct deps_sou
 	free(ctx);
 }
 
+/* A macro whose body jumps to a label (tcpdump's `#define
+ * ND_TCHECK_LEN(p, l) if (!ND_TTEST_LEN(p, l)) goto trunc`): its name's
+ * token and the label's, appended to *g (pairs), from the #define lines
+ * of sc. */
+static size_t goto_macros(const struct scan *sc, const struct tok ***g, size_t n)
+{
+	for (size_t i = 1; i + 1 < sc->nt; i++) {
+		if (!sc->t[i].directive || !scan_tok_is(&sc->t[i], "goto") || sc->t[i + 1].kind != T_IDENT ||
+		    !sc->t[i + 1].directive)
+			continue;
+		size_t k = i;
+		while (k > 0 && continues(sc, k))
+			k--;
+		if (k + 2 >= i || !scan_tok_is(&sc->t[k + 1], "define") || sc->t[k + 2].kind != T_IDENT)
+			continue;
+		*g = xrealloc(*g, (n + 2) * sizeof(**g));
+		(*g)[n++] = &sc->t[k + 2];
+		(*g)[n++] = &sc->t[i + 1];
+	}
+	return n;
+}
+
+static int cmp_use_tok(const void *a, const void *b)
+{
+	const struct use *x = a, *y = b;
+	return x->tok < y->tok ? -1 : x->tok > y->tok;
+}
+
+void scan_goto_uses(struct scan *scans, size_t nscans, const struct deps_source *src, size_t nsrc)
+{
+	const struct tok **g = NULL;
+	size_t ng = 0;
+	for (size_t f = 0; f < nscans; f++)
+		ng = goto_macros(&scans[f], &g, ng);
+	struct scan *ctx = xcalloc(nsrc + 1, sizeof(*ctx));
+	for (size_t f = 0; f < nsrc; f++) {
+		lex(src[f].data, src[f].len, &ctx[f]);
+		ng = goto_macros(&ctx[f], &g, ng);
+	}
+	for (size_t f = 0; ng && f < nscans; f++) {
+		struct scan *sc = &scans[f];
+		size_t nu = sc->nu;
+		for (size_t i = 0; i < sc->nt; i++) {
+			const struct tok *t = &sc->t[i];
+			if (t->directive || t->kind != T_IDENT)
+				continue;
+			const struct body *b = NULL;
+			for (size_t k = 0; k < sc->nb && !b; k++)
+				if (sc->b[k].first <= t->line && t->line <= sc->b[k].last)
+					b = &sc->b[k];
+			for (size_t m = 0; b && m < ng; m += 2) {
+				if (g[m]->len != t->len || memcmp(g[m]->s, t->s, t->len))
+					continue;
+				sc->u = xrealloc(sc->u, (sc->nu + 1) * sizeof(*sc->u));
+				sc->u[sc->nu++] = (struct use){g[m + 1]->s, g[m + 1]->len, t->line, 0, i, b->name};
+				break;
+			}
+		}
+		if (sc->nu > nu)
+			qsort(sc->u, sc->nu, sizeof(*sc->u), cmp_use_tok);
+	}
+	for (size_t f = 0; f < nsrc; f++) {
+		free(ctx[f].t);
+		free(ctx[f].cm);
+	}
+	free(ctx);
+	free(g);
+}
+
 void scan_release(struct scan *sc)
 {
 	for (size_t i = 0; i < sc->nd; i++) {

@@ -1292,18 +1292,24 @@ static int prove(struct search *sr, const struct bits *atoms, struct bits *extra
 /* Other fixes. When the failure needs several changes together, reverting
  * another of them alone may pass too, and the developers' own fix may be
  * that one (vifm 7f32f8a: #2 and #5 fail only together, #2 was found, they
- * fixed #5). Each failure-inducing change with no part in the fix, up to
- * OTHER_FIXES_MAX of them, is reverted whole from bad with what it needs
- * to build; those that pass are kept in *out (*nout), each with the
- * configuration that proves it. 0, or <0 aborted. */
+ * fixed #5). When the failure-inducing changes are a few
+ * (OTHER_FIXES_MAX at most: more are most often each other's build
+ * needs, as QCBOR 2296db5's 16, none passing alone), each with no part in
+ * the fix is reverted whole from bad with what it needs to build; those
+ * that pass are kept in *out (*nout), each with the configuration that
+ * proves it. 0, or <0 aborted. */
 #define OTHER_FIXES_MAX 4
 static int other_fixes(struct search *sr, const struct bits *ind, const struct bits *fix, struct explain_list **out,
 		       size_t *nout)
 {
 	const struct change_set *s = sr->s;
-	size_t tried = 0;
+	size_t inducing = 0;
+	for (size_t c = 0; c < s->nchanges; c++)
+		inducing += (size_t)sr_change_touched(&s->changes[c], ind, 1);
+	if (inducing > OTHER_FIXES_MAX)
+		return 0;
 	int rc = 0;
-	for (size_t c = 0; c < s->nchanges && tried < OTHER_FIXES_MAX && rc >= 0; c++) {
+	for (size_t c = 0; c < s->nchanges && rc >= 0; c++) {
 		const struct change *ch = &s->changes[c];
 		int in = 0, fixes = 0;
 		for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++) {
@@ -1312,7 +1318,6 @@ static int other_fixes(struct search *sr, const struct bits *ind, const struct b
 		}
 		if (!in || fixes)
 			continue;
-		tried++;
 		struct bits *atoms = bits_new(s->natoms), *extra = bits_new(s->natoms);
 		for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++)
 			bits_set(atoms, a);
