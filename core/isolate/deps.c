@@ -2620,35 +2620,9 @@ int deps_reads(const char *path)
 	return c_like(path);
 }
 
-/* Whether a #define of data jumps to a label (its lines, continued by
- * backslashes, hold `goto`). */
-static int define_jumps(const char *data, size_t len)
-{
-	const char *end = data + len;
-	for (const char *p = data; p && p < end; p = memchr(p, '\n', (size_t)(end - p)), p = p ? p + 1 : NULL) {
-		const char *q = p;
-		while (q < end && (*q == ' ' || *q == '\t'))
-			q++;
-		if (q >= end || *q != '#')
-			continue;
-		q++;
-		while (q < end && (*q == ' ' || *q == '\t'))
-			q++;
-		if ((size_t)(end - q) < 6 || memcmp(q, "define", 6))
-			continue;
-		/* the logical line: up to a newline not after a backslash */
-		const char *e = q;
-		while (e < end && !(*e == '\n' && e[-1] != '\\'))
-			e++;
-		if (memmem(q, (size_t)(e - q), "goto", 4))
-			return 1;
-	}
-	return 0;
-}
-
 int deps_source_of(const char *path, const char *data, size_t len)
 {
-	return c_like(path) && data && (memmem(data, len, "##", 2) || (memmem(data, len, "goto", 4) && define_jumps(data, len)));
+	return c_like(path) && data && memmem(data, len, "##", 2);
 }
 
 void deps_compute(const struct change_set *s, const struct deps_source *src, size_t nsrc, struct deps *d)
@@ -2684,7 +2658,6 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 		comment_owners(s, f, &scans[2 * f], &owners[2 * f], hard);
 	}
 	scan_paste_declare(scans, 2 * s->nfiles, src, nsrc);
-	scan_goto_uses(scans, 2 * s->nfiles, src, nsrc);
 	const char ***renamed = xcalloc(s->nfiles + 1, sizeof(*renamed));
 	for (size_t f = 0; f < s->nfiles; f++)
 		renamed[f] = renamed_from(s, f, &scans[2 * f], &owners[2 * f]);

@@ -79,10 +79,6 @@ void scan_release(struct scan *sc);
  * pasting macro), from the pasting macros of the scans and of the nsrc
  * unchanged sources. */
 void scan_paste_declare(struct scan *scans, size_t nscans, const struct deps_source *src, size_t nsrc);
-/* A call of a macro whose body jumps to a label (`goto trunc`), in a
- * function of scans, uses that label there: the macros taken from the
- * scans and the nsrc unchanged sources. */
-void scan_goto_uses(struct scan *scans, size_t nscans, const struct deps_source *src, size_t nsrc);
 
 /* Token tests: t's text is s; t is the punctuator c; t is one of the
  * NULL-ended words l; t reads as a type (a type word, or a name ending in

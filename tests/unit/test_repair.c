@@ -1906,42 +1906,6 @@ static void test_macro_member(void)
 	change_set_free(s);
 }
 
-/* A macro whose body jumps to a label (tcpdump's `ND_TCHECK_LEN(p, l)`,
- * `... goto trunc`): its calls use the label. Removing the label needs the
- * calls gone, as for a `goto` written out; the macro read from a changed
- * file, or from an unchanged source. */
-static void test_goto_macro(void)
-{
-	const char *old = "#define CHECK(x) if (!(x)) \\\n\tgoto fail\nint f(int a)\n{\n\tCHECK(a);\n\treturn 1;\nfail:\n"
-			  "\treturn 0;\n}\n";
-	const char *new = "#define CHECK(x) if (!(x)) \\\n\tgoto fail\nint f(int a)\n{\n\treturn a != 0;\n}\n";
-	struct change_set *s = change_set_new("a", "b");
-	add_text(s, "a.c", old, new);
-	change_set_add_hunk(s, 5, 2, 5, 1, "", 0);   /* 0: the call made a return */
-	change_set_add_hunk(s, 7, 2, 6, 0, "", 0);   /* 1: the label removed */
-	struct deps d;
-	deps_of(s, &d);
-	CHECK(needs_change(&d, 1, 0));
-	deps_release(&d);
-	change_set_free(s);
-	const char *hdr = "#ifndef CK_H\n#define CK_H\n#define CHECK(x) if (!(x)) goto fail\n#endif\n";
-	CHECK(deps_source_of("ck.h", hdr, strlen(hdr)));
-	const char *plain = "#define A 1\nint f(void) { goto x; x: return 0; }\n";
-	CHECK(!deps_source_of("ck.h", plain, strlen(plain)));
-	s = change_set_new("a", "b");
-	add_text(s, "b.c", "#include \"ck.h\"\nint f(int a)\n{\n\tCHECK(a);\n\treturn 1;\nfail:\n\treturn 0;\n}\n",
-		 "#include \"ck.h\"\nint f(int a)\n{\n\treturn a != 0;\n}\n");
-	change_set_add_hunk(s, 4, 2, 4, 1, "", 0);
-	change_set_add_hunk(s, 6, 2, 5, 0, "", 0);
-	struct cerr e;
-	CHECK(change_set_finish(s, &e) == 0);
-	struct deps_source src = {hdr, strlen(hdr)};
-	deps_compute(s, &src, 1, &d);
-	CHECK(needs_change(&d, 1, 0));
-	deps_release(&d);
-	change_set_free(s);
-}
-
 /* A function renamed, a parameter of the old head made a local of the new
  * body by another hunk (tcpdump's `ether_hdr_len_print(..., u_int hdrlen)`
  * made `ether_print_common(...)` with `u_int hdrlen;` below): apart,
@@ -2523,7 +2487,6 @@ int main(void)
 	RUN(test_commented_out);
 	RUN(test_compiled_out);
 	RUN(test_renamed_parameter_local);
-	RUN(test_goto_macro);
 	RUN(test_macro_member);
 	RUN(test_flex_sections);
 	RUN(test_typedef_t);
