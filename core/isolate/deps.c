@@ -2793,12 +2793,12 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 		if (changed) {
 			const struct decl *key = hd[i].d;
 			/* An object-like macro is used after `.` or `->` too
-			 * (c-ares's `#define addrV4 addr.addr4`, read as
-			 * `server->addr.addrV4`). */
+			 * (c-ares's `#define addrV4 addr.addr4`, used as
+			 * `server->addrV4`). */
 			const struct scan *ks = &scans[2 * s->changes[hd[i].change].file + (size_t)hd[i].side];
 			const struct tok *kt = key->tok < ks->nt ? &ks->t[key->tok] : NULL;
-			int macro = kt && key->cls == 'g' && !key->via && !hd[i].guarded && key->tok > 0 && ks->t[key->tok - 1].directive &&
-				    scan_tok_is(&ks->t[key->tok - 1], "define") &&
+			int macro = kt && key->cls == 'g' && !key->via && !hd[i].guarded && key->tok > 0 &&
+				    ks->t[key->tok - 1].directive && scan_tok_is(&ks->t[key->tok - 1], "define") &&
 				    !(key->tok + 1 < ks->nt && ks->t[key->tok + 1].s == kt->s + kt->len &&
 				      scan_punct(&ks->t[key->tok + 1], '('));
 			size_t len = strlen(key->name);
