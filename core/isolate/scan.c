@@ -515,6 +515,14 @@ static int statement_macro(const struct scan *sc, size_t i)
 	return upper;
 }
 
+/* Token i of sc used, in scope. */
+static void add_use(struct scan *sc, size_t i, const char *scope)
+{
+	const struct tok *t = &sc->t[i];
+	sc->u = xrealloc(sc->u, (sc->nu + 1) * sizeof(*sc->u));
+	sc->u[sc->nu++] = (struct use){t->s, t->len, t->line, t->member, i, scope};
+}
+
 void scan_file(const char *data, size_t len, struct scan *sc)
 {
 	memset(sc, 0, sizeof(*sc));
@@ -693,10 +701,8 @@ void scan_file(const char *data, size_t len, struct scan *sc)
 		    (i == 0 || sc->t[i - 1].line < t->line)) {
 			while (i + 1 < sc->nt && sc->t[i + 1].line == t->line) {
 				const struct tok *w = &sc->t[++i];
-				if (w->kind == T_IDENT) {
-					sc->u = xrealloc(sc->u, (sc->nu + 1) * sizeof(*sc->u));
-					sc->u[sc->nu++] = (struct use){w->s, w->len, w->line, 0, i, sc->scopes[0]};
-				}
+				if (w->kind == T_IDENT)
+					add_use(sc, i, sc->scopes[0]);
 			}
 			stmt = i + 1;
 			continue;
@@ -721,10 +727,7 @@ void scan_file(const char *data, size_t len, struct scan *sc)
 			continue;
 		}
 	use:
-		sc->u = xrealloc(sc->u, (sc->nu + 1) * sizeof(*sc->u));
-		sc->u[sc->nu++] = (struct use){t->s, t->len, t->line, t->member, i, sc->scopes[sc->nscopes - 1]};
-		if (!scope[0])
-			sc->u[sc->nu - 1].scope = t->directive ? macro_scope : sc->scopes[0];
+		add_use(sc, i, !scope[0] ? (t->directive ? macro_scope : sc->scopes[0]) : sc->scopes[sc->nscopes - 1]);
 	}
 	free(fn);
 	while (sp)
