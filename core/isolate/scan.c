@@ -516,6 +516,14 @@ static int statement_macro(const struct scan *sc, size_t i)
 }
 
 /* Token i of sc used, in scope. */
+/* Whether token i is a `%` starting its line: a grammar's or a scanner's
+ * mark or option, even after a line no `;` ended (flex's `N [0-9]+`). */
+static int line_percent(const struct scan *sc, size_t i)
+{
+	const struct tok *t = &sc->t[i];
+	return t->kind == T_PUNCT && t->len == 1 && t->s[0] == '%' && (i == 0 || sc->t[i - 1].line < t->line);
+}
+
 static void add_use(struct scan *sc, size_t i, const char *scope)
 {
 	const struct tok *t = &sc->t[i];
@@ -539,6 +547,7 @@ void scan_file(const char *data, size_t len, struct scan *sc)
 	size_t sp = 0, stmt = 0;
 	int post_body = 0;   /* after a struct, union or enum body: "} NAME ;" declares NAME */
 	int externs = 0;     /* `extern "C" {` blocks open */
+	int marks = 0;       /* a grammar's or a scanner's `%%` marks passed */
 	size_t *alias = NULL, nalias = 0;
 	char *fn = NULL;
 	sc->scopes = xmalloc(sizeof(*sc->scopes));
@@ -578,6 +587,19 @@ void scan_file(const char *data, size_t len, struct scan *sc)
 				stmt = i + 1;
 				goto use;
 			}
+			stmt = i + 1;
+			continue;
+		}
+		/* A grammar's or a scanner's rules section (between its first
+		 * two `%%` marks) holds no C at file level but its actions'
+		 * blocks, which declare nothing: `arp return ARP;` declares no
+		 * ARP, `expr: expr '+' term` no term, and a pattern `go(x) {`
+		 * opens no function. Its names are uses. */
+		if (marks == 1 && ctx == 'G' && !line_percent(sc, i)) {
+			if (scan_punct(t, '{'))
+				st[sp++] = (struct frame){'B', 0, NULL, i};
+			else if (t->kind == T_IDENT)
+				add_use(sc, i, sc->scopes[0]);
 			stmt = i + 1;
 			continue;
 		}
@@ -695,13 +717,22 @@ void scan_file(const char *data, size_t len, struct scan *sc)
 			continue;
 		}
 		/* A line starting with `%` at file level is no C: a grammar's or
-		 * a scanner's section mark or option (`%%`, `%{`, `%token`).
-		 * Its names are uses (a `%token` the scanner returns). */
-		if (ctx == 'G' && i == stmt && t->kind == T_PUNCT && t->len == 1 && t->s[0] == '%' &&
-		    (i == 0 || sc->t[i - 1].line < t->line)) {
-			while (i + 1 < sc->nt && sc->t[i + 1].line == t->line) {
-				const struct tok *w = &sc->t[++i];
-				if (w->kind == T_IDENT)
+		 * a scanner's section mark or option (`%%`, `%{`, `%option`).
+		 * Its names are uses, but for a grammar's tokens (`%token`,
+		 * `%left`, ...: not the `<type>`), which it declares, each on
+		 * its own, for the scanner's rules and the grammar's to use. */
+		if (ctx == 'G' && line_percent(sc, i)) {
+			const struct tok *w = i + 1 < sc->nt && sc->t[i + 1].s == t->s + 1 ? &sc->t[i + 1] : NULL;
+			static const char *const token_words[] = {"token", "left", "right", "nonassoc", "precedence", NULL};
+			int tokens = w && w->kind == T_IDENT && scan_in_list(w, token_words), angle = 0;
+			if (w && scan_punct(w, '%'))
+				marks++;
+			for (i += tokens; i + 1 < sc->nt && sc->t[i + 1].line == t->line;) {
+				w = &sc->t[++i];
+				angle += scan_punct(w, '<') - scan_punct(w, '>');
+				if (w->kind == T_IDENT && tokens && !angle)
+					add_decl(sc, w, "", 'g', w, w, 0);
+				else if (w->kind == T_IDENT)
 					add_use(sc, i, sc->scopes[0]);
 			}
 			stmt = i + 1;

@@ -1063,6 +1063,53 @@ static void test_flex_sections(void)
 	CHECK(locals == 2 && globals == 0);
 	CHECK(sc.nb == 2 && strcmp(sc.b[0].name, sc.b[1].name));
 	scan_release(&sc);
+	/* A rules section (between the first two `%%` marks) is no C but its
+	 * actions: `arp return ARP;` declares no ARP, a grammar's rule no
+	 * `term`, a pattern `go(x) {` opens no function; their names are
+	 * uses. After the second mark, C again. A grammar's `%token` line
+	 * declares its tokens, each on its own, not its `<type>`. */
+	text = "%{\nint seen;\n%}\nN [0-9]+\n%token <s> ARP\n%%\narp\treturn ARP;\n"
+	       "expr: expr '+' term { $$ = $1 + $3; }\n\t| term\n\t;\ngo(x) {\n\tint k = 1;\n\tgo(k);\n}\n%%\nint after;\n";
+	scan_file(text, strlen(text), &sc);
+	int decls = 0, seen = 0, after = 0, arp = 0, arp_used = 0;
+	for (size_t k = 0; k < sc.nd; k++) {
+		seen += !strcmp(sc.d[k].name, "seen");
+		after += !strcmp(sc.d[k].name, "after") && sc.d[k].cls == 'g';
+		arp += !strcmp(sc.d[k].name, "ARP") && sc.d[k].cls == 'g' && !strstr(sc.d[k].shape, "token");
+		decls++;
+	}
+	for (size_t k = 0; k < sc.nu; k++)
+		arp_used += sc.u[k].len == 3 && !memcmp(sc.u[k].s, "ARP", 3);
+	CHECK(seen == 1 && after == 1 && arp == 1 && decls == 3);
+	CHECK(arp_used == 1);
+	CHECK(sc.nb == 0);
+	scan_release(&sc);
+}
+
+/* A token added to a grammar's `%token` line and returned by a new
+ * scanner rule: the rule needs the token, one way (bison's header
+ * declares it); the rule had been read as declaring it, the tie the
+ * wrong way round. */
+static int needs_change(const struct deps *d, size_t from, size_t to);
+
+static void test_grammar_tokens(void)
+{
+	const char *gold = "%token NUM\n%%\nexpr: NUM { $$ = $1; }\n\t;\n%%\n";
+	const char *gnew = "%token NUM\n%token NETBEUI\n%%\nexpr: NUM { $$ = $1; }\n\t| NETBEUI { $$ = 0; }\n\t;\n%%\n";
+	const char *lold = "%{\n#include \"grammar.h\"\n%}\n%%\n[0-9]+\treturn NUM;\n%%\n";
+	const char *lnew = "%{\n#include \"grammar.h\"\n%}\n%%\n[0-9]+\treturn NUM;\nnetbeui\treturn NETBEUI;\n%%\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "grammar.y", gold, gnew);
+	change_set_add_hunk(s, 1, 0, 2, 1, "", 0);   /* 0: %token NETBEUI */
+	change_set_add_hunk(s, 3, 0, 5, 1, "", 0);   /* 1: the grammar's rule */
+	add_text(s, "scanner.l", lold, lnew);
+	change_set_add_hunk(s, 5, 0, 6, 1, "", 0);   /* 2: the scanner's rule */
+	struct deps d;
+	deps_of(s, &d);
+	CHECK(needs_change(&d, 2, 0) && needs_change(&d, 1, 0));
+	CHECK(!needs_change(&d, 0, 2) && d.block[0] < 0 && d.block[2] < 0);
+	deps_release(&d);
+	change_set_free(s);
 }
 
 /* A call on an unchanged line whose arguments changed below it, of a
@@ -1856,7 +1903,6 @@ static void test_commented_out(void)
 	change_set_free(s);
 }
 
-static int needs_change(const struct deps *d, size_t from, size_t to);
 
 /* An old function compiled out by a new `#if NODEF` ... `#endif` around
  * it (QCBOR's old Init kept for reference): its unchanged body still uses a
@@ -2489,6 +2535,7 @@ int main(void)
 	RUN(test_renamed_parameter_local);
 	RUN(test_macro_member);
 	RUN(test_flex_sections);
+	RUN(test_grammar_tokens);
 	RUN(test_typedef_t);
 	RUN(test_mixed_clash);
 	RUN(test_returns_and_moved_local);
