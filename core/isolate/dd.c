@@ -32,17 +32,23 @@ static void insert_sorted(size_t *f, size_t *nf, size_t u, const size_t *order, 
 	(*nf)++;
 }
 
-/* The split nearest to mid (within a quarter of the range) with the strongest border. */
+static size_t log2_up(size_t n);
+
+/* The split nearest to mid (within a quarter of the range) with the
+ * strongest border, among those that leave neither side longer than
+ * halving would in the end: a power of two, so that a border costs no
+ * configuration more than plain halving (five units split 1 + 4, then
+ * 2 + 2: three configurations, as halving takes). */
 static size_t best_split(const size_t *units, size_t lo, size_t hi, size_t mid, dd_boundary boundary, void *priv)
 {
 	if (!boundary)
 		return mid;
-	size_t best = mid, window = (hi - lo) / 4;
+	size_t best = mid, window = (hi - lo) / 4, side = (size_t)1 << (log2_up(hi - lo) - 1);
 	int strength = boundary(priv, units[mid - 1], units[mid]);
 	for (size_t d = 1; d <= window && strength < 2; d++) {
 		size_t cand[2] = {mid - d, mid + d};
 		for (int k = 0; k < 2; k++) {
-			if (cand[k] <= lo || cand[k] >= hi)
+			if (cand[k] <= lo || cand[k] >= hi || cand[k] - lo > side || hi - cand[k] > side)
 				continue;
 			int b = boundary(priv, units[cand[k] - 1], units[cand[k]]);
 			if (b > strength) {
