@@ -903,6 +903,8 @@ struct types {
 	size_t nstructs;
 	const char **alias, **target;   /* T, and "struct X " (owned) */
 	size_t nalias;
+	const char **ints;   /* the names typedef'd as integer types (`typedef unsigned long length_t;`) */
+	size_t nints;
 };
 
 /* Whether token k of sc names what a struct or union definition or
@@ -929,6 +931,23 @@ static int names_struct(const struct scan *sc, size_t k)
 		}
 	}
 	return 0;
+}
+
+static int integer_word(const struct types *ty, const char *w);
+static size_t shape_tokens(char *shape, char ***tok);
+
+/* Whether a typedef declares its name as an integer type: its words
+ * between `typedef` and the name are all integer words. */
+static int integer_typedef(const struct types *ty, const struct decl *dc)
+{
+	char *sh = xstrdup(dc->shape), **tok;
+	size_t n = shape_tokens(sh, &tok);
+	int ok = n >= 3 && !strcmp(tok[n - 1], dc->name);
+	for (size_t k = 1; ok && k + 1 < n; k++)
+		ok = integer_word(ty, tok[k]);
+	free(tok);
+	free(sh);
+	return ok;
 }
 
 static void types_init(struct types *ty, const struct scan *scans, size_t nscans)
@@ -959,6 +978,34 @@ static void types_init(struct types *ty, const struct scan *scans, size_t nscans
 		}
 	if (ty->nstructs)
 		qsort(ty->structs, ty->nstructs, sizeof(*ty->structs), cmp_cstr);
+	/* The names every typedef of which, in the changed files, is of an
+	 * integer type (pigz's `typedef unsigned long length_t;`, and
+	 * `typedef length_t val_t;` after it): integer words too. */
+	const struct decl **td = NULL;
+	size_t ntd = 0;
+	for (size_t f = 0; f < nscans; f++)
+		for (size_t k = 0; k < scans[f].nd; k++)
+			if (scans[f].d[k].cls == 'g' && !strncmp(scans[f].d[k].shape, "typedef ", 8)) {
+				td = xrealloc(td, (ntd + 1) * sizeof(*td));
+				td[ntd++] = &scans[f].d[k];
+			}
+	for (int again = 1; again;) {
+		again = 0;
+		for (size_t k = 0; k < ntd; k++) {
+			if (integer_word(ty, td[k]->name) || !integer_typedef(ty, td[k]))
+				continue;
+			int all = 1;
+			for (size_t j = 0; j < ntd && all; j++)
+				if (!strcmp(td[j]->name, td[k]->name))
+					all = integer_typedef(ty, td[j]);
+			if (all) {
+				ty->ints = xrealloc(ty->ints, (ty->nints + 1) * sizeof(*ty->ints));
+				ty->ints[ty->nints++] = td[k]->name;
+				again = 1;
+			}
+		}
+	}
+	free(td);
 }
 
 static void types_release(struct types *ty)
@@ -968,6 +1015,7 @@ static void types_release(struct types *ty)
 	free(ty->alias);
 	free(ty->target);
 	free(ty->structs);
+	free(ty->ints);
 }
 
 /* A base type as the compiler sees it: a name the changed files typedef
@@ -1101,8 +1149,11 @@ static int types_clash(char *const *old, size_t nold, char *const *new, size_t n
 /* Whether a word names an integer type: C's own words, and the C
  * library's and POSIX's integer typedefs (a project's own, as `u32`, are
  * not known here). */
-static int integer_word(const char *w)
+static int integer_word(const struct types *ty, const char *w)
 {
+	for (size_t k = 0; ty && k < ty->nints; k++)
+		if (!strcmp(w, ty->ints[k]))
+			return 1;
 	static const char *const words[] = {"char", "short", "int", "long", "signed", "unsigned", "_Bool", "bool",
 					    "size_t", "ssize_t", "off_t", "off64_t", "ptrdiff_t", "intptr_t",
 					    "uintptr_t", "intmax_t", "uintmax_t", "time_t", "pid_t", "uid_t", "gid_t",
@@ -1124,18 +1175,49 @@ static int integer_word(const char *w)
 	return (!strcmp(p, "8_t") || !strcmp(p, "16_t") || !strcmp(p, "32_t") || !strcmp(p, "64_t"));
 }
 
+/* The tokens of a shape declaring several names that declare name: the
+ * type before the first declarator, then name's own declarator
+ * (`unsigned long check , len` declares len as `unsigned long len`). */
+static size_t own_declarator(char **tok, size_t n, const char *name)
+{
+	size_t first = n, at = n;
+	for (size_t k = 0; k < n && first == n; k++)
+		if (!strcmp(tok[k], ","))
+			first = k;
+	if (first == n || !name)
+		return n;
+	for (size_t k = first, seg = 0; k < n && at == n; k++) {
+		if (!strcmp(tok[k], ","))
+			seg = k + 1;
+		else if (!strcmp(tok[k], name))
+			at = seg;
+	}
+	if (at == n)
+		return first;   /* the first declarator's */
+	size_t type = first;   /* the first declarator: its name and its stars */
+	if (type > 0 && (isalpha((unsigned char)tok[type - 1][0]) || tok[type - 1][0] == '_'))
+		type--;
+	while (type > 0 && !strcmp(tok[type - 1], "*"))
+		type--;
+	size_t m = type;
+	for (size_t k = at; k < n && strcmp(tok[k], ","); k++)
+		tok[m++] = tok[k];
+	return m;
+}
+
 /* A shape without its integer type words, into b; 0 when it is no
  * variable or field of an integer type (a pointer, an array, a function,
- * a typedef, or no integer word). */
-static int integer_rest(const char *shape, struct buf *b)
+ * a typedef, or no integer word). Of a shape declaring several names,
+ * name's own (own_declarator). */
+static int integer_rest(const struct types *ty, const char *shape, const char *name, struct buf *b)
 {
 	char *sh = xstrdup(shape), **tok;
-	size_t n = shape_tokens(sh, &tok);
+	size_t n = own_declarator(tok, shape_tokens(sh, &tok), name);
 	int ints = 0, ok = 1;
 	buf_reset(b);
 	for (size_t k = 0; k < n && ok; k++) {
 		ok = strcmp(tok[k], "*") && strcmp(tok[k], "[") && strcmp(tok[k], "(") && strcmp(tok[k], "typedef");
-		if (integer_word(tok[k]))
+		if (integer_word(ty, tok[k]))
 			ints++;
 		else {
 			buf_adds(b, tok[k]);
@@ -1154,12 +1236,13 @@ static int integer_rest(const char *shape, struct buf *b)
  * use `size` had been one unit to take apart). A qualifier or storage
  * class changed, a pointer or an array (a pointer to another integer type
  * is no such value), a function or a typedef are not. */
-static int integer_retyped(char *const *old, size_t nold, char *const *new, size_t nnew)
+static int integer_retyped(const struct types *ty, const char *name, char *const *old, size_t nold, char *const *new,
+			   size_t nnew)
 {
 	struct buf first = BUF_INIT, b = BUF_INIT;
 	int ok = nold && nnew;
 	for (size_t i = 0; ok && i < nold + nnew; i++) {
-		ok = integer_rest(i < nold ? old[i] : new[i - nold], i ? &b : &first);
+		ok = integer_rest(ty, i < nold ? old[i] : new[i - nold], name, i ? &b : &first);
 		ok = ok && first.s && (!i || (b.s && !strcmp(first.s, b.s)));
 	}
 	buf_release(&first);
@@ -1180,13 +1263,13 @@ static int untyped(const char *shape)
 }
 
 /* Whether a base type (ctype's) is integer words only. */
-static int integer_base(const char *base)
+static int integer_base(const struct types *ty, const char *base)
 {
 	char *b = xstrdup(base ? base : ""), **tok;
 	size_t n = shape_tokens(b, &tok);
 	int ok = n > 0;
 	for (size_t k = 0; k < n && ok; k++)
-		ok = integer_word(tok[k]);
+		ok = integer_word(ty, tok[k]);
 	free(tok);
 	free(b);
 	return ok;
@@ -1194,7 +1277,7 @@ static int integer_base(const char *base)
 
 /* Whether two function shapes take and return the same types, but for
  * integer types (C converts between them), `static` and `inline`. */
-static int alike_types(const char *a, const char *b)
+static int alike_types(const struct types *ty, const char *a, const char *b)
 {
 	char *sa = xstrdup(a), *sb = xstrdup(b), **ta, **tb;
 	size_t na = shape_tokens(sa, &ta), nb = shape_tokens(sb, &tb), ia = 0, ib = 0;
@@ -1206,7 +1289,7 @@ static int alike_types(const char *a, const char *b)
 		ctype_of(tb, ib, eb, &cb);
 		const char *pa = ca.base.s ? ca.base.s : "", *pb = cb.base.s ? cb.base.s : "";
 		alike = ca.stars == cb.stars && ca.quals == cb.quals &&
-			(!strcmp(pa, pb) || (!ca.stars && integer_base(pa) && integer_base(pb)));
+			(!strcmp(pa, pb) || (!ca.stars && integer_base(ty, pa) && integer_base(ty, pb)));
 		buf_release(&ca.base);
 		buf_release(&cb.base);
 		int enda = ea >= na || !strcmp(ta[ea], ")"), endb = eb >= nb || !strcmp(tb[eb], ")");
@@ -1236,7 +1319,8 @@ static int alike_types(const char *a, const char *b)
  * need neither revision's, as an integer variable's do (integer_retyped);
  * the declarations still agree only together. The caller has checked the
  * arity. */
-static int calls_alike(const char *name, char *const *old, size_t nold, char *const *new, size_t nnew)
+static int calls_alike(const struct types *ty, const char *name, char *const *old, size_t nold, char *const *new,
+		       size_t nnew)
 {
 	int macro = 0;
 	size_t n = strlen(name);
@@ -1252,7 +1336,7 @@ static int calls_alike(const char *name, char *const *old, size_t nold, char *co
 		macro |= untyped(sh);
 	}
 	for (size_t i = 1; !macro && i < nold + nnew; i++)
-		if (!alike_types(old[0], i < nold ? old[i] : new[i - nold]))
+		if (!alike_types(ty, old[0], i < nold ? old[i] : new[i - nold]))
 			return 0;
 	return 1;
 }
@@ -2939,8 +3023,8 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 			int clash = !added ? types_clash(sh[0], nsh[0], sh[1], nsh[1], &ty, arity ? NULL : &pair) : 0;
 			arity |= clash != 0;
 			int retyped = !added && !arity && !guarded &&
-				      (integer_retyped(sh[0], nsh[0], sh[1], nsh[1]) ||
-				       (key->cls == 'g' && calls_alike(key->name, sh[0], nsh[0], sh[1], nsh[1])));
+				      (integer_retyped(&ty, key->name, sh[0], nsh[0], sh[1], nsh[1]) ||
+				       (key->cls == 'g' && calls_alike(&ty, key->name, sh[0], nsh[0], sh[1], nsh[1])));
 			if (pair.len) {
 				migr = xrealloc(migr, (nmigr + 1) * sizeof(*migr));
 				migr[nmigr++] = (struct migr){buf_detach(&pair), members[0], key->name};

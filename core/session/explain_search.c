@@ -1571,17 +1571,28 @@ static int hunk_fix(struct search *sr, const struct units *cu, const size_t *all
 /* Whether the token level will take the hunk-level failure-inducing set
  * apart whatever the fix: a change in it has pieces to tell apart, and the
  * failure needed more than the set (what the dependences or repair brought
- * along; see ex_search_changes). Then the fix is searched first among the
- * token level's failure-inducing pieces, and among the hunks only when
- * their reversion does not pass or the token level's answer does not
- * stand: the build that proved the hunk-level fix is saved when it does. */
+ * along; see ex_search_changes), or the set is one block of hunks, which
+ * a hunk-level fix reverts whole, its causes and build needs not told
+ * apart (htop's getopt string and its long options' table). Then the fix
+ * is searched first among the token level's failure-inducing pieces, and
+ * among the hunks only when their reversion does not pass or the token
+ * level's answer does not stand: the build that proved the hunk-level fix
+ * is saved when it does. */
 static int refine_first(struct search *sr, const struct units *cu, const struct level *hl)
 {
 	const struct change_set *s = sr->s;
 	int splittable = 0;
 	for (size_t c = 0; c < s->nchanges && !splittable; c++)
 		splittable = s->changes[c].natoms > 1 && !sr_one_piece(sr, c) && bits_test(hl->inducing, s->changes[c].atom0);
-	if (!splittable || !bits_count(hl->repair))
+	long block = -2;
+	size_t held = 0;
+	for (size_t c = 0; sr->deps && c < s->nchanges; c++)
+		if (sr_change_touched(&s->changes[c], hl->inducing, 1)) {
+			held++;
+			block = block == -2 || block == sr->deps->block[c] ? sr->deps->block[c] : -1;
+		}
+	int one_block = held >= 2 && block >= 0;
+	if (!splittable || !(bits_count(hl->repair) || one_block))
 		return 0;
 	struct bits *ind, *rev;
 	token_pools(sr, cu, hl, 1, &ind, &rev);

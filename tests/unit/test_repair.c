@@ -659,6 +659,23 @@ static void test_integer_retyped(void)
 	CHECK(d.group[0] >= 0 && d.group[0] == d.group[1]);
 	deps_release(&d);
 	change_set_free(s);
+	/* A declaration of two names split in two, one retyped to a typedef
+	 * of an integer type the file declares (pigz's `unsigned long check,
+	 * len;` made `unsigned long check;` and `length_t len;`): neither
+	 * name's users are tied. */
+	oldc = "typedef unsigned long long length_t;\nint f(int n)\n{\n\tunsigned long check, len;\n\tlen = n;\n"
+	       "\tcheck = len;\n\treturn check;\n}\n";
+	newc = "typedef unsigned long long length_t;\nint f(int n)\n{\n\tunsigned long check;\n\tlength_t len;\n\tlen = n + 1;\n"
+	       "\tcheck = len + 1;\n\treturn check;\n}\n";
+	s = change_set_new("a", "b");
+	add_text(s, "f.c", oldc, newc);
+	change_set_add_hunk(s, 4, 1, 4, 2, "", 0);    /* 0: the declaration split */
+	change_set_add_hunk(s, 5, 1, 6, 1, "", 0);    /* 1: len = n + 1 */
+	change_set_add_hunk(s, 6, 1, 7, 1, "", 0);    /* 2: check = len + 1 */
+	deps_of(s, &d);
+	CHECK(d.group[0] < 0 && d.group[1] < 0 && d.group[2] < 0);
+	deps_release(&d);
+	change_set_free(s);
 	/* Made a pointer to another integer type: no value passes. */
 	oldc = "int g(void)\n{\n\tint *p = get();\n\tint v = p[0];\n\treturn v;\n}\n";
 	newc = "int g(void)\n{\n\tlong *p = get();\n\tint v = p[1];\n\treturn v;\n}\n";
