@@ -825,6 +825,16 @@ static int params(const char *shape)
 	const char *p = strchr(shape, '(');
 	if (!p)
 		return -1;
+	/* A name a macro makes, `FN ( X ) ( ... )`: the second group. */
+	int d = 0;
+	for (const char *q = p; *q; q++) {
+		d += (*q == '(') - (*q == ')');
+		if (d == 0) {
+			if (!strncmp(q, ") ( ", 4))
+				p = q + 2;
+			break;
+		}
+	}
 	int depth = 0, n = 0, any = 0;
 	for (; *p; p++) {
 		if (*p == '(' || *p == '[')

@@ -265,9 +265,17 @@ static void declare(struct scan *sc, size_t a, size_t b, char ctx, const char *s
 			}
 			if (scope[0])
 				return;   /* a call or a local prototype inside a function: not tracked */
-			add_decl(sc, &t[k - 1], "", 'g', &t[a], &t[close], 0);
+			/* A name a macro makes, its parameters after it (a template
+			 * header's `static void FN(BuildAndStoreEntropyCodes)(...)`,
+			 * FN pasting a suffix): the declarator goes on to them. */
+			size_t name = k - 1;
+			if (close + 1 < b && scan_punct(&t[close + 1], '(')) {
+				k = close + 1;
+				close = group_end(t, k, b);
+			}
+			add_decl(sc, &t[name], "", 'g', &t[a], &t[close], 0);
 			if (opens_body) {
-				*fn_out = xstrndup(t[k - 1].s, t[k - 1].len);
+				*fn_out = xstrndup(t[name].s, t[name].len);
 				/* Each parameter: its name ends it; its shape is its own tokens. */
 				size_t p0 = k + 1;
 				int pd = 0;
@@ -1076,6 +1084,33 @@ static void paste_statement(const struct paste *c, size_t *s0, size_t *s1)
  * n,`). The macro may be defined in another changed file; a name made by
  * a definition the call never meets is a name nothing uses, so taking
  * every definition of the macro is harmless. */
+/* A declaration's shape whose declarator is a call of a pasting macro
+ * (`static void FN ( Build ) ( int a )`), with name in place of the call
+ * (`static void BuildLiteral ( int a )`), into b. */
+static void made_shape(const char *shape, const struct tok *call, const char *name, struct buf *b)
+{
+	size_t n = call->len;
+	const char *at = shape;
+	while ((at = strstr(at, " ")) && !(!strncmp(at + 1, call->s, n) && !strncmp(at + 1 + n, " ( ", 3)))
+		at++;
+	if (!strncmp(shape, call->s, n) && !strncmp(shape + n, " ( ", 3))
+		at = shape - 1;
+	if (!at) {
+		buf_adds(b, shape);
+		return;
+	}
+	buf_add(b, shape, (size_t)(at + 1 - shape));
+	buf_adds(b, name);
+	const char *q = at + 1 + n + 1;   /* its '(' */
+	int d = 0;
+	for (; *q; q++) {
+		d += (*q == '(') - (*q == ')');
+		if (d == 0)
+			break;
+	}
+	buf_adds(b, *q ? q + 1 : "");
+}
+
 void scan_paste_declare(struct scan *scans, size_t nscans, const struct deps_source *src, size_t nsrc)
 {
 	struct paste *p = NULL;
@@ -1142,6 +1177,16 @@ void scan_paste_declare(struct scan *scans, size_t nscans, const struct deps_sou
 							buf_addc(&shape, ' ');
 							buf_add(&shape, p[c].sc->t[j].s, p[c].sc->t[j].len);
 						}
+						/* The call a declarator (a template header's
+						 * `static void FN(Build)(...)`): its declaration, the
+						 * made name in place of the call, parameters changed
+						 * with it. */
+						for (size_t j = 0; j < nd; j++)
+							if (sc->d[j].tok == i && sc->d[j].cls == 'g') {
+								buf_reset(&shape);
+								made_shape(sc->d[j].shape, &sc->t[i], name, &shape);
+								break;
+							}
 						sc->d = xrealloc(sc->d, (sc->nd + 1) * sizeof(*sc->d));
 						sc->d[sc->nd++] = (struct decl){name, xstrdup(""), buf_detach(&shape), 'g',
 										sc->t[i].line, sc->t[k - 1].line, i, p[c].via,

@@ -1668,6 +1668,31 @@ static void test_multiline_call(void)
  * macro another file defines (`OP_ ## id`, `id ## _t`, two parameters
  * pasted), declares OP_pop where DEF(pop, 1) is; renaming the opcode ties
  * the header's hunk to the hunks using the new and old names. */
+/* A template header: its function's name made by a pasting macro the
+ * including file defines before each include (brotli's `static void
+ * FN(BuildAndStoreEntropyCodes)(...)` with `#define FN(X) X ## Literal`),
+ * a parameter added: the callers of each made name are its block. */
+static void test_template_header(void)
+{
+	const char *oldh = "static void FN(Build)(int a)\n{\n\tuse(a);\n}\n";
+	const char *newh = "static void FN(Build)(int a, const int *b64)\n{\n\tuse(a + (b64 != 0));\n}\n";
+	const char *oldc = "#define FN(X) X ## Lit\n#include \"tmpl.h\"\n#undef FN\n#define FN(X) X ## Cmd\n#include \"tmpl.h\"\n"
+			   "#undef FN\nint run(void)\n{\n\tBuildLit(1);\n\tBuildCmd(2);\n\treturn 0;\n}\n";
+	const char *newc = "#define FN(X) X ## Lit\n#include \"tmpl.h\"\n#undef FN\n#define FN(X) X ## Cmd\n#include \"tmpl.h\"\n"
+			   "#undef FN\nint run(void)\n{\n\tBuildLit(1, 0);\n\tBuildCmd(2, 0);\n\treturn 0;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "tmpl.h", oldh, newh);
+	change_set_add_hunk(s, 1, 1, 1, 1, "", 0);   /* 0: the new parameter */
+	add_text(s, "m.c", oldc, newc);
+	change_set_add_hunk(s, 9, 1, 9, 1, "", 0);   /* 1: BuildLit's call */
+	change_set_add_hunk(s, 10, 1, 10, 1, "", 0); /* 2: BuildCmd's call */
+	struct deps d;
+	deps_of(s, &d);
+	CHECK(d.block[0] >= 0 && d.block[0] == d.block[1] && d.block[0] == d.block[2]);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 static void test_pasted_names(void)
 {
 	const char *oldh = "DEF(push, 1)\nDEF(drop, 1)\nDEF(halt, 0)\n";
@@ -2626,6 +2651,7 @@ int main(void)
 	RUN(test_labels);
 	RUN(test_type_clash);
 	RUN(test_pasted_names);
+	RUN(test_template_header);
 	RUN(test_multiline_call);
 	RUN(test_renamed_initialized_local);
 	RUN(test_signature_blocks);
