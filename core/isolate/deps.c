@@ -2278,6 +2278,61 @@ static void set_needs(const struct change_set *s, const struct scan *scans, long
 	}
 }
 
+/* A new field set by some hunks and read by others (brotli's
+ * `max_base64_regions`, set in the encoder's parameters by one hunk, read
+ * by another to size an allocation): the reader without the setter reads
+ * what the memory held, a crash or a failure of its own (19 of 44
+ * configurations). A hunk reading such a field needs the hunks setting it
+ * (`->name =`, `.name =`, or its address passed on), one way, as set_needs
+ * for a new local; a field no other struct of the changed files has in the
+ * old revision, set by three hunks at most (more are a pattern, not an
+ * initialization). */
+static void field_set_needs(const struct change_set *s, const struct scan *scans, long *const *owners,
+			    struct deps *d)
+{
+	for (size_t f = 0; f < s->nfiles; f++) {
+		const struct scan *n = &scans[2 * f + 1];
+		for (size_t k = 0; k < n->nd; k++) {
+			const struct decl *nd = &n->d[k];
+			if (nd->cls != 'f' || owners[2 * f + 1][n->t[nd->tok].line] < 0)
+				continue;
+			int old = 0, twice = 0;
+			for (size_t g = 0; g < 2 * s->nfiles && !old; g++)
+				for (size_t j = 0; j < scans[g].nd && !old; j++)
+					if (scans[g].d[j].cls == 'f' && !strcmp(scans[g].d[j].name, nd->name)) {
+						old = g % 2 == 0;
+						twice |= &scans[g].d[j] != nd;
+					}
+			if (old || twice)
+				continue;
+			size_t set[4], nset = 0, len = strlen(nd->name);
+			for (size_t pass = 0; pass < 2; pass++)
+				for (size_t g = 0; g < s->nfiles && nset <= 3; g++) {
+					const struct scan *sc = &scans[2 * g + 1];
+					for (size_t t = 1; t + 1 < sc->nt && nset <= 3; t++) {
+						const struct tok *tk = &sc->t[t];
+						long h = owners[2 * g + 1][tk->line];
+						if (h < 0 || !tk->member || tk->len != len || memcmp(tk->s, nd->name, len))
+							continue;
+						int sets = scan_punct(&sc->t[t + 1], '=') ||
+							   (t >= 2 && scan_punct(&sc->t[t - 2], '&'));
+						if (pass == 0 && sets) {
+							int seen = 0;
+							for (size_t q = 0; q < nset; q++)
+								seen |= set[q] == (size_t)h;
+							if (!seen)
+								set[nset++] = (size_t)h;
+						} else if (pass == 1 && !sets && nset <= 3) {
+							for (size_t q = 0; q < nset; q++)
+								if (set[q] != (size_t)h)
+									add_need(d, (size_t)h, set[q], nd->name);
+						}
+					}
+				}
+		}
+	}
+}
+
 /* A local's initializer moved into assignments: `bool validid = true;`
  * made `bool validid;` by one hunk, `validid = isidchar(*value);` added on
  * its paths by another. The first without the second reads the local
@@ -3166,6 +3221,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 	pair_needs(s, scans, owners, d);
 	init_needs(s, scans, owners, d);
 	set_needs(s, scans, owners, d);
+	field_set_needs(s, scans, owners, d);
 	file_needs(s, d);
 	header_needs(s, scans, owners, d);
 	include_removed_needs(s, scans, owners, d);

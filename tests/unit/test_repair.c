@@ -1668,6 +1668,31 @@ static void test_multiline_call(void)
  * macro another file defines (`OP_ ## id`, `id ## _t`, two parameters
  * pasted), declares OP_pop where DEF(pop, 1) is; renaming the opcode ties
  * the header's hunk to the hunks using the new and old names. */
+/* A new field, set by one hunk (the parameters' initialization) and read
+ * by another (an allocation's size): the reader needs the setter, one
+ * way; a field the old revision had ties nothing so. */
+static void test_field_set_needs(void)
+{
+	const char *oldh = "struct params {\n\tint quality;\n};\n";
+	const char *newh = "struct params {\n\tint quality;\n\tsize_t max_regions;\n};\n";
+	const char *oldc = "#include \"p.h\"\nvoid init(struct params *p)\n{\n\tp->quality = 5;\n}\n"
+			   "void *make(struct params *p)\n{\n\treturn malloc(p->quality);\n}\n";
+	const char *newc = "#include \"p.h\"\nvoid init(struct params *p)\n{\n\tp->quality = 5;\n\tp->max_regions = 64;\n}\n"
+			   "void *make(struct params *p)\n{\n\treturn malloc(p->quality + p->max_regions);\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "p.h", oldh, newh);
+	change_set_add_hunk(s, 2, 0, 3, 1, "", 0);   /* 0: the field */
+	add_text(s, "p.c", oldc, newc);
+	change_set_add_hunk(s, 4, 0, 5, 1, "", 0);   /* 1: its value set */
+	change_set_add_hunk(s, 8, 1, 9, 1, "", 0);   /* 2: read */
+	struct deps d;
+	deps_of(s, &d);
+	CHECK(needs_change(&d, 2, 1) && !needs_change(&d, 1, 2));
+	CHECK(needs_change(&d, 2, 0) && needs_change(&d, 1, 0));
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* A template header: its function's name made by a pasting macro the
  * including file defines before each include (brotli's `static void
  * FN(BuildAndStoreEntropyCodes)(...)` with `#define FN(X) X ## Literal`),
@@ -2652,6 +2677,7 @@ int main(void)
 	RUN(test_type_clash);
 	RUN(test_pasted_names);
 	RUN(test_template_header);
+	RUN(test_field_set_needs);
 	RUN(test_multiline_call);
 	RUN(test_renamed_initialized_local);
 	RUN(test_signature_blocks);
