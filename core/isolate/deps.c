@@ -1114,6 +1114,62 @@ static size_t segment_end(char **tok, size_t n, size_t i, int *depth)
  * (when given), as "old-base stars>new-base stars". */
 static int untyped(const char *shape);
 
+/* Walk two shapes' types in step (segment_end): the type before a
+ * function's parenthesis (or a variable's), then each parameter's; each
+ * pair to visit (k: 0 for the first) until it returns nonzero. Returns
+ * that value, 0 when either shape ended, or, with both_end, -1 when one
+ * ended before the other. */
+static int walk_types(const char *a, const char *b, int both_end,
+		      int (*visit)(void *priv, size_t k, const struct ctype *ca, const struct ctype *cb), void *priv)
+{
+	char *sa = xstrdup(a), *sb = xstrdup(b), **ta, **tb;
+	size_t na = shape_tokens(sa, &ta), nb = shape_tokens(sb, &tb), ia = 0, ib = 0;
+	int rc = 0, da = 0, db = 0;
+	for (size_t k = 0;; k++) {
+		size_t ea = segment_end(ta, na, ia, &da), eb = segment_end(tb, nb, ib, &db);
+		struct ctype ca, cb;
+		ctype_of(ta, ia, ea, &ca);
+		ctype_of(tb, ib, eb, &cb);
+		rc = (ea > ia || eb > ib) ? visit(priv, k, &ca, &cb) : 0;
+		buf_release(&ca.base);
+		buf_release(&cb.base);
+		if (rc)
+			break;
+		int enda = ea >= na || !strcmp(ta[ea], ")"), endb = eb >= nb || !strcmp(tb[eb], ")");
+		if (enda || endb) {
+			rc = both_end && enda != endb ? -1 : 0;
+			break;
+		}
+		da += !strcmp(ta[ea], "(");   /* past a function's '(': its parameters */
+		db += !strcmp(tb[eb], "(");
+		ia = ea + 1;
+		ib = eb + 1;
+	}
+	free(ta);
+	free(tb);
+	free(sa);
+	free(sb);
+	return rc;
+}
+
+struct clash_walk {
+	const struct types *ty;
+	struct buf *pair;
+};
+
+static int clash_visit(void *priv, size_t k, const struct ctype *ca, const struct ctype *cb)
+{
+	struct clash_walk *w = priv;
+	if (!ctypes_clash(ca, cb, w->ty))
+		return 0;
+	/* The two types, when they differ by more than a qualifier. */
+	const char *pa = type_canon(w->ty, ca->base.s ? ca->base.s : ""), *pb = type_canon(w->ty, cb->base.s ? cb->base.s : "");
+	if (w->pair && (ca->stars != cb->stars || strcmp(pa, pb)) && (struct_like(w->ty, pa) || struct_like(w->ty, pb)) &&
+	    !strpbrk(pa, ",()") && !strpbrk(pb, ",()"))
+		buf_addf(w->pair, "%s%d>%s%d", pa, ca->stars, pb, cb->stars);
+	return 1 + (k > 0);
+}
+
 static int types_clash(char *const *old, size_t nold, char *const *new, size_t nnew, const struct types *ty,
 		       struct buf *pair)
 {
@@ -1124,36 +1180,8 @@ static int types_clash(char *const *old, size_t nold, char *const *new, size_t n
 	for (size_t i = 0; i < nold + nnew; i++)
 		if (untyped(i < nold ? old[i] : new[i - nold]))
 			return 0;
-	char *sa = xstrdup(old[0]), *sb = xstrdup(new[0]), **ta, **tb;
-	size_t na = shape_tokens(sa, &ta), nb = shape_tokens(sb, &tb), ia = 0, ib = 0;
-	int clash = 0, da = 0, db = 0;
-	while (!clash) {
-		size_t ea = segment_end(ta, na, ia, &da), eb = segment_end(tb, nb, ib, &db);
-		struct ctype ca, cb;
-		ctype_of(ta, ia, ea, &ca);
-		ctype_of(tb, ib, eb, &cb);
-		clash = (ea > ia || eb > ib) && ctypes_clash(&ca, &cb, ty) ? 1 + (ia > 0) : 0;
-		/* The two types, when they differ by more than a qualifier. */
-		const char *pa = type_canon(ty, ca.base.s ? ca.base.s : ""), *pb = type_canon(ty, cb.base.s ? cb.base.s : "");
-		if (clash && pair && (ca.stars != cb.stars || strcmp(pa, pb)) && (struct_like(ty, pa) || struct_like(ty, pb)) &&
-		    !strpbrk(pa, ",()") && !strpbrk(pb, ",()")) {
-			buf_addf(pair, "%s%d>%s%d", pa, ca.stars, pb, cb.stars);
-			pair = NULL;
-		}
-		buf_release(&ca.base);
-		buf_release(&cb.base);
-		if (ea >= na || eb >= nb || !strcmp(ta[ea], ")") || !strcmp(tb[eb], ")"))
-			break;
-		da += !strcmp(ta[ea], "(");   /* past a function's '(': its parameters */
-		db += !strcmp(tb[eb], "(");
-		ia = ea + 1;
-		ib = eb + 1;
-	}
-	free(ta);
-	free(tb);
-	free(sa);
-	free(sb);
-	return clash;
+	struct clash_walk w = {ty, pair};
+	return walk_types(old[0], new[0], 0, clash_visit, &w);
 }
 
 /* Whether a word names an integer type: C's own words, and the C
@@ -1285,38 +1313,22 @@ static int integer_base(const struct types *ty, const char *base)
 	return ok;
 }
 
+/* A pair of types that differ but for integer words (C converts between
+ * them), `static` and `inline`. */
+static int unlike_visit(void *priv, size_t k, const struct ctype *ca, const struct ctype *cb)
+{
+	const struct types *ty = priv;
+	const char *pa = ca->base.s ? ca->base.s : "", *pb = cb->base.s ? cb->base.s : "";
+	(void)k;
+	return !(ca->stars == cb->stars && ca->quals == cb->quals &&
+		 (!strcmp(pa, pb) || (!ca->stars && integer_base(ty, pa) && integer_base(ty, pb))));
+}
+
 /* Whether two function shapes take and return the same types, but for
- * integer types (C converts between them), `static` and `inline`. */
+ * integer types, `static` and `inline`. */
 static int alike_types(const struct types *ty, const char *a, const char *b)
 {
-	char *sa = xstrdup(a), *sb = xstrdup(b), **ta, **tb;
-	size_t na = shape_tokens(sa, &ta), nb = shape_tokens(sb, &tb), ia = 0, ib = 0;
-	int alike = 1, da = 0, db = 0;
-	while (alike) {
-		size_t ea = segment_end(ta, na, ia, &da), eb = segment_end(tb, nb, ib, &db);
-		struct ctype ca, cb;
-		ctype_of(ta, ia, ea, &ca);
-		ctype_of(tb, ib, eb, &cb);
-		const char *pa = ca.base.s ? ca.base.s : "", *pb = cb.base.s ? cb.base.s : "";
-		alike = ca.stars == cb.stars && ca.quals == cb.quals &&
-			(!strcmp(pa, pb) || (!ca.stars && integer_base(ty, pa) && integer_base(ty, pb)));
-		buf_release(&ca.base);
-		buf_release(&cb.base);
-		int enda = ea >= na || !strcmp(ta[ea], ")"), endb = eb >= nb || !strcmp(tb[eb], ")");
-		if (enda || endb) {
-			alike = alike && enda == endb;
-			break;
-		}
-		da += !strcmp(ta[ea], "(");
-		db += !strcmp(tb[eb], "(");
-		ia = ea + 1;
-		ib = eb + 1;
-	}
-	free(ta);
-	free(tb);
-	free(sa);
-	free(sb);
-	return alike;
+	return walk_types(a, b, 1, unlike_visit, (void *)ty) == 0;
 }
 
 /* Whether every call of function name builds against either revision's
