@@ -917,6 +917,25 @@ struct types {
 	size_t nints;
 };
 
+/* Whether token k of sc is the name a `typedef enum ... { ... } T;` declares. */
+static int names_enum(const struct scan *sc, size_t k)
+{
+	if (k == 0 || !scan_punct(&sc->t[k - 1], '}'))
+		return 0;
+	int depth = 0;
+	for (size_t i = k - 1; i-- > 0;) {
+		if (scan_punct(&sc->t[i + 1], '}'))
+			depth++;
+		if (scan_punct(&sc->t[i + 1], '{') && --depth == 0) {
+			size_t j = i;
+			if (j > 0 && sc->t[j].kind == T_IDENT && !scan_tok_is(&sc->t[j], "enum"))
+				j--;   /* the tag */
+			return scan_tok_is(&sc->t[j], "enum") && j > 0 && scan_tok_is(&sc->t[j - 1], "typedef");
+		}
+	}
+	return 0;
+}
+
 /* Whether token k of sc names what a struct or union definition or
  * declaration declares: `struct s {`, `} T;` closing `typedef struct {`. */
 static int names_struct(const struct scan *sc, size_t k)
@@ -953,14 +972,15 @@ static int integer_typedef(const struct types *ty, const struct decl *dc)
 	char *sh = xstrdup(dc->shape), **tok;
 	size_t n = shape_tokens(sh, &tok);
 	int ok = n >= 3 && !strcmp(tok[n - 1], dc->name);
-	for (size_t k = 1; ok && k + 1 < n; k++)
+	for (size_t k = 1; ok && k + 1 < n && strcmp(tok[1], "enum"); k++)
 		ok = integer_word(ty, tok[k]);
 	free(tok);
 	free(sh);
 	return ok;
 }
 
-static void types_init(struct types *ty, const struct scan *scans, size_t nscans)
+static void types_init(struct types *ty, const struct scan *scans, size_t nscans, const struct scan *more,
+		       size_t nmore)
 {
 	memset(ty, 0, sizeof(*ty));
 	for (size_t f = 0; f < nscans; f++)
@@ -993,12 +1013,20 @@ static void types_init(struct types *ty, const struct scan *scans, size_t nscans
 	 * `typedef length_t val_t;` after it): integer words too. */
 	const struct decl **td = NULL;
 	size_t ntd = 0;
-	for (size_t f = 0; f < nscans; f++)
-		for (size_t k = 0; k < scans[f].nd; k++)
-			if (scans[f].d[k].cls == 'g' && !strncmp(scans[f].d[k].shape, "typedef ", 8)) {
+	for (size_t f = 0; f < nscans + nmore; f++) {
+		const struct scan *sc = f < nscans ? &scans[f] : &more[f - nscans];
+		for (size_t k = 0; k < sc->nd; k++) {
+			const struct decl *dc = &sc->d[k];
+			if (dc->cls == 'g' && dc->tok < sc->nt && names_enum(sc, dc->tok) &&
+			    !integer_word(ty, dc->name)) {
+				ty->ints = xrealloc(ty->ints, (ty->nints + 1) * sizeof(*ty->ints));
+				ty->ints[ty->nints++] = dc->name;   /* an enum: an integer type */
+			} else if (dc->cls == 'g' && !strncmp(dc->shape, "typedef ", 8)) {
 				td = xrealloc(td, (ntd + 1) * sizeof(*td));
-				td[ntd++] = &scans[f].d[k];
+				td[ntd++] = dc;
 			}
+		}
+	}
 	for (int again = 1; again;) {
 		again = 0;
 		for (size_t k = 0; k < ntd; k++) {
@@ -1300,17 +1328,31 @@ static int untyped(const char *shape)
 	return !strncmp(p, " (", 2);
 }
 
-/* Whether a base type (ctype's) is integer words only. */
-static int integer_base(const struct types *ty, const char *base)
+/* Whether two base types (ctype's) are integer types both: each holds an
+ * integer word, and the words one has and the other lacks are integer
+ * words (a macro such as less's `public` before either is the same). */
+static int integer_like(const struct types *ty, const char *a, const char *b)
 {
-	char *b = xstrdup(base ? base : ""), **tok;
-	size_t n = shape_tokens(b, &tok);
-	int ok = n > 0;
-	for (size_t k = 0; k < n && ok; k++)
-		ok = integer_word(ty, tok[k]);
-	free(tok);
-	free(b);
-	return ok;
+	char *sa = xstrdup(a ? a : ""), *sb = xstrdup(b ? b : ""), **ta, **tb;
+	size_t na = shape_tokens(sa, &ta), nb = shape_tokens(sb, &tb);
+	int ia = 0, ib = 0, ok = 1;
+	for (size_t k = 0; k < na; k++)
+		ia |= integer_word(ty, ta[k]);
+	for (size_t k = 0; k < nb; k++)
+		ib |= integer_word(ty, tb[k]);
+	for (size_t k = 0; ok && k < na + nb; k++) {
+		const char *w = k < na ? ta[k] : tb[k - na];
+		char **other = k < na ? tb : ta;
+		size_t no = k < na ? nb : na, j = 0;
+		while (j < no && strcmp(other[j], w))
+			j++;
+		ok = j < no || integer_word(ty, w);
+	}
+	free(ta);
+	free(tb);
+	free(sa);
+	free(sb);
+	return ia && ib && ok;
 }
 
 /* A pair of types that differ but for integer words (C converts between
@@ -1321,7 +1363,7 @@ static int unlike_visit(void *priv, size_t k, const struct ctype *ca, const stru
 	const char *pa = ca->base.s ? ca->base.s : "", *pb = cb->base.s ? cb->base.s : "";
 	(void)k;
 	return !(ca->stars == cb->stars && ca->quals == cb->quals &&
-		 (!strcmp(pa, pb) || (!ca->stars && integer_base(ty, pa) && integer_base(ty, pb))));
+		 (!strcmp(pa, pb) || (!ca->stars && integer_like(ty, pa, pb))));
 }
 
 /* Whether two function shapes take and return the same types, but for
@@ -2910,7 +2952,8 @@ int deps_reads(const char *path)
 
 int deps_source_of(const char *path, const char *data, size_t len)
 {
-	return c_like(path) && data && memmem(data, len, "##", 2);
+	return c_like(path) && data &&
+	       (memmem(data, len, "##", 2) || (header_like(path) && memmem(data, len, "typedef", 7)));
 }
 
 void deps_compute(const struct change_set *s, const struct deps_source *src, size_t nsrc, struct deps *d)
@@ -3009,8 +3052,15 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 	/* Each name whose declarations changed ties its declaring hunks to its users. */
 	struct includes incl;
 	includes_init(&incl, s, scans);
+	/* The unchanged headers that typedef types: which of them are
+	 * integers (an enum in lang.h returned by a changed function). */
+	struct scan *sscans = xcalloc(nsrc + 1, sizeof(*sscans));
+	size_t nss = 0;
+	for (size_t f = 0; f < nsrc; f++)
+		if (src[f].data && memmem(src[f].data, src[f].len, "typedef", 7))
+			scan_file(src[f].data, src[f].len, &sscans[nss++]);
 	struct types ty;
-	types_init(&ty, scans, 2 * s->nfiles);
+	types_init(&ty, scans, 2 * s->nfiles, sscans, nss);
 	struct migr *migr = NULL;   /* declarations whose type changed so */
 	size_t nmigr = 0;
 	char *done = xcalloc(nhd + 1, 1);
@@ -3224,6 +3274,9 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 	migration_ties(migr, nmigr, d, hard);
 	renamed_locals(s, hd, nhd, d, hard);
 	types_release(&ty);
+	for (size_t f = 0; f < nss; f++)
+		scan_release(&sscans[f]);
+	free(sscans);
 	mix_ties(mix, nmix, d, hard);
 	label_ties(s, scans, owners, d, hard);
 	generated_ties(s, hard);

@@ -108,14 +108,16 @@ struct deps {
 
 /* An unchanged file the changed ones may read: only the macros it
  * defines that paste names (`#define DEF(id) OP_ ## id,`) are used, for
- * the names their calls in changed files make. */
+ * the names their calls in changed files make, and the types it typedefs
+ * as integers or enums (a changed function's `int` made `lbool`). */
 struct deps_source {
 	const char *data;
 	size_t len;
 };
 
 /* Whether a file at path is C that deps reads; whether an unchanged one
- * with these contents is worth passing as a source: C that pastes tokens. */
+ * with these contents is worth passing as a source: C that pastes tokens,
+ * or a header that typedefs. */
 int deps_reads(const char *path);
 int deps_source_of(const char *path, const char *data, size_t len);
 /* Compute the groups of set s, with nsrc unchanged sources. Never fails:

@@ -723,6 +723,34 @@ static void test_calls_alike(void)
 	change_set_free(s);
 }
 
+/* A function made to return an enum an unchanged header typedefs (less's
+ * `public int is_ascii_char(...)` made `public lbool is_ascii_char(...)`,
+ * `lbool` in lang.h): C converts between an enum and int, so its callers
+ * are not tied to it; without the header, `lbool` is a type unknown. */
+static void test_enum_typedef_source(void)
+{
+	const char *lang = "typedef enum lbool { LFALSE, LTRUE } lbool;\n";
+	const char *oldc = "#define public\npublic int is_ascii(int c)\n{\n\treturn c < 128;\n}\n"
+			   "int ctl(int c)\n{\n\tif (is_ascii(c))\n\t\treturn 1;\n\treturn 0;\n}\n";
+	const char *newc = "#define public\npublic lbool is_ascii(int c)\n{\n\treturn c < 128;\n}\n"
+			   "int ctl(int c)\n{\n\tif (!is_ascii(c))\n\t\treturn 1;\n\treturn 0;\n}\n";
+	for (int with = 0; with < 2; with++) {
+		struct change_set *s = change_set_new("a", "b");
+		add_text(s, "line.c", oldc, newc);
+		change_set_add_hunk(s, 2, 1, 2, 1, "", 0);   /* 0: int made lbool */
+		change_set_add_hunk(s, 8, 1, 8, 1, "", 0);   /* 1: a caller */
+		struct cerr e;
+		CHECK(change_set_finish(s, &e) == 0);
+		CHECK(deps_source_of("lang.h", lang, strlen(lang)));
+		struct deps_source src = {lang, strlen(lang)};
+		struct deps d;
+		deps_compute(s, with ? &src : NULL, (size_t)with, &d);
+		CHECK(with ? d.group[1] < 0 : d.group[1] >= 0);
+		deps_release(&d);
+		change_set_free(s);
+	}
+}
+
 /* A switch's labels renumbered, each in a hunk of its own (a generated
  * scanner's `case 44:` made `case 43:`): a value one hunk removes and
  * another adds only builds with it (`duplicate case value`); a hunk
@@ -2693,6 +2721,7 @@ int main(void)
 	RUN(test_moved_local);
 	RUN(test_integer_retyped);
 	RUN(test_calls_alike);
+	RUN(test_enum_typedef_source);
 	RUN(test_renumbered_labels);
 	RUN(test_attribute_macro);
 	RUN(test_generated_file);
