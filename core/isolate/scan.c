@@ -523,7 +523,6 @@ static int statement_macro(const struct scan *sc, size_t i)
 	return upper;
 }
 
-/* Token i of sc used, in scope. */
 /* Whether token i is a `%` starting its line: a grammar's or a scanner's
  * mark or option, even after a line no `;` ended (flex's `N [0-9]+`). */
 static int line_percent(const struct scan *sc, size_t i)
@@ -532,6 +531,7 @@ static int line_percent(const struct scan *sc, size_t i)
 	return t->kind == T_PUNCT && t->len == 1 && t->s[0] == '%' && (i == 0 || sc->t[i - 1].line < t->line);
 }
 
+/* Token i of sc used, in scope. */
 static void add_use(struct scan *sc, size_t i, const char *scope)
 {
 	const struct tok *t = &sc->t[i];
@@ -1075,6 +1075,31 @@ static void paste_statement(const struct paste *c, size_t *s0, size_t *s1)
 	*s1 = b;
 }
 
+/* A declaration's shape whose declarator is a call of a pasting macro
+ * (`static void FN ( Build ) ( int a )`), with name in place of the call
+ * (`static void BuildLiteral ( int a )`), into b. */
+static void made_shape(const char *shape, const struct tok *call, const char *name, struct buf *b)
+{
+	size_t n = call->len, at = 0, len = strlen(shape);
+	/* The call: its name at the start or after a space, then its group. */
+	while (at + n + 3 <= len && !((at == 0 || shape[at - 1] == ' ') && !strncmp(shape + at, call->s, n) &&
+				      !strncmp(shape + at + n, " ( ", 3)))
+		at++;
+	if (at + n + 3 > len) {
+		buf_adds(b, shape);
+		return;
+	}
+	buf_add(b, shape, at);
+	buf_adds(b, name);
+	const char *q = shape + at + n + 1;   /* its '(' */
+	for (int d = 0; *q; q++) {
+		d += (*q == '(') - (*q == ')');
+		if (d == 0)
+			break;
+	}
+	buf_adds(b, *q ? q + 1 : "");
+}
+
 /* Names made by token pasting: a call of a macro whose body pastes a
  * parameter to other text (`#define DEF(id, size) REOP_ ## id,` over the
  * `DEF(drop, 1)` lines of a header) declares, at the call, the name it
@@ -1084,33 +1109,6 @@ static void paste_statement(const struct paste *c, size_t *s0, size_t *s1)
  * n,`). The macro may be defined in another changed file; a name made by
  * a definition the call never meets is a name nothing uses, so taking
  * every definition of the macro is harmless. */
-/* A declaration's shape whose declarator is a call of a pasting macro
- * (`static void FN ( Build ) ( int a )`), with name in place of the call
- * (`static void BuildLiteral ( int a )`), into b. */
-static void made_shape(const char *shape, const struct tok *call, const char *name, struct buf *b)
-{
-	size_t n = call->len;
-	const char *at = shape;
-	while ((at = strstr(at, " ")) && !(!strncmp(at + 1, call->s, n) && !strncmp(at + 1 + n, " ( ", 3)))
-		at++;
-	if (!strncmp(shape, call->s, n) && !strncmp(shape + n, " ( ", 3))
-		at = shape - 1;
-	if (!at) {
-		buf_adds(b, shape);
-		return;
-	}
-	buf_add(b, shape, (size_t)(at + 1 - shape));
-	buf_adds(b, name);
-	const char *q = at + 1 + n + 1;   /* its '(' */
-	int d = 0;
-	for (; *q; q++) {
-		d += (*q == '(') - (*q == ')');
-		if (d == 0)
-			break;
-	}
-	buf_adds(b, *q ? q + 1 : "");
-}
-
 void scan_paste_declare(struct scan *scans, size_t nscans, const struct deps_source *src, size_t nsrc)
 {
 	struct paste *p = NULL;
