@@ -1008,9 +1008,10 @@ static void types_init(struct types *ty, const struct scan *scans, size_t nscans
 		}
 	if (ty->nstructs)
 		qsort(ty->structs, ty->nstructs, sizeof(*ty->structs), cmp_cstr);
-	/* The names every typedef of which, in the changed files, is of an
-	 * integer type (pigz's `typedef unsigned long length_t;`, and
-	 * `typedef length_t val_t;` after it): integer words too. */
+	/* The names every typedef of which, in the changed files and the
+	 * headers read (more), is of an integer type (pigz's `typedef unsigned
+	 * long length_t;`, and `typedef length_t val_t;` after it), and the
+	 * enums typedef'd (less's `lbool`): integer words too. */
 	const struct decl **td = NULL;
 	size_t ntd = 0;
 	for (size_t f = 0; f < nscans + nmore; f++) {
@@ -1278,7 +1279,8 @@ static size_t own_declarator(char **tok, size_t n, const char *name)
 static int integer_rest(const struct types *ty, const char *shape, const char *name, struct buf *b)
 {
 	char *sh = xstrdup(shape), **tok;
-	size_t n = own_declarator(tok, shape_tokens(sh, &tok), name);
+	size_t n = shape_tokens(sh, &tok);
+	n = own_declarator(tok, n, name);
 	int ints = 0, ok = 1;
 	buf_reset(b);
 	for (size_t k = 0; k < n && ok; k++) {
@@ -1355,8 +1357,8 @@ static int integer_like(const struct types *ty, const char *a, const char *b)
 	return ia && ib && ok;
 }
 
-/* A pair of types that differ but for integer words (C converts between
- * them), `static` and `inline`. */
+/* Whether a pair of types differs by more than integer words (C converts
+ * between integer types), `static` and `inline`. */
 static int unlike_visit(void *priv, size_t k, const struct ctype *ca, const struct ctype *cb)
 {
 	const struct types *ty = priv;
