@@ -917,23 +917,32 @@ struct types {
 	size_t nints;
 };
 
-/* Whether token k of sc is the name a `typedef enum ... { ... } T;` declares. */
-static int names_enum(const struct scan *sc, size_t k)
+/* The keyword before the body whose `}` is token k - 1 of sc (`struct`,
+ * `union`, `enum`, past a tag), or -1. */
+static long body_keyword(const struct scan *sc, size_t k)
 {
 	if (k == 0 || !scan_punct(&sc->t[k - 1], '}'))
-		return 0;
+		return -1;
 	int depth = 0;
 	for (size_t i = k - 1; i-- > 0;) {
 		if (scan_punct(&sc->t[i + 1], '}'))
 			depth++;
 		if (scan_punct(&sc->t[i + 1], '{') && --depth == 0) {
 			size_t j = i;
-			if (j > 0 && sc->t[j].kind == T_IDENT && !scan_tok_is(&sc->t[j], "enum"))
+			if (j > 0 && sc->t[j].kind == T_IDENT && !scan_tok_is(&sc->t[j], "struct") &&
+			    !scan_tok_is(&sc->t[j], "union") && !scan_tok_is(&sc->t[j], "enum"))
 				j--;   /* the tag */
-			return scan_tok_is(&sc->t[j], "enum") && j > 0 && scan_tok_is(&sc->t[j - 1], "typedef");
+			return (long)j;
 		}
 	}
-	return 0;
+	return -1;
+}
+
+/* Whether token k of sc is the name a `typedef enum ... { ... } T;` declares. */
+static int names_enum(const struct scan *sc, size_t k)
+{
+	long j = body_keyword(sc, k);
+	return j > 0 && scan_tok_is(&sc->t[j], "enum") && scan_tok_is(&sc->t[j - 1], "typedef");
 }
 
 /* Whether token k of sc names what a struct or union definition or
@@ -945,21 +954,8 @@ static int names_struct(const struct scan *sc, size_t k)
 	const struct tok *t = &sc->t[k - 1];
 	if (scan_tok_is(t, "struct") || scan_tok_is(t, "union"))
 		return 1;
-	if (!scan_punct(t, '}'))
-		return 0;
-	int depth = 0;
-	for (size_t i = k - 1; i-- > 0;) {
-		if (scan_punct(&sc->t[i + 1], '}'))
-			depth++;
-		if (scan_punct(&sc->t[i + 1], '{') && --depth == 0) {
-			size_t j = i;
-			if (j > 0 && sc->t[j].kind == T_IDENT && !scan_tok_is(&sc->t[j], "struct") &&
-			    !scan_tok_is(&sc->t[j], "union") && !scan_tok_is(&sc->t[j], "enum"))
-				j--;   /* the tag */
-			return scan_tok_is(&sc->t[j], "struct") || scan_tok_is(&sc->t[j], "union");
-		}
-	}
-	return 0;
+	long j = body_keyword(sc, k);
+	return j >= 0 && (scan_tok_is(&sc->t[j], "struct") || scan_tok_is(&sc->t[j], "union"));
 }
 
 static int integer_word(const struct types *ty, const char *w);
