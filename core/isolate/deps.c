@@ -2540,6 +2540,18 @@ static int in_sorted(const char **v, size_t n, const char *name)
 	return bsearch(&name, v, n, sizeof(*v), cmp_cstr) != NULL;
 }
 
+/* Change from needs change to where names left unused are errors (quiet). */
+static void add_quiet(struct deps *d, size_t from, size_t to, const char *name)
+{
+	if (from == to)
+		return;
+	d->quiet = xrealloc(d->quiet, (d->nquiet + 1) * sizeof(*d->quiet));
+	d->quiet_names = xrealloc(d->quiet_names, (d->nquiet + 1) * sizeof(*d->quiet_names));
+	d->quiet[d->nquiet][0] = from;
+	d->quiet[d->nquiet][1] = to;
+	d->quiet_names[d->nquiet++] = xstrdup(name);
+}
+
 /* Change from likely needs include change to, for name (header_needs). */
 static void add_header(struct deps *d, size_t from, size_t to, const char *name)
 {
@@ -3072,6 +3084,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 		size_t *members = xmalloc((nhd + 1) * sizeof(*members)), nm = 0;
 		int *mside = xmalloc((nhd + 1) * sizeof(*mside));
 		size_t *idx = xmalloc((nhd + 1) * sizeof(*idx));
+		size_t (*dtok)[2] = xmalloc((nhd + 1) * sizeof(*dtok));   /* its declarations: scan, token */
 		int guarded = 0, statics[2] = {0, 0};
 		long sfile = -1;   /* a file where it is static */
 		for (size_t k = i; k < nhd; k++)
@@ -3085,6 +3098,8 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 				}
 				sh[hd[k].side][nsh[hd[k].side]++] = hd[k].d->shape;
 				mside[nm] = hd[k].side;
+				dtok[nm][0] = 2 * s->changes[hd[k].change].file + (size_t)hd[k].side;
+				dtok[nm][1] = hd[k].d->tok;
 				idx[nm] = k;
 				members[nm++] = hd[k].change;
 			}
@@ -3180,6 +3195,11 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 			}
 			if (moved_local)
 				order_needs(s, scans, owners, key, s->changes[hd[i].change].file, members, nm, d);
+			/* A static or local only one revision declares, used
+			 * there by one hunk alone and by no unchanged line: left
+			 * unused without it (quiet). */
+			int quiet = added && (key->cls == 'l' || statics[added > 0]);
+			long quser = -1;
 			/* Its users, old lines or new (in a hunk, or in a branch one guards). */
 			for (size_t f = 0; f < 2 * s->nfiles; f++) {
 				const struct scan *sc = &scans[f];
@@ -3194,6 +3214,14 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 						continue;
 					long c = owner_of(sc, owners[f], u->tok);
 					int far = linkage && (long)(f / 2) != sfile;
+					int declaring = 0;   /* the name's own declarator */
+					for (size_t m = 0; m < nm && !declaring; m++)
+						declaring = dtok[m][0] == f && dtok[m][1] == u->tok;
+					for (size_t m = 0; quiet && !declaring && side == (added > 0) && m < nm; m++)
+						if (c == (long)members[m])
+							quiet = 0;   /* used where it is declared */
+					if (quiet && !declaring && side == (added > 0))
+						quiet = c >= 0 && (quser < 0 || quser == c) ? (quser = c, 1) : 0;
 					if (c < 0 && added && key->cls == 'g' && side == (added > 0 ? 0 : 1))
 						shadow_needs(hd, nhd, u, side, members, nm, added, d);
 					if (c < 0 && clash && side) {
@@ -3261,11 +3289,18 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 						}
 				}
 			}
+			for (size_t m = 0; quiet && quser >= 0 && m < nm; m++) {
+				if (added > 0)
+					add_quiet(d, members[m], (size_t)quser, key->name);
+				else
+					add_quiet(d, (size_t)quser, members[m], key->name);
+			}
 		}
 		free(sh[0]);
 		free(sh[1]);
 		free(members);
 		free(mside);
+		free(dtok);
 	}
 	free(done);
 	includes_release(&incl);
@@ -3355,6 +3390,10 @@ void deps_release(struct deps *d)
 		free(d->header_names[k]);
 	free(d->header);
 	free(d->header_names);
+	for (size_t k = 0; k < d->nquiet; k++)
+		free(d->quiet_names[k]);
+	free(d->quiet);
+	free(d->quiet_names);
 	memset(d, 0, sizeof(*d));
 }
 

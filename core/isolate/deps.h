@@ -54,7 +54,10 @@
  * likely needs the hunks adding them (header: kept apart, a guess); so
  * does one newly using a name no changed file declares the hunks of
  * files neither C nor documentation whose new text holds it (a name the
- * build makes from a data file). Also
+ * build makes from a data file). Where unused names are errors
+ * (-Werror), a new static's or local's declaration needs its only user,
+ * and removing the only use of one needs its declaration removed (quiet:
+ * kept apart, for the search to take when it sees such an error). Also
  * the hunks that declare or use a given name,
  * for repairing a configuration from compiler errors (repair.h). The
  * lexical pass itself is scan.h's. */
@@ -103,6 +106,15 @@ struct deps {
 	size_t (*header)[2];
 	char **header_names;
 	size_t nheader;
+	/* Needs that hold where a name left unused does not build (-Werror):
+	 * change quiet[k][0] needs quiet[k][1] for quiet_names[k]. A new
+	 * static's or local's declaration needs its only user's hunk, and
+	 * the hunk removing the only use of one needs its declaration's
+	 * removal. Without -Werror they only warn: not listed in need (the
+	 * search takes them at the first such error). */
+	size_t (*quiet)[2];
+	char **quiet_names;
+	size_t nquiet;
 	size_t nchanges;
 };
 

@@ -36,6 +36,18 @@ static const char *const patterns[] = {
 	"type " Q "(?:(?:const|volatile|struct|union|enum) )*(\\w+)",
 	"(?:initializing|assigning to|returning|\\(have) " Q "(?:(?:const|volatile|struct|union|enum) )*(\\w+)",
 	"request for member " Q "(\\w+)" E,
+	"(?:function|variable) " Q "(\\w+)" E " has internal linkage but is not defined",
+	Q "(\\w+)" E " used but never defined",
+};
+
+/* Warnings made errors (-Werror): a name declared and no longer used, or
+ * used and no longer declared, when the hunks removing or adding its
+ * declaration and its last use are taken apart. */
+static const char *const unused_patterns[] = {
+	Q "(\\w+)" E " defined but not used",
+	Q "(\\w+)" E " declared " Q "static" E " but never defined",
+	"unused (?:variable|function|label|typedef|local typedef|const variable|parameter|macro) " Q "(\\w+)" E,
+	"variable " Q "(\\w+)" E " set but not used",
 };
 
 static void add_name(char ***names, size_t *n, const char *s, size_t len)
@@ -48,14 +60,27 @@ static void add_name(char ***names, size_t *n, const char *s, size_t len)
 	(*names)[*n] = NULL;
 }
 
-size_t repair_names(const char *output, char ***names)
+/* Whether the line of output holding offset at says it is an error (a
+ * warning does not fail a build). */
+static int error_line(const char *output, size_t len, size_t at)
 {
-	size_t n = 0, len = strlen(output);
-	*names = xcalloc(1, sizeof(**names));
-	for (size_t p = 0; p < sizeof(patterns) / sizeof(*patterns); p++) {
+	size_t b = at, e = at;
+	while (b > 0 && output[b - 1] != '\n')
+		b--;
+	while (e < len && output[e] != '\n')
+		e++;
+	return memmem(output + b, e - b, "error", 5) != NULL;
+}
+
+/* Add the names pattern table t (n of them) captures in output to *names;
+ * errors_only: only on lines that say error. */
+static void match_all(const char *const *t, size_t nt, const char *output, int errors_only, char ***names, size_t *n)
+{
+	size_t len = strlen(output);
+	for (size_t p = 0; p < nt; p++) {
 		int err;
 		PCRE2_SIZE off;
-		pcre2_code *c = pcre2_compile((PCRE2_SPTR)patterns[p], PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_MATCH_INVALID_UTF,
+		pcre2_code *c = pcre2_compile((PCRE2_SPTR)t[p], PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_MATCH_INVALID_UTF,
 					      &err, &off, NULL);
 		if (!c)
 			continue;
@@ -63,12 +88,29 @@ size_t repair_names(const char *output, char ***names)
 		PCRE2_SIZE start = 0;
 		while (start < len && pcre2_match(c, (PCRE2_SPTR)output, len, start, 0, md, NULL) >= 0) {
 			PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
-			add_name(names, &n, output + ov[2], ov[3] - ov[2]);
+			if (!errors_only || error_line(output, len, ov[2]))
+				add_name(names, n, output + ov[2], ov[3] - ov[2]);
 			start = ov[1] > start ? ov[1] : start + 1;
 		}
 		pcre2_match_data_free(md);
 		pcre2_code_free(c);
 	}
+}
+
+size_t repair_names(const char *output, char ***names)
+{
+	size_t n = 0;
+	*names = xcalloc(1, sizeof(**names));
+	match_all(patterns, sizeof(patterns) / sizeof(*patterns), output, 0, names, &n);
+	match_all(unused_patterns, sizeof(unused_patterns) / sizeof(*unused_patterns), output, 1, names, &n);
+	return n;
+}
+
+size_t repair_unused(const char *output, char ***names)
+{
+	size_t n = 0;
+	*names = xcalloc(1, sizeof(**names));
+	match_all(unused_patterns, sizeof(unused_patterns) / sizeof(*unused_patterns), output, 1, names, &n);
 	return n;
 }
 

@@ -392,6 +392,7 @@ static char *list_dup(const char *list)
 void sr_learnt_init(struct learnt *l, const struct deps *dp)
 {
 	l->n = dp->nheader;
+	l->quiet = 0;
 	l->need = xmalloc((dp->nheader + 1) * sizeof(*l->need));
 	l->name = xmalloc((dp->nheader + 1) * sizeof(*l->name));
 	for (size_t k = 0; k < dp->nheader; k++) {
@@ -773,8 +774,15 @@ static size_t complained_of(struct search *sr, const char *excerpt, int involvin
 	char **names;
 	size_t nn = repair_names(excerpt, &names), n = 0;
 	*out = xmalloc((nn * sr->s->nchanges + 1) * sizeof(**out));
-	for (size_t i = 0; i < nn; i++)
-		n += (involving ? deps_involving : deps_declaring)(sr->deps, names[i], *out + n);
+	for (size_t i = 0; i < nn; i++) {
+		/* A name left unused whose needs are taken (learn_quiet):
+		 * they mend it, not every change that holds a local's name. */
+		int quiet = 0;
+		for (size_t k = 0; involving && sr->learnt && sr->learnt->quiet && k < sr->deps->nquiet && !quiet; k++)
+			quiet = !strcmp(sr->deps->quiet_names[k], names[i]);
+		if (!quiet)
+			n += (involving ? deps_involving : deps_declaring)(sr->deps, names[i], *out + n);
+	}
 	repair_names_free(names);
 	return n;
 }
@@ -1023,6 +1031,102 @@ static size_t add_generators(struct search *sr, const char *excerpt, struct bits
 	return added;
 }
 
+/* Close b under the needs (sr_close_config), marking in noted the atoms
+ * that changed; how many. */
+static size_t close_noting(const struct search *sr, struct bits *b, int revert, struct bits *noted)
+{
+	struct bits *before = bits_dup(b);
+	size_t n = 0;
+	if (sr_close_config(sr, b, revert))
+		for (size_t a = 0; a < sr->s->natoms; a++)
+			if (bits_test(before, a) != bits_test(b, a)) {
+				bits_set(noted, a);
+				n++;
+			}
+	bits_free(before);
+	return n;
+}
+
+/* A build error for a name left unused says the build makes warnings
+ * errors (-Werror): from now on every configuration takes the needs deps
+ * keeps for that case (quiet: a new static's declaration with its only
+ * user, the only use of an old one removed with its declaration), so one
+ * failed build teaches them all. Whether it took them. */
+static int learn_quiet(struct search *sr, const char *excerpt)
+{
+	struct learnt *l = sr->learnt;
+	if (!l || l->quiet || !sr->deps)
+		return 0;
+	char **names;
+	size_t nn = repair_unused(excerpt, &names);
+	repair_names_free(names);
+	if (!nn)
+		return 0;
+	l->quiet = 1;
+	for (size_t k = 0; k < sr->deps->nquiet; k++)
+		learn_need(l, sr->deps->quiet[k][0], sr->deps->quiet[k][1], sr->deps->quiet_names[k]);
+	if (sr->deps->nquiet)
+		ex_event(sr->x, "WERROR", "unused names do not build: %zu declaration%s taken with %s only use from now on",
+			 sr->deps->nquiet, sr->deps->nquiet == 1 ? "" : "s", sr->deps->nquiet == 1 ? "its" : "their");
+	return 1;
+}
+
+/* Under -Werror a name left unused fails the build: a static helper
+ * without its caller, an old static whose last call is gone, a local
+ * whose only use went. The change of the search that takes its
+ * declaration away goes in (the old static's removal), or else the first
+ * that uses it (the helper's caller): one use is enough. It is added to
+ * applied (and to added_all), and the applied changes involving the name
+ * need it from now on (close_learnt), so the search pays for that failed
+ * build once. Returns how many atoms it added. */
+static size_t add_unused(struct search *sr, const char *excerpt, struct bits *applied, struct bits *added_all)
+{
+	const struct change_set *s = sr->s;
+	char **names;
+	size_t nn = repair_unused(excerpt, &names), added = 0;
+	if (learn_quiet(sr, excerpt))
+		added += close_noting(sr, applied, 0, added_all);   /* what the needs bring, as repair adds */
+	size_t *inv = xmalloc((s->nchanges + 1) * sizeof(*inv)), *decl = xmalloc((s->nchanges + 1) * sizeof(*decl));
+	char *in = xmalloc(s->nchanges + 1), *take = xmalloc(s->nchanges + 1);
+	for (size_t i = 0; i < nn; i++) {
+		size_t ni = deps_involving(sr->deps, names[i], inv), nd = deps_declaring(sr->deps, names[i], decl);
+		long first = -1;
+		int declares = 0;
+		for (size_t k = 0; k < ni; k++) {
+			const struct change *ch = &s->changes[inv[k]];
+			in[inv[k]] = sr_change_touched(ch, applied, 1);
+			take[inv[k]] = !in[inv[k]] && bits_test(sr->pool, ch->atom0);
+			for (size_t j = 0; take[inv[k]] && j < nd; j++)
+				declares |= decl[j] == inv[k];
+			if (take[inv[k]] && first < 0)
+				first = (long)inv[k];
+		}
+		for (size_t k = 0; k < ni; k++) {
+			int d = 0;
+			for (size_t j = 0; j < nd; j++)
+				d |= decl[j] == inv[k];
+			if (!take[inv[k]] || (declares ? !d : (long)inv[k] != first))
+				continue;
+			const struct change *ch = &s->changes[inv[k]];
+			for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++)
+				if (!bits_test(applied, a)) {
+					bits_set(applied, a);
+					bits_set(added_all, a);
+					added++;
+				}
+			for (size_t u = 0; sr->learnt && u < ni; u++)
+				if (in[inv[u]])
+					learn_need(sr->learnt, inv[u], inv[k], names[i]);
+		}
+	}
+	free(take);
+	free(in);
+	free(decl);
+	free(inv);
+	repair_names_free(names);
+	return added;
+}
+
 /* Did a configuration holding b pass (good_only: one applied to good,
  * not a reversion from bad)? Under the monotony the search assumes, b
  * passes too. */
@@ -1104,6 +1208,8 @@ int sr_test_repaired(struct search *sr, struct bits *applied)
 				}
 		}
 		free(decl);
+		/* Names left unused (-Werror): their declarations with their uses. */
+		added += names ? add_unused(sr, excerpt, applied, added_all) : 0;
 		/* Names from a header: its include, before learning the file whole. */
 		size_t inc = !added && names ? add_includes(sr, excerpt, applied, added_all) : 0;
 		/* Names a build script makes from a data file. */
@@ -1167,7 +1273,8 @@ int sr_test_revert_repaired(struct search *sr, struct bits *applied, enum unreso
 		}
 		if (names)
 			learn_reverted_uses(sr, excerpt, applied);
-		size_t *inv = NULL, ni = names ? complained_of(sr, excerpt, 1, &inv) : 0, added = 0;
+		size_t quiet = names && learn_quiet(sr, excerpt) ? close_noting(sr, applied, 1, added_all) : 0;
+		size_t *inv = NULL, ni = names ? complained_of(sr, excerpt, 1, &inv) : 0, added = quiet;
 		for (size_t k = 0; k < ni; k++) {
 			const struct change *ch = &sr->s->changes[inv[k]];
 			if (!sr_change_touched(ch, applied, 1))
@@ -1190,12 +1297,7 @@ int sr_test_revert_repaired(struct search *sr, struct bits *applied, enum unreso
 				*why_out = why;
 			return v;
 		}
-		struct bits *before = bits_dup(applied);
-		if (sr_close_config(sr, applied, 1))
-			for (size_t a = 0; a < sr->s->natoms; a++)
-				if (bits_test(before, a) && !bits_test(applied, a))
-					bits_set(added_all, a);
-		bits_free(before);
+		close_noting(sr, applied, 1, added_all);
 	}
 }
 

@@ -126,6 +126,7 @@ struct learnt {
 	size_t (*need)[2];   /* change need[k][0] needs change need[k][1] */
 	char **name;         /* for name[k] ("" ended, to free) */
 	size_t n;
+	int quiet;           /* the deps' quiet needs are taken: unused names do not build */
 };
 
 /* stage.c: the helpers every stage uses */

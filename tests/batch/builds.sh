@@ -350,4 +350,17 @@ check "migration: exit 0" [ "$RC" = 0 ]
 check "migration: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
 check "migration: main's change is failure-inducing, alone" [ "$(jqf '[.failure_inducing[].file] | join(" ")')" = main.c ]
 check "migration: main's change is the fix, alone" [ "$(jqf '[.fix[].file] | join(" ")')" = main.c ]
+# Built with -Werror: a static helper without its caller, an old static
+# whose last call is gone, or a local whose only use went fails to build
+# ("defined but not used", "unused variable"). Repair reads those as it
+# reads an undeclared name and adds the hunk that goes with it, so the
+# file is not taken whole: the constant alone is the answer.
+d=$(fixture werror_unused)
+culprit_json "$d" --good good --bad bad --build 'make CFLAGS=-Werror' --no-semantic -- ./run-test.sh
+check "werror_unused: exit 0" [ "$RC" = 0 ]
+check "werror_unused: the constant is failure-inducing, alone" [ "$(jqf '.failure_inducing | length')" = 1 ] &&
+	[ "$(jqf '.failure_inducing[0].added[0]')" = "	return 10;" ]
+check "werror_unused: the constant is the fix, alone" [ "$(jqf '[.fix[].id] | join(" ")')" = "$(jqf '.failure_inducing[0].id')" ]
+total=$(jqf .configurations_tested); unbuilt=$(jqf .configurations_failed_to_build)
+check "werror_unused: at most one configuration failed to build ($unbuilt of $total)" [ "$unbuilt" -le 1 ]
 finish

@@ -83,6 +83,92 @@ static void test_clang_messages(void)
 	repair_names_free(names);
 }
 
+/* Warnings made errors: names left unused, read only where the line says
+ * error (a plain warning fails no build); they are names repair knows too. */
+static void test_unused_messages(void)
+{
+	char **names;
+	const char *out =
+		"calc.c:3:12: error: \xe2\x80\x98twice\xe2\x80\x99 defined but not used [-Werror=unused-function]\n"
+		"calc.c:45:13: error: unused variable \xe2\x80\x98" "bias\xe2\x80\x99 [-Werror=unused-variable]\n"
+		"calc.c:50:9: error: variable 'total' set but not used [-Werror,-Wunused-but-set-variable]\n"
+		"calc.c:60:12: error: unused function 'legacy' [-Werror,-Wunused-function]\n"
+		"calc.c:70:13: error: 'probe' declared 'static' but never defined [-Werror=unused-function]\n"
+		"main.c:7:6: warning: unused variable 'spare' [-Wunused-variable]\n";
+	size_t n = repair_unused(out, &names);
+	CHECK(n == 5);
+	CHECK(has(names, "twice") && has(names, "bias") && has(names, "total") && has(names, "legacy") && has(names, "probe"));
+	CHECK(!has(names, "spare"));
+	repair_names_free(names);
+	n = repair_names(out, &names);
+	CHECK(has(names, "twice") && has(names, "legacy") && !has(names, "spare"));
+	repair_names_free(names);
+	/* Used and never defined: the declaration is wanted, as undeclared. */
+	n = repair_names("x.c:2:12: error: \xe2\x80\x98probe\xe2\x80\x99 used but never defined [-Werror]\n"
+			 "y.c:2:12: error: function 'scan' has internal linkage but is not defined [-Werror,-Wundefined-internal]\n", &names);
+	CHECK(n == 2 && has(names, "probe") && has(names, "scan"));
+	repair_names_free(names);
+	n = repair_unused("x.c:2:12: error: \xe2\x80\x98probe\xe2\x80\x99 used but never defined\n", &names);
+	CHECK(n == 0);
+	repair_names_free(names);
+}
+
+/* Whether d keeps quiet need from -> to for name. */
+static int quiet_has(const struct deps *d, size_t from, size_t to, const char *name)
+{
+	for (size_t k = 0; k < d->nquiet; k++)
+		if (d->quiet[k][0] == from && d->quiet[k][1] == to && !strcmp(d->quiet_names[k], name))
+			return 1;
+	return 0;
+}
+
+/* Needs that hold only where unused names are errors (-Werror): a new
+ * static helper's definition needs its only caller, the only call of an
+ * old static removed needs its definition removed, and so for a local;
+ * not for an exported function, nor for a static used by two hunks, and
+ * none of them is a need without -Werror. */
+static void test_quiet_needs(void)
+{
+	const char *old = "static int legacy(int x)\n{\n\treturn x * 2;\n}\n\nint keep(int x)\n{\n\treturn x;\n}\n\n"
+			  "int scaled(int x)\n{\n\tint bias = 1;\n\tint y = x;\n\ty++;\n\ty--;\n\ty++;\n\ty--;\n"
+			  "\treturn legacy(y) + bias;\n}\n";
+	const char *new = "static int twice(int x)\n{\n\treturn x + x;\n}\n\nint open_one(int x)\n{\n\treturn x;\n}\n\n"
+			  "int keep(int x)\n{\n\treturn x;\n}\n\n"
+			  "int scaled(int x)\n{\n\tint y = x;\n\ty++;\n\ty--;\n\ty++;\n\ty--;\n"
+			  "\treturn twice(y);\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "f.c", old, new);
+	change_set_add_hunk(s, 1, 4, 1, 9, "", 0);     /* - legacy; + twice, + open_one */
+	change_set_add_hunk(s, 13, 1, 18, 0, "", 0);   /* - int bias = 1; */
+	change_set_add_hunk(s, 19, 1, 23, 1, "", 0);   /* - return legacy(y) + bias; + return twice(y); */
+	struct deps d;
+	deps_of(s, &d);
+	CHECK(quiet_has(&d, 0, 2, "twice"));    /* the helper needs its caller */
+	CHECK(quiet_has(&d, 2, 0, "legacy"));   /* the last call's removal needs the definition's */
+	CHECK(quiet_has(&d, 2, 1, "bias"));     /* the last use of a local, its declaration */
+	for (size_t k = 0; k < d.nquiet; k++)
+		CHECK(strcmp(d.quiet_names[k], "open_one") && strcmp(d.quiet_names[k], "keep"));
+	/* Not needs: applied, the helper's definition alone builds without
+	 * -Werror (the first hunk needs the last for legacy's uses alone). */
+	for (size_t k = 0; k < d.nneed[0]; k++)
+		CHECK(!list_has(d.need_names[0][k], "twice"));
+	deps_release(&d);
+	change_set_free(s);
+	/* A static two hunks use: no quiet need (either use is enough). */
+	const char *o2 = "int a(int x)\n{\n\treturn x;\n}\n\n\n\n\n\n\nint b(int x)\n{\n\treturn x;\n}\n";
+	const char *n2 = "static int h(int x)\n{\n\treturn x;\n}\n\nint a(int x)\n{\n\treturn h(x);\n}\n\n\n\n\n\n\n"
+			 "int b(int x)\n{\n\treturn h(x);\n}\n";
+	s = change_set_new("a", "b");
+	add_text(s, "g.c", o2, n2);
+	change_set_add_hunk(s, 0, 0, 1, 5, "", 0);
+	change_set_add_hunk(s, 3, 1, 9, 1, "", 0);
+	change_set_add_hunk(s, 13, 1, 19, 1, "", 0);
+	deps_of(s, &d);
+	CHECK(d.nquiet == 0);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* A hunk that opens a block and the hunk that closes it build only
  * together; a balanced hunk between or after them stays alone. */
 static void test_unbalanced_hunks(void)
@@ -2748,5 +2834,7 @@ int main(void)
 	RUN(test_pieces_pair_kinds);
 	RUN(test_gcc_messages);
 	RUN(test_clang_messages);
+	RUN(test_unused_messages);
+	RUN(test_quiet_needs);
 	TEST_EXIT();
 }
