@@ -17,6 +17,8 @@
 #define TOKEN_UNRESOLVED_MAX 8  /* nor when this many of a token search's configurations, */
 #define TOKEN_UNRESOLVED_PER 3  /* this many for each that passed or failed, were unresolved */
 #define TOKENS_DROPPED (-1001)  /* the token level gave up: the hunk-level answer stands */
+#define COARSE_DIFFERENT_MAX 5  /* hunk-level configurations failing otherwise this often, and twice */
+#define COARSE_DIFFERENT_PER 2  /*   as often as they pass or fail: the best so far stands */
 #define REWORD_MIN 6            /* a reworded message's words this long at least are masked */
 #define REWORD_LITERALS 8       /* string literals a piece may hold to be read for rewording */
 
@@ -396,6 +398,24 @@ static int unresolved_code(struct search *sr)
 		if ((!resolved && unresolved >= TOKEN_UNRESOLVED_FIRST) ||
 		    (unresolved >= TOKEN_UNRESOLVED_MAX && unresolved >= TOKEN_UNRESOLVED_PER * resolved))
 			return TOKENS_DROPPED;
+	}
+	/* At hunk level, configurations that fail otherwise most of the time
+	 * take apart changes that only work together, a data flow no
+	 * lexical tie sees (tcpdump b258556b: hunks advancing one pointer and
+	 * its lengths, reverted some without the others, misparsed every
+	 * frame 11 times in 16): the best set so far stands, the smallest
+	 * that failed or whose reversion passed (DD_STOP with coarse), not
+	 * narrowed at a build each. */
+	if (!(sr->u && sr->u->tokens) && sr->coarse_search && sr->why == WHY_DIFFERENT) {
+		size_t different = 0, resolved = 0;
+		for (size_t i = sr->token_phase; i < sr->x->nconfigs; i++) {
+			different += sr->x->configs[i].verdict == VERDICT_UNRESOLVED && sr->x->configs[i].why == WHY_DIFFERENT;
+			resolved += sr->x->configs[i].verdict != VERDICT_UNRESOLVED;
+		}
+		if (different >= COARSE_DIFFERENT_MAX && different >= COARSE_DIFFERENT_PER * resolved) {
+			sr->coarse = 1;
+			return DD_STOP;
+		}
 	}
 	return sr->why == WHY_DIFFERENT ? 3 : 2;
 }
@@ -801,6 +821,7 @@ struct level {
 	int split;      /* the fix could be split into causes and auxiliary units */
 	size_t *found, nfound;   /* the failure-inducing units (level_inducing) */
 	int unfixed;    /* reverting all the fix's candidates did not pass */
+	int coarse;     /* the fix was not narrowed: its parts reverted apart failed otherwise */
 };
 
 static void level_init(struct level *l, size_t natoms)
@@ -814,6 +835,7 @@ static void level_init(struct level *l, size_t natoms)
 	l->found = NULL;
 	l->nfound = 0;
 	l->unfixed = 0;
+	l->coarse = 0;
 }
 
 static void level_release(struct level *l)
@@ -898,9 +920,17 @@ static int level_inducing(struct explain *x, struct search *sr, const struct uni
 	rc = u->tokens ? pred_inducing(sr, ind_cand, nind) : 1;
 	if (rc >= 0 && rc != 1)
 		rc = TOKENS_DROPPED;
+	sr->coarse_search = !u->tokens;
+	sr->coarse = 0;
 	if (rc == 1)
 		rc = minimize(sr, u, ind_cand, nind, pred_inducing, out, &nout, l->inducing);
-	if (rc == 0 && sr->deps)
+	l->coarse = rc == DD_STOP && sr->coarse;
+	sr->coarse_search = sr->coarse = 0;
+	if (l->coarse) {
+		ex_event(x, "INDUCING_COARSE", "part of the failure-inducing changes failed otherwise too often: "
+			 "the smallest set that failed stands, not narrowed further");
+		rc = 0;
+	} else if (rc == 0 && sr->deps)
 		rc = narrow_needs(sr, u, ind_cand, nind, out, &nout, l->inducing, 0);
 	if (rc == DD_STOP)
 		*stopped = 1;
@@ -945,6 +975,8 @@ static int level_fix(struct explain *x, struct search *sr, const struct units *u
 	memcpy(out, out0, nout * sizeof(*out));
 	ex_phase(x, lvl[0] ? PHASE_REFINE : PHASE_FIX);
 	sr->token_phase = x->nconfigs;
+	sr->coarse_search = !u->tokens;
+	sr->coarse = 0;
 	/* The fix is searched change by change: reverting a use without its
 	 * declaration builds, and what reverting needs to build is found as
 	 * auxiliary changes; groups only matter when applying to good. */
@@ -1015,7 +1047,18 @@ static int level_fix(struct explain *x, struct search *sr, const struct units *u
 	}
 	const size_t *fcand = rc == 1 ? finducing : rev_cand;
 	size_t nfcand = rc == 1 ? nfi : nrc;
-	if ((rc == 0 || rc == 3) && nfi > 0 && nfi < nrc) {
+	/* Failure-inducing changes whose parts failed otherwise apart
+	 * (level_inducing ended coarse) fail otherwise reverted apart too:
+	 * when reverting them passes, they are the fix, not narrowed. */
+	int together = !u->tokens && l->coarse && (rc == 1 || (rc == 0 && nfi == nrc));
+	if (together) {
+		memcpy(out, fcand, nfcand * sizeof(*out));
+		nout = nfcand;
+		units_add_atoms(ru, out, nout, l->revert, 1);
+		sr_close_blocks(sr, l->revert, 0);
+		sr->coarse = 1;
+		rc = DD_STOP;
+	} else if ((rc == 0 || rc == 3) && nfi > 0 && nfi < nrc) {
 		/* Reverting the failure-inducing units does not pass: the fix
 		 * is most often they and more (a second use of what they
 		 * changed). The more is sought among the others, each
@@ -1048,8 +1091,15 @@ static int level_fix(struct explain *x, struct search *sr, const struct units *u
 	if (rc == 0 && sr->deps)
 		rc = narrow_needs(sr, ru, fcand, nfcand, out, &nout, l->revert, 1);
 	free(finducing);
+	int coarse = rc == DD_STOP && sr->coarse;
+	sr->coarse_search = sr->coarse = 0;
+	if (coarse)
+		ex_event(x, "FIX_COARSE", together ? "the failure-inducing changes only work together: reverting them is "
+			 "the fix, not narrowed" : "reverting part of the fix failed otherwise too often: the smallest "
+			 "reversion that passed stands, not narrowed further");
+	l->coarse = coarse;
 	if (rc == DD_STOP) {
-		*stopped = 1;
+		*stopped = !coarse;
 		bits_free(l->causes);
 		l->causes = bits_dup(l->revert);
 		rc = 0;
@@ -1103,6 +1153,7 @@ static int level_fix(struct explain *x, struct search *sr, const struct units *u
 	buf_adds(&d, " makes the test pass (auxiliary: ");
 	describe_atoms(sr->s, l->aux, 0, &d);
 	buf_adds(&d, l->split ? ")" : rewrites_only(sr, l->revert) ? "; a rewritten function's hunks, taken whole)"
+			 : l->coarse ? "; its parts apart fail otherwise, taken whole)"
 								   : "; causes and build needs cannot be told apart here)");
 	ex_event(x, "FIX_FOUND", "fix%s: reverting %s", lvl, d.s);
 	rc = 0;
@@ -1723,6 +1774,12 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 	bits_or(both, rev_pool);
 	size_t pieces = bits_count(both);
 	bits_free(both);
+	/* Changes whose parts apart failed otherwise: their pieces would,
+	 * more so. */
+	if (splittable && entangled && !stopped && hl.coarse) {
+		ex_event(x, "REFINE_SKIPPED", "not refined to tokens: the fix's parts fail otherwise apart");
+		splittable = 0;
+	}
 	if (splittable && entangled && !stopped && pieces > REFINE_MAX_ATOMS) {
 		ex_event(x, "REFINE_SKIPPED", "not refined to tokens: %zu pieces is more than %d", pieces, REFINE_MAX_ATOMS);
 		splittable = 0;
@@ -1991,6 +2048,9 @@ proofs:
 				  ? xstrdup("the stored session is not finished (run culprit again to finish it): these "
 					    "sets are the best found so far, not minimal")
 				  : xstrdup("the search was stopped: these sets are the best found so far, not minimal");
+	} else if (!hl.split && !tl.split && hl.coarse) {
+		x->note = xstrdup("the changes only work together: their parts applied or reverted apart fail otherwise, so "
+				  "the sets are not narrowed to them");
 	} else if (!hl.split && !tl.split) {
 		x->note = xstrdup("the fix's changes only build together: culprit could not tell causes from build needs");
 	}

@@ -105,6 +105,8 @@ struct search {
 	size_t token_start;          /* x->nconfigs when the token level began */
 	size_t token_phase;          /* x->nconfigs when its current search (failure-inducing or fix) began */
 	size_t token_skip;           /* 1 + the configuration its counts leave out (all the fix's pieces reverted), or 0 */
+	int coarse_search;           /* a hunk-level search (failure-inducing or fix, since token_phase) may end coarse */
+	int coarse;                  /* ...and its configurations failed otherwise too often: the best so far stands */
 	/* The configurations that passed, as tested, applied to good or
 	 * reverted from bad (or NULL): shared by the copies of a search. */
 	struct passed *passed;

@@ -91,4 +91,18 @@ got=$(jq -r .test_timeout "$T/slow.json")
 echo "slow: per run ${want} s, timeout ${got} s"
 check "slow: the derived timeout is 10x the slower run" \
 	awk -v w="$want" -v g="$got" 'BEGIN { e = 10 * w; if (e < 5) e = 5; exit !(w > 0.5 && g > 0.99 * e && g < 1.01 * e) }'
+
+# Changes that only work together: six header widths, the reader skipping
+# their sum. Any part of them applied or reverted apart reads another
+# offset, a failure of its own; after a few such configurations the six
+# stand whole, proved, and the note says why they are not narrowed.
+d=$(fixture coupled_offsets)
+culprit_json "$d" --good good --bad bad --no-semantic -- ./run-test.sh
+check "coupled: exit 0" [ "$RC" = 0 ]
+check "coupled: the six are failure-inducing, whole" [ "$(jqf '[.failure_inducing[].id] | join(" ")')" = "1 2 3 4 5 6" ]
+check "coupled: the six are the fix, proved" [ "$(jqf '[.fix[].id] | join(" ")')" = "1 2 3 4 5 6" ] &&
+	[ "$(jqf .fix_proof.verdict)" = PASS ] && [ "$(jqf .failure_inducing_proof.verdict)" = FAIL ]
+check "coupled: the note says they only work together" sh -c "jq -r .note '$T/out.json' | grep -q 'only work together'"
+check "coupled: no more than 5 configurations failed otherwise ($(jqf .configurations_failed_differently))" \
+	[ "$(jqf .configurations_failed_differently)" -le 5 ]
 finish
