@@ -117,8 +117,10 @@ int dd_minimize_left(const size_t *units, size_t n, dd_pred pred, dd_boundary bo
 			if (left)
 				left(priv, log2_up(hi - lo) + 2 + nfound + 1);
 			rc = pred2(pred, priv, scratch, found, nfound, units, hi - 1);
-			if (rc == DD_STOP)
+			if (rc == DD_STOP) {
+				nrest = hi;   /* the prefix known to keep it */
 				goto stop;
+			}
 			if (rc < 0)
 				goto out;
 			if (rc == 1)
@@ -142,8 +144,10 @@ int dd_minimize_left(const size_t *units, size_t n, dd_pred pred, dd_boundary bo
 					at = cand[k];
 				}
 			}
-			if (rc == DD_STOP)
+			if (rc == DD_STOP) {
+				nrest = hi;
 				goto stop;
+			}
 			if (rc < 0)
 				goto out;
 			if (rc == 1)

@@ -325,6 +325,31 @@ static void test_bisect_graph(void)
 	CHECK(bad == 5 && cand[4] && cand[5] && !cand[3] && !cand[6]);
 }
 
+/* A predicate that holds for sets holding unit 60, and stops the search
+ * at its fourth call. */
+static int pred_stop(void *priv, const size_t *u, size_t n)
+{
+	struct oracle_sets *o = priv;
+	if (++o->calls == 4)
+		return DD_STOP;
+	return has(u, n, 60);
+}
+
+/* Stopped in its search for the shortest prefix, the best set known is
+ * the shortest prefix that kept the property, not all that was left. */
+static void test_stop_keeps_best(void)
+{
+	size_t n = 64, perm[64], out[64], nout;
+	for (size_t i = 0; i < n; i++)
+		perm[i] = (i + 55) % 64;   /* 55..63, then 0..54: unit 60 is the sixth */
+	/* Prefixes of 32, 16 and 8 hold it; the fourth test stops: the 8 stand. */
+	struct oracle_sets o = {0};
+	CHECK(dd_minimize(perm, n, pred_stop, &o, out, &nout) == DD_STOP);
+	CHECK(nout == 8);
+	for (size_t i = 0; i < nout; i++)
+		CHECK(out[i] == perm[i]);
+}
+
 int main(void)
 {
 	RUN(test_bisect_graph);
@@ -338,5 +363,6 @@ int main(void)
 	RUN(test_bisect);
 	RUN(test_bisect_git_tie);
 	RUN(test_abort_propagates);
+	RUN(test_stop_keeps_best);
 	TEST_EXIT();
 }
