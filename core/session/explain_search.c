@@ -17,8 +17,7 @@
 #define TOKEN_UNRESOLVED_MAX 8  /* nor when this many of a token search's configurations, */
 #define TOKEN_UNRESOLVED_PER 3  /* this many for each that passed or failed, were unresolved */
 #define TOKENS_DROPPED (-1001)  /* the token level gave up: the hunk-level answer stands */
-#define COARSE_DIFFERENT_MAX 5  /* hunk-level configurations failing otherwise this often, and twice */
-#define COARSE_DIFFERENT_PER 2  /*   as often as they pass or fail: the best so far stands */
+#define COARSE_DIFFERENT_RUN 5  /* hunk-level configurations failing otherwise this often in a row: the best so far stands */
 #define REWORD_MIN 6            /* a reworded message's words this long at least are masked */
 #define REWORD_LITERALS 8       /* string literals a piece may hold to be read for rewording */
 
@@ -399,20 +398,25 @@ static int unresolved_code(struct search *sr)
 		    (unresolved >= TOKEN_UNRESOLVED_MAX && unresolved >= TOKEN_UNRESOLVED_PER * resolved))
 			return TOKENS_DROPPED;
 	}
-	/* At hunk level, configurations that fail otherwise most of the time
-	 * take apart changes that only work together, a data flow no
-	 * lexical tie sees (tcpdump b258556b: hunks advancing one pointer and
-	 * its lengths, reverted some without the others, misparsed every
-	 * frame 11 times in 16): the best set so far stands, the smallest
-	 * that failed or whose reversion passed (DD_STOP with coarse), not
-	 * narrowed at a build each. */
+	/* At hunk level, configurations that fail otherwise again and again,
+	 * none passing or failing between them, take apart changes that only
+	 * work together, a data flow no lexical tie sees (tcpdump b258556b:
+	 * hunks advancing one pointer and its lengths, reverted some without
+	 * the others, misparsed every frame 11 times in 16): the best set so
+	 * far stands, the smallest that failed or whose reversion passed
+	 * (DD_STOP with coarse), not narrowed at a build each. A search that
+	 * still passes or fails between them is making progress (lua
+	 * 0593256's type migration, one unit found among mixes that fail
+	 * otherwise); a build that failed tells neither. */
 	if (!(sr->u && sr->u->tokens) && sr->coarse_search && sr->why == WHY_DIFFERENT) {
-		size_t different = 0, resolved = 0;
-		for (size_t i = sr->token_phase; i < sr->x->nconfigs; i++) {
-			different += sr->x->configs[i].verdict == VERDICT_UNRESOLVED && sr->x->configs[i].why == WHY_DIFFERENT;
-			resolved += sr->x->configs[i].verdict != VERDICT_UNRESOLVED;
+		size_t run = 0;
+		for (size_t i = sr->x->nconfigs; i > sr->token_phase; i--) {
+			const struct explain_config *c = &sr->x->configs[i - 1];
+			if (c->verdict != VERDICT_UNRESOLVED)
+				break;
+			run += c->why == WHY_DIFFERENT;
 		}
-		if (different >= COARSE_DIFFERENT_MAX && different >= COARSE_DIFFERENT_PER * resolved) {
+		if (run >= COARSE_DIFFERENT_RUN) {
 			sr->coarse = 1;
 			return DD_STOP;
 		}
