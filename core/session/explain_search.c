@@ -17,7 +17,8 @@
 #define TOKEN_UNRESOLVED_MAX 8  /* nor when this many of a token search's configurations, */
 #define TOKEN_UNRESOLVED_PER 3  /* this many for each that passed or failed, were unresolved */
 #define TOKENS_DROPPED (-1001)  /* the token level gave up: the hunk-level answer stands */
-#define COARSE_DIFFERENT_RUN 5  /* hunk-level configurations failing otherwise this often in a row: the best so far stands */
+#define COARSE_DIFFERENT_RUN 5  /* hunk-level configurations failing otherwise this often in a row, or */
+#define COARSE_DIFFERENT_PER 2  /*   as often and twice as often as they pass or fail: the best so far stands */
 #define REWORD_MIN 6            /* a reworded message's words this long at least are masked */
 #define REWORD_LITERALS 8       /* string literals a piece may hold to be read for rewording */
 
@@ -398,25 +399,27 @@ static int unresolved_code(struct search *sr)
 		    (unresolved >= TOKEN_UNRESOLVED_MAX && unresolved >= TOKEN_UNRESOLVED_PER * resolved))
 			return TOKENS_DROPPED;
 	}
-	/* At hunk level, configurations that fail otherwise again and again,
-	 * none passing or failing between them, take apart changes that only
-	 * work together, a data flow no lexical tie sees (tcpdump b258556b:
-	 * hunks advancing one pointer and its lengths, reverted some without
-	 * the others, misparsed every frame 11 times in 16): the best set so
-	 * far stands, the smallest that failed or whose reversion passed
-	 * (DD_STOP with coarse), not narrowed at a build each. A search that
-	 * still passes or fails between them is making progress (lua
-	 * 0593256's type migration, one unit found among mixes that fail
-	 * otherwise); a build that failed tells neither. */
+	/* At hunk level, configurations that fail otherwise again and again
+	 * take apart changes that only work together, a data flow no lexical
+	 * tie sees (tcpdump b258556b: hunks advancing one pointer and its
+	 * lengths, reverted some without the others, misparsed every frame
+	 * 11 times in 16; lua 0593256's type migration, 52 builds, 23 of them
+	 * unbuilt): the best set so far stands, the smallest that failed or
+	 * whose reversion passed (DD_STOP with coarse), not narrowed at a
+	 * build each. Again and again: five in a row (a build that failed
+	 * tells neither way), or five and twice as many as passed or failed. */
 	if (!(sr->u && sr->u->tokens) && sr->coarse_search && sr->why == WHY_DIFFERENT) {
-		size_t run = 0;
+		size_t run = 0, different = 0, resolved = 0;
 		for (size_t i = sr->x->nconfigs; i > sr->token_phase; i--) {
 			const struct explain_config *c = &sr->x->configs[i - 1];
-			if (c->verdict != VERDICT_UNRESOLVED)
-				break;
-			run += c->why == WHY_DIFFERENT;
+			int no = c->verdict == VERDICT_UNRESOLVED;
+			different += no && c->why == WHY_DIFFERENT;
+			resolved += !no;
+			if (!resolved)
+				run = different;
 		}
-		if (run >= COARSE_DIFFERENT_RUN) {
+		if (run >= COARSE_DIFFERENT_RUN ||
+		    (different >= COARSE_DIFFERENT_RUN && different >= COARSE_DIFFERENT_PER * resolved)) {
 			sr->coarse = 1;
 			return DD_STOP;
 		}
