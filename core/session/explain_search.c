@@ -506,7 +506,10 @@ static int straddles_block(const struct search *sr, const struct bits *b)
 
 /* The dependences' closure of taking piece a alone (revert: reverting it
  * from bad), as the pieces it holds (to free): not what failed builds
- * taught, which ties pieces both ways where one only needs the other. */
+ * taught, which ties pieces both ways where one only needs the other,
+ * except the quiet needs -Werror makes true (a new static and its only
+ * caller then need each other: quickjs-ng's js_finrec_job had been the
+ * answer, its caller, the developers' line, auxiliary). */
 static struct bits *piece_closure(const struct search *sr, size_t a, int revert)
 {
 	struct bits *b = bits_new(sr->s->natoms);
@@ -516,8 +519,7 @@ static struct bits *piece_closure(const struct search *sr, size_t a, int revert)
 	} else {
 		bits_set(b, a);
 	}
-	if (sr->deps)
-		sr_close_deps(sr, b, revert, 0);
+	sr_close_needs(sr, b, revert);
 	if (revert)
 		bits_invert(b);
 	return b;

@@ -37,6 +37,10 @@ int sr_piece_bracketed(const struct change_set *s, size_t a);
 void sr_tie_declarations(struct search *sr, size_t c);
 /* b closed under the dependences' groups and blocks (blocks_only: blocks). */
 size_t sr_close_deps(const struct search *sr, struct bits *b, int revert, int blocks_only);
+/* b closed under the dependences, and under their quiet needs once a
+ * build has shown that unused names are errors (not blocks, files learnt
+ * whole or other needs learnt); how many atoms it changed. */
+size_t sr_close_needs(const struct search *sr, struct bits *b, int revert);
 /* b closed under the files and groups failed builds showed only build whole. */
 size_t sr_close_blocks(const struct search *sr, struct bits *b, int revert);
 /* At token level, b closed under the blocks learnt there. */

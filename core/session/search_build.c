@@ -924,6 +924,29 @@ static size_t close_learnt(const struct search *sr, struct bits *b, int revert)
 	return added;
 }
 
+size_t sr_close_needs(const struct search *sr, struct bits *b, int revert)
+{
+	const struct change_set *s = sr->s;
+	const struct deps *d = sr->deps;
+	int value = revert ? 0 : 1;
+	size_t n = 0;
+	for (size_t k = 1; k;) {
+		k = d ? sr_close_deps(sr, b, revert, 0) : 0;
+		for (size_t q = 0; d && sr->learnt && sr->learnt->quiet && q < d->nquiet; q++) {
+			const struct change *from = &s->changes[d->quiet[q][revert]], *to = &s->changes[d->quiet[q][!revert]];
+			if (!sr_change_touched(from, b, value))
+				continue;
+			for (size_t a = to->atom0; a < to->atom0 + to->natoms; a++)
+				if (bits_test(b, a) != value) {
+					value ? bits_set(b, a) : bits_clear(b, a);
+					k++;
+				}
+		}
+		n += k;
+	}
+	return n;
+}
+
 /* A name the errors say is missing that no change declares comes from a
  * header (assert, memcpy): the changes of the search that add an #include
  * to the file the error is in are added to applied (and to added_all).

@@ -363,4 +363,18 @@ check "werror_unused: the constant is failure-inducing, alone" [ "$(jqf '.failur
 check "werror_unused: the constant is the fix, alone" [ "$(jqf '[.fix[].id] | join(" ")')" = "$(jqf '.failure_inducing[0].id')" ]
 total=$(jqf .configurations_tested); unbuilt=$(jqf .configurations_failed_to_build)
 check "werror_unused: at most one configuration failed to build ($unbuilt of $total)" [ "$unbuilt" -le 1 ]
+# The same with the cause in the helper's only caller: once a build has
+# shown unused names are errors, the helper and its caller need each
+# other, and the answer holds both, not the helper with its caller as
+# what it needs to build.
+d=$(fixture werror_helper)
+culprit_json "$d" --good good --bad bad --build 'make CFLAGS=-Werror' --no-semantic -- ./run-test.sh
+check "werror_helper: exit 0" [ "$RC" = 0 ]
+check "werror_helper: the caller's line is failure-inducing" \
+	sh -c "jq -r '.failure_inducing[].added[]' '$T/out.json' | grep -qxF '	return twice(x) + 1;'"
+check "werror_helper: the helper is failure-inducing with it" \
+	sh -c "jq -r '.failure_inducing[].added[]' '$T/out.json' | grep -qxF 'static int twice(int x)'"
+check "werror_helper: the fix holds the caller's line, proved" \
+	sh -c "jq -r '.fix[].added[]' '$T/out.json' | grep -qxF '	return twice(x) + 1;'" && [ "$(jqf .fix_proof.verdict)" = PASS ]
+check "werror_helper: at most one configuration failed to build" [ "$(jqf .configurations_failed_to_build)" -le 1 ]
 finish
