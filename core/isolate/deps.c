@@ -979,9 +979,13 @@ static void types_init(struct types *ty, const struct scan *scans, size_t nscans
 		       size_t nmore)
 {
 	memset(ty, 0, sizeof(*ty));
-	for (size_t f = 0; f < nscans; f++)
-		for (size_t k = 0; k < scans[f].nd; k++) {
-			const struct decl *dc = &scans[f].d[k];
+	/* Structs and their typedefs: the changed files', and the headers'
+	 * read (a function made to return int where it returned a struct
+	 * an unchanged header typedefs). */
+	for (size_t g = 0; g < nscans + nmore; g++)
+		for (size_t k = 0; k < (g < nscans ? scans[g] : more[g - nscans]).nd; k++) {
+			const struct scan *sf = g < nscans ? &scans[g] : &more[g - nscans];
+			const struct decl *dc = &sf->d[k];
 			if (dc->cls != 'g')
 				continue;
 			const char *sh = dc->shape;
@@ -997,7 +1001,7 @@ static void types_init(struct types *ty, const struct scan *scans, size_t nscans
 				ty->alias[ty->nalias] = dc->name;
 				ty->target[ty->nalias++] = xstrndup(x, (size_t)(end - x));
 			}
-			if (alias || (dc->tok < scans[f].nt && names_struct(&scans[f], dc->tok))) {
+			if (alias || (dc->tok < sf->nt && names_struct(sf, dc->tok))) {
 				ty->structs = xrealloc(ty->structs, (ty->nstructs + 1) * sizeof(*ty->structs));
 				ty->structs[ty->nstructs++] = dc->name;
 			}
@@ -1087,6 +1091,33 @@ static int struct_like(const struct types *ty, const char *base)
 	return yes;
 }
 
+/* The words of base types a and b (ctype's) that the other lacks, into oa
+ * and ob, each word followed by a space: a storage class or an export
+ * macro both share (lua's `LUAI_FUNC TValue` made `LUAI_FUNC int`) is no
+ * part of the type; struct, union, enum and integer words stay. */
+static void own_words(const struct types *ty, const char *a, const char *b, struct buf *oa, struct buf *ob)
+{
+	char *sa = xstrdup(a ? a : ""), *sb = xstrdup(b ? b : ""), **ta, **tb;
+	size_t na = shape_tokens(sa, &ta), nb = shape_tokens(sb, &tb);
+	for (size_t k = 0; k < na + nb; k++) {
+		const char *w = k < na ? ta[k] : tb[k - na];
+		char **other = k < na ? tb : ta;
+		size_t no = k < na ? nb : na, j = 0;
+		while (j < no && strcmp(other[j], w))
+			j++;
+		if (j == no || !strcmp(w, "struct") || !strcmp(w, "union") || !strcmp(w, "enum") || integer_word(ty, w))
+			buf_addf(k < na ? oa : ob, "%s ", w);
+	}
+	if (!oa->s)
+		buf_adds(oa, "");
+	if (!ob->s)
+		buf_adds(ob, "");
+	free(ta);
+	free(tb);
+	free(sa);
+	free(sb);
+}
+
 /* Would a value of one type given where the other is declared be no C (a
  * constraint that gcc 12 and -w let pass with no word, or an error): a
  * pointer level added or removed, a pointer to another type (void *
@@ -1095,14 +1126,21 @@ static int struct_like(const struct types *ty, const char *base)
  * type (glibc's fpos_t made ctags' MIOPos)? */
 static int ctypes_clash(const struct ctype *a, const struct ctype *b, const struct types *ty)
 {
-	const char *ba = type_canon(ty, a->base.s ? a->base.s : ""), *bb = type_canon(ty, b->base.s ? b->base.s : "");
+	struct buf oa = BUF_INIT, ob = BUF_INIT;
+	own_words(ty, a->base.s, b->base.s, &oa, &ob);
+	const char *ba = type_canon(ty, oa.s ? oa.s : ""), *bb = type_canon(ty, ob.s ? ob.s : "");
 	int same = !strcmp(ba, bb);
 	int avoid = !strcmp(ba, "void "), bvoid = !strcmp(bb, "void ");
+	int clash;
 	if (a->stars != b->stars)
-		return 1;
-	if (a->stars)
-		return a->quals != b->quals || (!same && !avoid && !bvoid);
-	return !same && (avoid || bvoid || struct_like(ty, ba) || struct_like(ty, bb));
+		clash = 1;
+	else if (a->stars)
+		clash = a->quals != b->quals || (!same && !avoid && !bvoid);
+	else
+		clash = !same && (avoid || bvoid || struct_like(ty, ba) || struct_like(ty, bb));
+	buf_release(&oa);
+	buf_release(&ob);
+	return clash;
 }
 
 /* Split a shape into its tokens (in place). */

@@ -377,4 +377,15 @@ check "werror_helper: the helper is failure-inducing with it" \
 check "werror_helper: the fix holds the caller's line, proved" \
 	sh -c "jq -r '.fix[].added[]' '$T/out.json' | grep -qxF '	return twice(x) + 1;'" && [ "$(jqf .fix_proof.verdict)" = PASS ]
 check "werror_helper: at most one configuration failed to build" [ "$(jqf .configurations_failed_to_build)" -le 1 ]
+# A function made to return a status where it returned a struct typedef'd
+# in an unchanged header, behind an export macro both revisions share:
+# its old returns, assignments now, each in a hunk of its own, are in the
+# signature's block, so no configuration returns a struct from an int
+# function (4 of 6 had failed to build, the answer the whole commit).
+d=$(fixture struct_return)
+culprit_json "$d" --good good --bad bad --no-semantic -- ./run-test.sh
+check "struct_return: exit 0" [ "$RC" = 0 ]
+check "struct_return: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
+check "struct_return: the constant is the fix, alone" [ "$(jqf '.fix | length')" = 1 ] &&
+	[ "$(jqf '.fix[0].removed[0]')" = "	return 100;" ]
 finish
