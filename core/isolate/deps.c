@@ -1851,6 +1851,48 @@ static size_t call_args_end(const struct scan *sc, size_t k)
 	return 0;
 }
 
+/* When token k is an argument of a call (`m(a, k, b)` on its statement),
+ * the index of the called name's token; else SIZE_MAX. */
+static size_t enclosing_call(const struct scan *sc, size_t k)
+{
+	int depth = 0;
+	for (size_t i = k; i-- > 0;) {
+		const struct tok *t = &sc->t[i];
+		if (t->directive != sc->t[k].directive || scan_punct(t, ';') || scan_punct(t, '{') || scan_punct(t, '}'))
+			break;
+		if (scan_punct(t, ')'))
+			depth++;
+		else if (scan_punct(t, '(') && depth-- == 0)
+			return i > 0 && sc->t[i - 1].kind == T_IDENT ? i - 1 : SIZE_MAX;
+	}
+	return SIZE_MAX;
+}
+
+/* A function whose calls do not build against the other revision's
+ * declaration (members, tied as a block), passed by name on an unchanged
+ * line to a function-like macro whose body a hunk changes (lua's
+ * `luaV_fastget(t, k, slot, luaH_get, ...)`, the macro's body made to
+ * call `f(hvalue(t), k, slot)` as luaH_get took an out-parameter): the
+ * macro's body calls it, so the hunks changing that body are the call's
+ * and join the block. */
+static void macro_arg_ties(const struct scan *sc, size_t tok, const struct hdecl *hd, size_t nhd,
+			   const struct scan *scans, const struct change_set *s, struct deps *d, long *hard,
+			   size_t member, const char *name)
+{
+	size_t m = enclosing_call(sc, tok);
+	if (m == SIZE_MAX)
+		return;
+	for (size_t j = 0; j < nhd; j++) {
+		const struct decl *md = hd[j].d;
+		if (md->cls != 'g' || strlen(md->name) != sc->t[m].len || memcmp(md->name, sc->t[m].s, sc->t[m].len))
+			continue;
+		const struct scan *ms = &scans[2 * s->changes[hd[j].change].file + (size_t)hd[j].side];
+		if (md->tok > 0 && md->tok + 1 < ms->nt && ms->t[md->tok - 1].directive &&
+		    scan_tok_is(&ms->t[md->tok - 1], "define") && scan_punct(&ms->t[md->tok + 1], '('))
+			tie_hard(d, hard, member, hd[j].change, name);
+	}
+}
+
 /* Whether scan sc declares global name at all (*any), and before line. */
 static int declared_before(const struct scan *sc, const char *name, int line, int *any)
 {
@@ -3262,6 +3304,8 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 						quiet = c >= 0 && (quser < 0 || quser == c) ? (quser = c, 1) : 0;
 					if (c < 0 && added && key->cls == 'g' && side == (added > 0 ? 0 : 1))
 						shadow_needs(hd, nhd, u, side, members, nm, added, d);
+					if (c < 0 && !added && (arity || clash) && key->cls == 'g')
+						macro_arg_ties(sc, u->tok, hd, nhd, scans, s, d, hard, members[0], key->name);
 					if (c < 0 && clash && side) {
 						mix = xrealloc(mix, (nmix + 1) * sizeof(*mix));
 						mix[nmix++] = (struct mix){f, u->line, members[0], key->name};

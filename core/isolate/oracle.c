@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BUILD_ERROR_LINES 8
+#define BUILD_ERROR_LINES 10
 #define TAIL_LINES 3            /* the failing output's last lines kept in its identity */
 #define TAIL_WIDTH 100          /* bytes of each line kept (the rest masked) */
 #define MASK "\xe2\x80\xa6"      /* "…": in an identity, stands for any text */
@@ -465,10 +465,12 @@ enum verdict oracle_judge(const struct oracle *o, const char *expected, const st
 
 char *oracle_build_error(const char *output)
 {
-	/* The first compiler errors (and the notes naming what they are about),
-	 * a line each: what repair reads names from. */
+	/* The first compiler errors (and the notes naming what they are about:
+	 * a declaration, the macro an error came through), a line each: what
+	 * repair reads names from. */
 	static const char pattern[] = "^(?:[^:\\n]+:[0-9]+:(?:[0-9]+:)? (?:fatal )?error: .*|.*undefined reference to .*"
-				      "|[^:\\n]+:[0-9]+:(?:[0-9]+:)? note: .* declared here)$";
+				      "|[^:\\n]+:[0-9]+:(?:[0-9]+:)? note: (?:.* declared here|in (?:expansion|definition) of "
+				      "macro .*|expanded from macro .*))$";
 	size_t len = strlen(output);
 	pcre2_code *c = compile(pattern, NULL, "pattern");
 	struct buf b = BUF_INIT;

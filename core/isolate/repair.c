@@ -36,8 +36,17 @@ static const char *const patterns[] = {
 	"type " Q "(?:(?:const|volatile|struct|union|enum) )*(\\w+)",
 	"(?:initializing|assigning to|returning|\\(have) " Q "(?:(?:const|volatile|struct|union|enum) )*(\\w+)",
 	"request for member " Q "(\\w+)" E,
+	/* The macro an error came through, when a hunk changed its body (a
+	 * function passed to it called with other arguments: lua's
+	 * luaV_fastget(..., luaH_get, ...)). */
+	"(?:in (?:expansion|definition) of|expanded from) macro " Q "(\\w+)" E,
 	"(?:function|variable) " Q "(\\w+)" E " has internal linkage but is not defined",
 	Q "(\\w+)" E " used but never defined",
+};
+
+/* The notes naming the macro an error came through. */
+static const char *const macro_patterns[] = {
+	"(?:in (?:expansion|definition) of|expanded from) macro " Q "(\\w+)" E,
 };
 
 /* Warnings made errors (-Werror): a name declared and no longer used, or
@@ -103,6 +112,14 @@ size_t repair_names(const char *output, char ***names)
 	*names = xcalloc(1, sizeof(**names));
 	match_all(patterns, sizeof(patterns) / sizeof(*patterns), output, 0, names, &n);
 	match_all(unused_patterns, sizeof(unused_patterns) / sizeof(*unused_patterns), output, 1, names, &n);
+	return n;
+}
+
+size_t repair_macros(const char *output, char ***names)
+{
+	size_t n = 0;
+	*names = xcalloc(1, sizeof(**names));
+	match_all(macro_patterns, sizeof(macro_patterns) / sizeof(*macro_patterns), output, 0, names, &n);
 	return n;
 }
 

@@ -14,6 +14,8 @@
 /* The distinct names in a build's error output, in order of appearance;
  * *names is a NULL-ended array (free with repair_names_free). Returns how many. */
 size_t repair_names(const char *output, char ***names);
+/* Of those, the macros the errors came through (notes): the same way. */
+size_t repair_macros(const char *output, char ***names);
 /* Of those, the names left unused, on lines that say error: the same way. */
 size_t repair_unused(const char *output, char ***names);
 void repair_names_free(char **names);

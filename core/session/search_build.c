@@ -1054,6 +1054,44 @@ static size_t add_generators(struct search *sr, const char *excerpt, struct bits
 	return added;
 }
 
+/* An error that came through a macro a change of the search redefines
+ * (a function passed by name to it, called with the arguments of one
+ * revision: lua's luaV_fastget): the changes applied that declare the
+ * other names the errors give need the changes defining the macro that
+ * repair is adding (not applied, in the pool), from now on, so the
+ * search pays for that failed build once. */
+static void learn_macros(struct search *sr, const char *excerpt, const struct bits *applied)
+{
+	struct learnt *l = sr->learnt;
+	if (!l || !sr->deps)
+		return;
+	char **macros, **names;
+	size_t nm = repair_macros(excerpt, &macros), nn = nm ? repair_names(excerpt, &names) : 0;
+	size_t *mdecl = xmalloc((sr->s->nchanges + 1) * sizeof(*mdecl)), *ndecl = xmalloc((sr->s->nchanges + 1) * sizeof(*ndecl));
+	for (size_t i = 0; i < nm; i++) {
+		size_t nmd = deps_declaring(sr->deps, macros[i], mdecl);
+		for (size_t k = 0; k < nmd; k++) {
+			const struct change *h = &sr->s->changes[mdecl[k]];
+			if (sr_change_touched(h, applied, 1) || !bits_test(sr->pool, h->atom0))
+				continue;
+			for (size_t j = 0; j < nn; j++) {
+				int macro = 0;
+				for (size_t q = 0; q < nm && !macro; q++)
+					macro = !strcmp(names[j], macros[q]);
+				size_t nnd = macro ? 0 : deps_declaring(sr->deps, names[j], ndecl);
+				for (size_t u = 0; u < nnd; u++)
+					if (ndecl[u] != mdecl[k] && sr_change_touched(&sr->s->changes[ndecl[u]], applied, 1))
+						learn_need(l, ndecl[u], mdecl[k], macros[i]);
+			}
+		}
+	}
+	free(mdecl);
+	free(ndecl);
+	if (nm)
+		repair_names_free(names);
+	repair_names_free(macros);
+}
+
 /* Close b under the needs (sr_close_config), marking in noted the atoms
  * that changed; how many. */
 static size_t close_noting(const struct search *sr, struct bits *b, int revert, struct bits *noted)
@@ -1220,6 +1258,8 @@ int sr_test_repaired(struct search *sr, struct bits *applied)
 			bits_free(added_all);
 			return v;
 		}
+		if (names)
+			learn_macros(sr, excerpt, applied);
 		size_t *decl = NULL, nd = names ? complained_of(sr, excerpt, 0, &decl) : 0, added = 0;
 		for (size_t k = 0; k < nd; k++) {
 			const struct change *ch = &sr->s->changes[decl[k]];

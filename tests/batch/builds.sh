@@ -388,4 +388,24 @@ check "struct_return: exit 0" [ "$RC" = 0 ]
 check "struct_return: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
 check "struct_return: the constant is the fix, alone" [ "$(jqf '.fix | length')" = 1 ] &&
 	[ "$(jqf '.fix[0].removed[0]')" = "	return 100;" ]
+# A function given an out-parameter, passed by name to a macro whose body
+# a hunk changes to call it so, the lines passing it unchanged: the hunk
+# changing the macro's body is in the function's block (no configuration
+# fails to build); with the passing file unchanged, the compiler's note
+# naming the macro tells repair, which learns it for the next ones (7 of
+# 12 configurations had failed to build, and the macro had been named
+# the cause).
+d=$(fixture macro_callback)
+culprit_json "$d" --good good --bad bad --no-semantic -- ./run-test.sh
+check "macro_callback: exit 0" [ "$RC" = 0 ]
+check "macro_callback: no configuration failed to build" [ "$(jqf .configurations_failed_to_build)" = 0 ]
+check "macro_callback: the constant is failure-inducing and the fix" \
+	[ "$(jqf '[.failure_inducing[], .fix[] | .removed[0]] | unique | join(",")')" = "	return 100;" ]
+d=$(fixture macro_callback_far)
+culprit_json "$d" --good good --bad bad --no-semantic -- ./run-test.sh
+check "macro_callback_far: exit 0" [ "$RC" = 0 ]
+check "macro_callback_far: the constant is failure-inducing and the fix" \
+	[ "$(jqf '[.failure_inducing[], .fix[] | .removed[0]] | unique | join(",")')" = "	return 100;" ]
+total=$(jqf .configurations_tested); unbuilt=$(jqf .configurations_failed_to_build)
+check "macro_callback_far: one configuration failed to build, not more ($unbuilt of $total)" [ "$unbuilt" -le 1 ]
 finish

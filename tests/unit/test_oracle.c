@@ -400,6 +400,14 @@ static void test_build_error_text(void)
 			       "c.h:3:5: note: 'clamp' declared here\n");
 	CHECK_STR(s, "m.c:5:9: error: too many arguments to function call, expected 1, have 2\nc.h:3:5: note: 'clamp' declared here");
 	free(s);
+	/* So do the notes naming the macro an error came through. */
+	s = oracle_build_error("m.c:6:23: error: too few arguments to function \xe2\x80\x98get\xe2\x80\x99\n"
+			       "   6 |  fastget(1, 2, get, o);\n"
+			       "m.c:2:40: note: in definition of macro \xe2\x80\x98" "fastget\xe2\x80\x99\n"
+			       "m.c:1:5: note: declared here\n");
+	CHECK_STR(s, "m.c:6:23: error: too few arguments to function \xe2\x80\x98get\xe2\x80\x99\n"
+		     "m.c:2:40: note: in definition of macro \xe2\x80\x98" "fastget\xe2\x80\x99");
+	free(s);
 	s = oracle_build_error("step 1\nstep 2 failed\n\n  \n");
 	CHECK_STR(s, "step 2 failed");
 	free(s);

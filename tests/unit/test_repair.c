@@ -74,6 +74,14 @@ static void test_clang_messages(void)
 	CHECK(has(names, "ITEM_LIMIT") && has(names, "clamp") && has(names, "at_most") && has(names, "count") &&
 	      has(names, "helper"));
 	repair_names_free(names);
+	/* The macro an error came through, as clang and gcc name it. */
+	n = repair_names("m.c:6:2: error: too few arguments to function call, expected 3, have 2\n"
+			 "m.c:2:46: note: expanded from macro 'fastget'\n"
+			 "n.c:6:23: error: too few arguments to function \xe2\x80\x98get\xe2\x80\x99\n"
+			 "n.c:2:40: note: in definition of macro \xe2\x80\x98" "fastget2\xe2\x80\x99\n"
+			 "o.c:9:3: note: in expansion of macro 'fastget3'\n", &names);
+	CHECK(has(names, "fastget") && has(names, "get") && has(names, "fastget2") && has(names, "fastget3"));
+	repair_names_free(names);
 	/* Bytes that are not UTF-8 do not stop the reading. */
 	n = repair_names("\xff\xfe x.c:1:1: error: unknown type name 'widget_t'\n", &names);
 	CHECK(n == 1 && has(names, "widget_t"));
