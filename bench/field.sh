@@ -24,7 +24,10 @@ trap 'rm -rf "$W"' EXIT
 repo_of() { for r in "$@"; do [ "$(basename "$r")" = "$want" ] && { echo "$r"; return; }; done; }
 printf '%-18s %-8s %-6s %6s %7s %8s   %-6s %6s %7s %8s   %6s %4s\n' regression culprit right builds unbuilt seconds bisect builds skipped seconds hunks bar
 tab=$(printf '\t')
-while IFS="$tab" read -r name repo good bad bug build test; do
+# The list is read on descriptor 3: the rows' commands read nothing (a
+# test that searches its standard input when it is a file, as ag does,
+# would read the list).
+while IFS="$tab" read -r name repo good bad bug build test <&3; do
 	case "$name" in ''|'#'*) continue ;; esac
 	want=$repo; src=$(repo_of "$@")
 	[ -n "$src" ] || { echo "$name: no repository named $repo" >&2; continue; }
@@ -61,4 +64,4 @@ while IFS="$tab" read -r name repo good bad bug build test; do
 		"$([ "$bc_" = "$bug" ] && echo yes || echo no)" "$steps" "$skips" "$bs" "$hunks" $((steps + log2 + 4))
 	[ -n "${KEEP:-}" ] && cp "$W/$name.json" "$W/$name.err" "$KEEP/" 2>/dev/null
 	rm -rf "$W/$name-c" "$W/$name-b" "$W/$name-tmp"
-done < "$list"
+done 3< "$list" < /dev/null
