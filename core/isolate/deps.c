@@ -1851,6 +1851,56 @@ static size_t call_args_end(const struct scan *sc, size_t k)
 	return 0;
 }
 
+/* Whether hd holds a declaration of name of class cls on side (for a
+ * local, in scope of file). */
+static int hd_declares(const struct change_set *s, const struct hdecl *hd, size_t nhd, const char *name, char cls,
+		       int side, const char *scope, size_t file)
+{
+	for (size_t j = 0; j < nhd; j++)
+		if (hd[j].side == side && hd[j].d->cls == cls && !strcmp(hd[j].d->name, name) &&
+		    (cls != 'l' || (!strcmp(hd[j].d->scope, scope) && s->changes[hd[j].change].file == file)))
+			return 1;
+	return 0;
+}
+
+/* Locals moved into a struct that outlives the call (ag's print_file_matches
+ * keeping its state in a per-thread `print_context`): a local only the old
+ * revision declares, a field of its name only the new one does, and the
+ * hunks of its function renaming its uses `ctx.name`. Apart they build (the
+ * local is still declared) but split the state between the two, and every
+ * mix fails otherwise (25 of ag e2d0f49's 64 configurations): the hunks
+ * removing the local and those reading or writing it, as a local in the
+ * old lines or as the field in the new, in its function, are a block. */
+static void locals_into_fields(const struct change_set *s, const struct scan *scans, long *const *owners,
+			       const struct hdecl *hd, size_t nhd, struct deps *d, long *hard)
+{
+	for (size_t i = 0; i < nhd; i++) {
+		const struct decl *l = hd[i].d;
+		size_t file = s->changes[hd[i].change].file;
+		if (hd[i].side != 0 || l->cls != 'l' || hd[i].guarded ||
+		    hd_declares(s, hd, nhd, l->name, 'l', 1, l->scope, file) || !hd_declares(s, hd, nhd, l->name, 'f', 1, "", 0) ||
+		    hd_declares(s, hd, nhd, l->name, 'f', 0, "", 0))
+			continue;
+		size_t len = strlen(l->name), renamed = 0, n = 0, *tied = xmalloc((s->nchanges + 1) * sizeof(*tied));
+		for (int side = 0; side < 2; side++) {
+			const struct scan *sc = &scans[2 * file + (size_t)side];
+			for (size_t k = 0; k < sc->nu; k++) {
+				const struct use *u = &sc->u[k];
+				if (u->len != len || memcmp(u->s, l->name, len) || u->member != side || strcmp(u->scope, l->scope))
+					continue;
+				long c = owner_of(sc, owners[2 * file + (size_t)side], u->tok);
+				if (c < 0 || (size_t)c == hd[i].change || n == s->nchanges)
+					continue;
+				renamed += side;   /* `ctx.name` in the function's new lines */
+				tied[n++] = (size_t)c;
+			}
+		}
+		for (size_t k = 0; renamed && k < n; k++)
+			tie_hard(d, hard, hd[i].change, tied[k], l->name);
+		free(tied);
+	}
+}
+
 /* When token k is an argument of a call (`m(a, k, b)` on its statement),
  * the index of the called name's token; else SIZE_MAX. */
 static size_t enclosing_call(const struct scan *sc, size_t k)
@@ -3388,6 +3438,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 	includes_release(&incl);
 	migration_ties(migr, nmigr, d, hard);
 	renamed_locals(s, hd, nhd, d, hard);
+	locals_into_fields(s, scans, owners, hd, nhd, d, hard);
 	types_release(&ty);
 	for (size_t f = 0; f < nss; f++)
 		scan_release(&sscans[f]);

@@ -105,4 +105,15 @@ check "coupled: the six are the fix, proved" [ "$(jqf '[.fix[].id] | join(" ")')
 check "coupled: the note says they only work together" sh -c "jq -r .note '$T/out.json' | grep -q 'only work together'"
 check "coupled: no more than 5 configurations failed otherwise ($(jqf .configurations_failed_differently))" \
 	[ "$(jqf .configurations_failed_differently)" -le 5 ]
+# Locals moved into a struct that outlives the call, each use renamed in a
+# hunk of its own: the move is one block (a mix splits the state between
+# the local and the field and fails otherwise), and it is the answer.
+d=$(fixture local_to_field)
+culprit_json "$d" --good good --bad bad --no-semantic -- ./run-test.sh
+check "local_to_field: exit 0" [ "$RC" = 0 ]
+check "local_to_field: the move is failure-inducing, whole" \
+	[ "$(jqf '[.failure_inducing[] | select(.kind == "hunk") | .added[] | select(contains("ctx."))] | length')" = 4 ]
+check "local_to_field: and the fix, proved" [ "$(jqf '[.fix[].id] | join(" ")')" = "$(jqf '[.failure_inducing[].id] | join(" ")')" ] &&
+	[ "$(jqf .fix_proof.verdict)" = PASS ]
+check "local_to_field: no configuration failed otherwise" [ "$(jqf .configurations_failed_differently)" = 0 ]
 finish
