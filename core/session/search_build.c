@@ -1127,8 +1127,8 @@ static int learn_quiet(struct search *sr, const char *excerpt)
 	for (size_t k = 0; k < sr->deps->nquiet; k++)
 		learn_need(l, sr->deps->quiet[k][0], sr->deps->quiet[k][1], sr->deps->quiet_names[k]);
 	if (sr->deps->nquiet)
-		ex_event(sr->x, "WERROR", "unused names do not build: %zu declaration%s taken with %s only use from now on",
-			 sr->deps->nquiet, sr->deps->nquiet == 1 ? "" : "s", sr->deps->nquiet == 1 ? "its" : "their");
+		ex_event(sr->x, "WERROR", "unused names do not build: %zu declaration%s and only use%s taken together "
+			 "from now on", sr->deps->nquiet, sr->deps->nquiet == 1 ? "" : "s", sr->deps->nquiet == 1 ? "" : "s");
 	return 1;
 }
 

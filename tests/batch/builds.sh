@@ -364,6 +364,9 @@ check "werror_unused: the constant is failure-inducing, alone (2)" [ "$(jqf '.fa
 check "werror_unused: the constant is the fix, alone" [ "$(jqf '[.fix[].id] | join(" ")')" = "$(jqf '.failure_inducing[0].id')" ]
 total=$(jqf .configurations_tested); unbuilt=$(jqf .configurations_failed_to_build)
 check "werror_unused: at most one configuration failed to build ($unbuilt of $total)" [ "$unbuilt" -le 1 ]
+check "werror_unused: the first such error took every declaration with its only use" \
+	[ "$(sqlite3 "$d/.git/culprit/session.db" "select text from event where type = 'WERROR'")" = \
+	  "unused names do not build: 3 declarations and only uses taken together from now on" ]
 # The same with the cause in the helper's only caller: once a build has
 # shown unused names are errors, the helper and its caller need each
 # other, and the answer holds both, not the helper with its caller as
