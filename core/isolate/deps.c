@@ -2217,7 +2217,23 @@ static void do_needs(const struct change_set *s, const struct scan *scans, long 
  * a braced body whose head another hunk adds needs that hunk (tidy's
  * `if ... else` chain made `while (node)`, the body's new `continue`
  * lines below: "continue statement not within a loop"); in the old
- * revision, removing the head needs the statement removed. */
+ * revision, removing the head needs the statement removed. A new head
+ * without a condition (`for (;;)`, `while (1)`) needs the hunks adding
+ * the breaks it ends by (zstd 6004c11's `while (...)` made `for (;;)`,
+ * its exits added below: without them seven configurations looped until
+ * the timeout). */
+/* Whether the loop whose head is token k has no condition: `for (;;)`,
+ * `while (1)`, `while (true)`. */
+static int endless_head(const struct scan *sc, size_t k)
+{
+	const struct tok *t = sc->t;
+	if (k + 4 < sc->nt && scan_tok_is(&t[k], "for"))
+		return scan_punct(&t[k + 1], '(') && scan_punct(&t[k + 2], ';') && scan_punct(&t[k + 3], ';') &&
+		       scan_punct(&t[k + 4], ')');
+	return k + 3 < sc->nt && scan_tok_is(&t[k], "while") && scan_punct(&t[k + 1], '(') &&
+	       (scan_tok_is(&t[k + 2], "1") || scan_tok_is(&t[k + 2], "true")) && scan_punct(&t[k + 3], ')');
+}
+
 static void switch_needs(const struct change_set *s, const struct scan *scans, long *const *owners, struct deps *d)
 {
 	for (size_t f = 0; f < 2 * s->nfiles; f++) {
@@ -2264,6 +2280,9 @@ static void switch_needs(const struct change_set *s, const struct scan *scans, l
 					add_need(d, (size_t)ho, (size_t)lo, "switch");
 				} else if (f % 2) {
 					add_need(d, (size_t)lo, (size_t)ho, "loop");
+					/* A head without a condition ends by its breaks. */
+					if (scan_tok_is(t, "break") && endless_head(sc, (size_t)head))
+						add_need(d, (size_t)ho, (size_t)lo, "loop");
 				} else {
 					add_need(d, (size_t)ho, (size_t)lo, "loop");
 				}

@@ -412,4 +412,12 @@ check "macro_callback_far: the constant is failure-inducing and the fix" \
 	[ "$(jqf '[.failure_inducing[], .fix[] | .removed[0]] | unique | join(",")')" = "	return 100;" ]
 total=$(jqf .configurations_tested); unbuilt=$(jqf .configurations_failed_to_build)
 check "macro_callback_far: one configuration failed to build, not more ($unbuilt of $total)" [ "$unbuilt" -le 1 ]
+# A loop's head made `for (;;)`, its exit a `break` another hunk adds: the
+# head needs the break, so no configuration loops until the timeout (one
+# had, 5 s).
+d=$(fixture endless_loop)
+culprit_json "$d" --good good --bad bad --no-semantic -- ./run-test.sh
+check "endless_loop: exit 0" [ "$RC" = 0 ]
+check "endless_loop: no configuration unresolved" [ "$(jqf .configurations_unresolved)" = 0 ]
+check "endless_loop: the constant is the fix" [ "$(jqf '[.fix[].removed[0]] | join(",")')" = "	return 100;" ]
 finish
