@@ -1091,6 +1091,15 @@ static int struct_like(const struct types *ty, const char *base)
 	return yes;
 }
 
+/* Whether word w is one of the n words t. */
+static int has_word(char *const *t, size_t n, const char *w)
+{
+	for (size_t j = 0; j < n; j++)
+		if (!strcmp(t[j], w))
+			return 1;
+	return 0;
+}
+
 /* The words of base types a and b (ctype's) that the other lacks, into oa
  * and ob, each word followed by a space: a storage class or an export
  * macro both share (lua's `LUAI_FUNC TValue` made `LUAI_FUNC int`) is no
@@ -1101,11 +1110,7 @@ static void own_words(const struct types *ty, const char *a, const char *b, stru
 	size_t na = shape_tokens(sa, &ta), nb = shape_tokens(sb, &tb);
 	for (size_t k = 0; k < na + nb; k++) {
 		const char *w = k < na ? ta[k] : tb[k - na];
-		char **other = k < na ? tb : ta;
-		size_t no = k < na ? nb : na, j = 0;
-		while (j < no && strcmp(other[j], w))
-			j++;
-		if (j == no || !strcmp(w, "struct") || !strcmp(w, "union") || !strcmp(w, "enum") || integer_word(ty, w))
+		if (!has_word(k < na ? tb : ta, k < na ? nb : na, w) || !strcmp(w, "struct") || !strcmp(w, "union") || !strcmp(w, "enum") || integer_word(ty, w))
 			buf_addf(k < na ? oa : ob, "%s ", w);
 	}
 	if (!oa->s)
@@ -1378,11 +1383,7 @@ static int integer_like(const struct types *ty, const char *a, const char *b)
 		ib |= integer_word(ty, tb[k]);
 	for (size_t k = 0; ok && k < na + nb; k++) {
 		const char *w = k < na ? ta[k] : tb[k - na];
-		char **other = k < na ? tb : ta;
-		size_t no = k < na ? nb : na, j = 0;
-		while (j < no && strcmp(other[j], w))
-			j++;
-		ok = j < no || integer_word(ty, w);
+		ok = has_word(k < na ? tb : ta, k < na ? nb : na, w) || integer_word(ty, w);
 	}
 	free(ta);
 	free(tb);
