@@ -227,18 +227,22 @@ static void declare(struct scan *sc, size_t a, size_t b, char ctx, const char *s
 	 * own (`attr(printf(3, 4)) static bool opt_debug(...)`,
 	 * `__attribute__((unused)) int f(void)`): a NAME ( ... ) group opening
 	 * it, and a NAME ( after it. Not what a K&R head's parameter list is
-	 * followed by (`f(a) int a;`: no NAME ( after). */
+	 * followed by (`f(a) int a;`: no NAME ( after). The group may hold
+	 * the return type itself (cJSON's `CJSON_PUBLIC(cJSON *)
+	 * cJSON_Parse(const char *value)`): the function's name follows it. */
+	int typed = 0;
 	while (ctx == 'G' && !scope[0] && a + 1 < b && t[a].kind == T_IDENT && scan_punct(&t[a + 1], '(') &&
 	       !scan_in_list(&t[a], scan_type_words)) {
 		size_t close = group_end(t, a + 1, b);
 		if (close + 1 >= b || !function_after(t, close + 1, b))
 			break;
 		a = close + 1;
+		typed = a + 1 < b && t[a].kind == T_IDENT && scan_punct(&t[a + 1], '(');
 	}
 	if (t[a].kind != T_IDENT || scan_in_list(&t[a], scan_stmt_words))
 		return;
 	int typedef_ = scan_tok_is(&t[a], "typedef");
-	if (ctx != 'S' && !scan_typeish(&t[a])) {
+	if (ctx != 'S' && !scan_typeish(&t[a]) && !typed) {
 		/* A typedef'd type: NAME NAME or NAME * ... NAME. */
 		size_t k = a + 1;
 		while (k < b && (scan_punct(&t[k], '*') || scan_tok_is(&t[k], "const")))

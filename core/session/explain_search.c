@@ -1671,8 +1671,8 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 	struct deps dp;
 	search_deps(x, s, &dp);
 	if (dp.ngroups)
-		ex_event(x, "DEPENDENCES", "%zu of %zu changes in %zu group%s that only build together "
-			 "(names declared and used, brackets paired)", dp.linked, s->nchanges, dp.ngroups, dp.ngroups == 1 ? "" : "s");
+		ex_event(x, "DEPENDENCES", "%zu of %zu changes in %zu group%s that only build or run together "
+			 "(names declared and used, brackets paired, statements moved)", dp.linked, s->nchanges, dp.ngroups, dp.ngroups == 1 ? "" : "s");
 	size_t nu = 0, *first = xmalloc((s->nchanges + 1) * sizeof(*first));
 	units_init(&cu, s->nchanges - dp.linked + dp.ngroups);
 	cu.member = xcalloc(cu.n + 1, sizeof(*cu.member));

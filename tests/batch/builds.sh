@@ -420,4 +420,14 @@ culprit_json "$d" --good good --bad bad --no-semantic -- ./run-test.sh
 check "endless_loop: exit 0" [ "$RC" = 0 ]
 check "endless_loop: no configuration unresolved" [ "$(jqf .configurations_unresolved)" = 0 ]
 check "endless_loop: the constant is the fix" [ "$(jqf '[.fix[].removed[0]] | join(",")')" = "	return 100;" ]
+# An append given a fast path, the old walk moved into the new else
+# branch: the diff cuts the rewrite into three hunks of one function,
+# where the walk's head and step were removed and added anew. They are one
+# block, so no configuration links the node twice or walks no more (two
+# had failed otherwise).
+d=$(fixture moved_statement)
+culprit_json "$d" --good good --bad bad --no-semantic -- ./run-test.sh
+check "moved_statement: exit 0" [ "$RC" = 0 ]
+check "moved_statement: no configuration failed otherwise" [ "$(jqf .configurations_failed_differently)" = 0 ]
+check "moved_statement: the constant is the fix" [ "$(jqf '[.fix[].removed[0]] | join(",")')" = "	return 100;" ]
 finish

@@ -954,6 +954,64 @@ static void test_attribute_macro(void)
 	change_set_free(s);
 }
 
+/* A function whose return type is a macro's argument (cJSON's
+ * `CJSON_PUBLIC(cJSON *) cJSON_Parse(const char *value)`): it is declared,
+ * its body is its parameters' scope, and a call passing one argument
+ * fewer is tied to it. */
+static void test_export_macro_type(void)
+{
+	const char *oldc = "PUBLIC(int) add(int a, int b)\n{\n\treturn a + b;\n}\n"
+			   "int use1(void)\n{\n\treturn add(1, 2);\n}\n";
+	const char *newc = "PUBLIC(int) add(int a)\n{\n\treturn a + 1;\n}\n"
+			   "int use1(void)\n{\n\treturn add(1);\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "a.c", oldc, newc);
+	change_set_add_hunk(s, 1, 1, 1, 1, "", 0);    /* 0: add loses b */
+	change_set_add_hunk(s, 3, 1, 3, 1, "", 0);    /* 1: its return */
+	change_set_add_hunk(s, 7, 1, 7, 1, "", 0);    /* 2: the call */
+	struct deps d;
+	deps_of(s, &d);
+	CHECK(list_has(d.names[0], "add") && list_has(d.names[0], "b") && !list_has(d.names[0], "PUBLIC"));
+	CHECK(d.block[0] >= 0 && d.block[0] == d.block[2]);
+	deps_release(&d);
+	change_set_free(s);
+}
+
+/* Statements moved within a function from one hunk to another (the walk
+ * to a list's last node moved into a new else branch): the two hunks are
+ * a block. A short line (`i++;`), a line with a copy left unchanged, or
+ * one moved into another function ties nothing. */
+static void test_moved_statements(void)
+{
+	const char *oldc = "int f(int *p, int n)\n{\n\tint i = 0;\n"
+			   "\twhile (p[i] != n)\n"            /* 4: moved by 0 to 1 */
+			   "\t\ti++;\n"                       /* 5: moved by 0 to 1, short */
+			   "\tg(p, n);\n"                      /* 6: unchanged copy */
+			   "\tn = 1;\n\tn = 2;\n\tn = 3;\n"
+			   "\tg(p, n);\n"                      /* 10: removed by 2 */
+			   "\treturn i;\n}\n"
+			   "int h(int *p, int n)\n{\n\treturn 0;\n}\n";
+	const char *newc = "int f(int *p, int n)\n{\n\tint i = 0;\n"
+			   "\tg(p, n);\n"
+			   "\tn = 1;\n\tn = 2;\n"
+			   "\twhile (p[i] != n)\n\t\ti++;\n"   /* 7, 8: added by 1 */
+			   "\tn = 3;\n"
+			   "\treturn i;\n}\n"
+			   "int h(int *p, int n)\n{\n\tg(p, n);\n\treturn 0;\n}\n";   /* 14: added by 3 */
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "a.c", oldc, newc);
+	change_set_add_hunk(s, 4, 2, 3, 0, "", 0);    /* 0: - the loop */
+	change_set_add_hunk(s, 8, 0, 7, 2, "", 0);    /* 1: + the loop */
+	change_set_add_hunk(s, 10, 1, 9, 0, "", 0);   /* 2: - g(p, n) */
+	change_set_add_hunk(s, 14, 0, 14, 1, "", 0);  /* 3: + g(p, n) in h */
+	struct deps d;
+	deps_of(s, &d);
+	CHECK(d.block[0] >= 0 && d.block[0] == d.block[1]);
+	CHECK(d.block[2] < 0 && d.block[3] < 0);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* A struct value retyped (ctags' `fpos_t filePosition` made `MIOPos`, a
  * struct the changed header typedefs): no value passes between the two,
  * so its users are tied to it as a block; a number retyped (`int` made
@@ -2818,6 +2876,8 @@ int main(void)
 	RUN(test_enum_typedef_source);
 	RUN(test_renumbered_labels);
 	RUN(test_attribute_macro);
+	RUN(test_export_macro_type);
+	RUN(test_moved_statements);
 	RUN(test_generated_file);
 	RUN(test_struct_migration);
 	RUN(test_nested_fields);
