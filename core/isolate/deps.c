@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -825,16 +826,24 @@ static int params(const char *shape)
 	const char *p = strchr(shape, '(');
 	if (!p)
 		return -1;
-	/* A name a macro makes, `FN ( X ) ( ... )`: the second group. */
+	/* A name a macro makes, `FN ( X ) ( ... )`: the second group; a
+	 * macro's group holding the return type, `API ( void ) name ( ... )`:
+	 * the group after the name. */
 	int d = 0;
 	for (const char *q = p; *q; q++) {
 		d += (*q == '(') - (*q == ')');
 		if (d == 0) {
+			const char *w = q + 2, *e = w;
+			while (*e && (isalnum((unsigned char)*e) || *e == '_'))
+				e++;
 			if (!strncmp(q, ") ( ", 4))
 				p = q + 2;
+			else if (q[1] == ' ' && e > w && !isdigit((unsigned char)*w) && !strncmp(e, " (", 2))
+				p = e + 1;
 			break;
 		}
 	}
+	const char *group = p;
 	int depth = 0, n = 0, any = 0;
 	for (; *p; p++) {
 		if (*p == '(' || *p == '[')
@@ -847,8 +856,7 @@ static int params(const char *shape)
 		else if (depth == 1 && *p != ' ')
 			any = 1;
 	}
-	const char *v = strstr(shape, "( void )");
-	return !any || (v && v == strchr(shape, '(')) ? 0 : n + 1;
+	return !any || !strncmp(group, "( void )", 8) ? 0 : n + 1;
 }
 
 /* Whether every declaration on both sides takes as many parameters. */
@@ -3123,7 +3131,8 @@ static int mentions(const char *line, const char *name)
  * added needs x.h added (one way: a missing header is a fatal error),
  * and x.h deleted needs such an include removed; a build file's list
  * (Makefile.inc's `CSOURCES`, CMakeLists.txt) that gains or loses the
- * file and the file itself need each other (the file compiled only when
+ * file, or a source's object (`x.o`, `x.lo`, `x.obj`), and the file itself
+ * need each other (the file compiled only when
  * listed, its functions undefined at link time otherwise; a listed file
  * missing stops the build). */
 static void file_needs(const struct change_set *s, struct deps *d)
@@ -3139,6 +3148,15 @@ static void file_needs(const struct change_set *s, struct deps *d)
 			continue;
 		const char *base = strrchr(path, '/');
 		base = base ? base + 1 : path;
+		/* A source is listed by its objects too (libtommath's makefile,
+		 * `s_mp_div_recursive.o s_mp_div_school.o ...`). */
+		char objs[3][256] = {"", "", ""};
+		const char *dot = strrchr(base, '.');
+		static const char *const srcext[] = {".c", ".cc", ".cpp", ".cxx", ".s", ".S", NULL};
+		static const char *const objext[] = {".o", ".lo", ".obj"};
+		for (size_t i = 0; dot && srcext[i] && (size_t)(dot - base) < 200; i++)
+			for (size_t k = 0; !strcmp(dot, srcext[i]) && k < 3; k++)
+				snprintf(objs[k], sizeof(objs[k]), "%.*s%s", (int)(dot - base), base, objext[k]);
 		for (size_t c = 0; c < s->nchanges; c++) {
 			const struct change *h = &s->changes[c];
 			if (h->kind != CHANGE_HUNK || h->file == fc->file)
@@ -3151,8 +3169,11 @@ static void file_needs(const struct change_set *s, struct deps *d)
 			size_t n = added ? l.nadded : l.nremoved;
 			int include = 0, listed = 0;
 			for (size_t k = 0; k < n; k++) {
-				if (!mentions(lines[k], base))
+				if (!mentions(lines[k], base)) {
+					for (size_t o = 0; o < 3 && objs[o][0] && !listed; o++)
+						listed = mentions(lines[k], objs[o]) && build_file(hpath);
 					continue;
+				}
 				const char *q = lines[k] + strspn(lines[k], " \t");
 				if (*q == '#' && strstr(q, "include"))
 					include = 1;

@@ -150,6 +150,9 @@ int scan_typeish(const struct tok *t)
 static const char *const attribute_words[] = {"__attribute__", "__attribute", "__declspec", "__asm__", "__asm", "asm",
 					      "_Alignas", "alignas", NULL};
 
+/* Words that may precede a function's type. */
+static const char *const storage_words[] = {"extern", "static", "inline", "__inline", "__inline__", "__extension__", NULL};
+
 /* The token closing the parenthesis at t[open], or b - 1. */
 static size_t group_end(const struct tok *t, size_t open, size_t b)
 {
@@ -266,6 +269,18 @@ static void declare(struct scan *sc, size_t a, size_t b, char ctx, const char *s
 					close = j;
 					break;
 				}
+			}
+			/* A macro's group holding the return type, the function's
+			 * name after it (xz's `extern LZMA_API(void)
+			 * lzma_get_progress(...)`): the declarator is further on. */
+			int storage = 1;   /* only storage words before it: no type */
+			for (size_t j = a; j + 1 < k && storage; j++)
+				storage = scan_in_list(&t[j], storage_words);
+			if (!scope[0] && storage && close + 2 < b && t[close + 1].kind == T_IDENT &&
+			    scan_punct(&t[close + 2], '(') && !(close + 3 < b && scan_punct(&t[close + 3], '(')) &&
+			    !scan_in_list(&t[close + 1], attribute_words)) {
+				k = close;
+				continue;
 			}
 			if (scope[0])
 				return;   /* a call or a local prototype inside a function: not tracked */

@@ -975,6 +975,24 @@ static void test_export_macro_type(void)
 	CHECK(d.block[0] >= 0 && d.block[0] == d.block[2]);
 	deps_release(&d);
 	change_set_free(s);
+	/* After a storage class (xz's `extern LZMA_API(void)
+	 * lzma_get_progress(...)`), in a header and its source. */
+	s = change_set_new("a", "b");
+	add_text(s, "api.h", "extern API(void) put(int a, int b);\nchar *dup(const char *s) ATTRS((unused_result));\n",
+		 "extern API(void) put(int a);\nchar *dup(const char *s, int n) ATTRS((unused_result));\n");
+	change_set_add_hunk(s, 1, 1, 1, 1, "", 0);    /* 0: the prototype */
+	change_set_add_hunk(s, 2, 1, 2, 1, "", 0);    /* 1: an attribute after the declarator */
+	add_text(s, "api.c", "extern API(void)\nput(int a, int b)\n{\n}\nvoid use2(void)\n{\n\tput(1, 2);\n}\n",
+		 "extern API(void)\nput(int a)\n{\n}\nvoid use2(void)\n{\n\tput(1);\n}\n");
+	change_set_add_hunk(s, 2, 1, 2, 1, "", 0);    /* 2: the definition */
+	change_set_add_hunk(s, 7, 1, 7, 1, "", 0);    /* 3: the call */
+	deps_of(s, &d);
+	CHECK(list_has(d.names[0], "put") && !list_has(d.names[0], "API"));
+	CHECK(list_has(d.names[1], "dup") && !list_has(d.names[1], "ATTRS"));
+	CHECK(list_has(d.names[2], "put") && list_has(d.names[2], "b"));
+	CHECK(d.block[0] >= 0 && d.block[0] == d.block[2] && d.block[2] == d.block[3]);
+	deps_release(&d);
+	change_set_free(s);
 }
 
 /* Statements moved within a function from one hunk to another (the walk
@@ -2504,7 +2522,8 @@ static void test_new_include_declares(void)
  * and included by a changed header: the list and the file need each other
  * (compiled only when listed; a listed file missing stops the build); the
  * include needs the header, one way. A line naming another file, or a
- * NEWS file naming it, does not tie. */
+ * NEWS file naming it, does not tie. A makefile listing the source's
+ * object ties as its list does. */
 static void test_added_file_listed(void)
 {
 	const char *hc = "int ht_get(int k)\n{\n\treturn k;\n}\n";
@@ -2536,6 +2555,25 @@ static void test_added_file_listed(void)
 	CHECK(needs[4][1] && !needs[1][4]);
 	CHECK(!needs[3][0] && !needs[0][3]);
 	CHECK(!needs[5][0] && !needs[0][5]);
+	deps_release(&d);
+	change_set_free(s);
+	/* Listed by its object (libtommath's makefile); an object of another
+	 * name does not tie. */
+	s = change_set_new("a", "b");
+	change_set_add_file(s, "ht.c", "ht.c", 0, 0100644, NULL, 0, hc, strlen(hc), CHANGE_ADDED, 0);
+	change_set_add_file_change(s, CHANGE_FILE_ADD);   /* 0 */
+	add_text(s, "makefile", "OBJ = a.o \\\n  b.o\n", "OBJ = a.o \\\n  ht.o hts.o \\\n  b.o\nX = ht.obj2\n");
+	change_set_add_hunk(s, 1, 0, 2, 1, "", 0);        /* 1: ht.o listed */
+	change_set_add_hunk(s, 2, 0, 4, 1, "", 0);        /* 2: another name */
+	deps_of(s, &d);
+	int n01 = 0, n10 = 0, n02 = 0;
+	for (size_t k = 0; k < d.nneed[0]; k++) {
+		n01 |= d.need[0][k] == 1;
+		n02 |= d.need[0][k] == 2;
+	}
+	for (size_t k = 0; k < d.nneed[1]; k++)
+		n10 |= d.need[1][k] == 0;
+	CHECK(n01 && n10 && !n02);
 	deps_release(&d);
 	change_set_free(s);
 }
