@@ -1824,7 +1824,16 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 		for (size_t c = 0; c < s->nchanges; c++)
 			if (bits_test(sr.token_apart, c) && !sr_one_piece(&sr, c))
 				sr_tie_declarations(&sr, c);
-		rc = level_inducing(x, &sr, &au, ic, ni, &tl, &stopped);
+		/* Each change's pieces tied into one (a new local and its uses,
+		 * a declaration moved): nothing to take apart. */
+		int apart = 0;
+		for (size_t c = 0; c < s->nchanges && !apart; c++)
+			for (size_t a = s->changes[c].atom0 + 1; bits_test(sr.token_apart, c) && !apart &&
+			     a < s->changes[c].atom0 + s->changes[c].natoms; a++)
+				apart = sr_tie_root(sr.token_tie, a) != sr_tie_root(sr.token_tie, s->changes[c].atom0);
+		if (!apart)
+			ex_event(x, "REFINE_SKIPPED", "not refined to tokens: the pieces of each change only build together");
+		rc = apart ? level_inducing(x, &sr, &au, ic, ni, &tl, &stopped) : TOKENS_DROPPED;
 		int fix_searched = rc >= 0 && !stopped;
 		if (fix_searched)
 			rc = level_fix(x, &sr, &au, rc_, nr, &tl, &stopped);
@@ -1843,8 +1852,9 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 		free(ic);
 		free(rc_);
 		if (rc == TOKENS_DROPPED) {
-			ex_event(x, "REFINE_DROPPED", "the token pieces do not build or fail apart as their hunks "
-				 "do: the hunk-level answer stands");
+			if (apart)
+				ex_event(x, "REFINE_DROPPED", "the token pieces do not build or fail apart as their hunks "
+					 "do: the hunk-level answer stands");
 			rc = 0;
 			goto proofs;
 		}
@@ -2096,6 +2106,7 @@ out:
 	bits_free(sr.token_block);
 	bits_free(sr.token_tied);
 	free(sr.token_tie);
+	free(sr.token_need);
 	bits_free(sr.token_named);
 	bits_free(sr.token_bracketed);
 	bits_free(sr.groups_apart);

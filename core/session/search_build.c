@@ -508,12 +508,54 @@ static int atom_on_line(const struct change_set *s, size_t a, int side, int l)
 	return end > off && first <= l && l <= last;
 }
 
+/* Change c's pieces whose new text holds name need the one on new line l
+ * that holds it, its declaration. */
+static void need_holding(struct search *sr, size_t c, const char *name, int l)
+{
+	const struct change_set *s = sr->s;
+	const struct change *ch = &s->changes[c];
+	const char *d = s->files[ch->file].new_data;
+	size_t n = strlen(name);
+	for (size_t k = ch->atom0; k < ch->atom0 + ch->natoms; k++) {
+		const struct change_atom *dk = &s->atoms[k];
+		if (!atom_on_line(s, k, 1, l) || !scan_holds_word(d + dk->new_off, dk->new_end - dk->new_off, name, n, 0))
+			continue;
+		for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++) {
+			const struct change_atom *t = &s->atoms[a];
+			if (a == k || !scan_holds_word(d + t->new_off, t->new_end - t->new_off, name, n, 0))
+				continue;
+			sr->token_need = xrealloc(sr->token_need, (sr->ntoken_need + 1) * sizeof(*sr->token_need));
+			sr->token_need[sr->ntoken_need][0] = a;
+			sr->token_need[sr->ntoken_need++][1] = k;
+		}
+	}
+}
+
+/* Whether old line i and new line j of change c, declaring one local of
+ * the same name, are a declaration moved within the hunk: no piece of it
+ * touches both (none edits the one line into the other). */
+static int moved_declaration(const struct change_set *s, size_t c, const struct change_lines *l, size_t i, size_t j)
+{
+	const struct change *ch = &s->changes[c];
+	for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++)
+		if (atom_on_line(s, a, 0, l->old_start + (int)i) && atom_on_line(s, a, 1, l->new_start + (int)j))
+			return 0;
+	return 1;
+}
+
 /* At token level, change c's pieces on a line declaring one local that a
  * line of the other side replaces with another, its name and its type
  * both changed (yash's `bool save_noreturn = execstate.noreturn;` made
  * `execstate_T *saveexecstate = save_execstate();`), are one piece: a
  * new variable, whose type, name and value taken apart do not build (4
- * of 7 configurations had not). */
+ * of 7 configurations had not). So are the pieces removing a local's
+ * declaration and those adding it on another line (zstd's `const U32
+ * dictStartIndex = ms->window.lowLimit;` renamed validLow, `const U32
+ * dictStartIndex = lowLimit;` added below it): apart, it is declared
+ * twice or not at all. And the pieces using a new local need the one
+ * declaring it (zstd's `const U32 endIndex = ...;`, the `lowLimit`
+ * computed from it another piece; sr->token_need): without it, the uses
+ * are undeclared. */
 void sr_tie_declarations(struct search *sr, size_t c)
 {
 	const struct change_set *s = sr->s;
@@ -530,7 +572,8 @@ void sr_tie_declarations(struct search *sr, size_t c)
 		one_declaration(l.added[j], &name[1][j], &type[1][j]);
 	for (size_t i = 0; i < l.nremoved; i++)
 		for (size_t j = 0; name[0][i] && j < l.nadded; j++) {
-			if (!name[1][j] || !strcmp(name[0][i], name[1][j]) || !strcmp(type[0][i], type[1][j]))
+			if (!name[1][j] || (!strcmp(name[0][i], name[1][j]) ? !moved_declaration(s, c, &l, i, j)
+									    : !strcmp(type[0][i], type[1][j])))
 				continue;
 			size_t root = SIZE_MAX;
 			for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++) {
@@ -542,6 +585,14 @@ void sr_tie_declarations(struct search *sr, size_t c)
 					sr->token_tie[sr_tie_root(sr->token_tie, a)] = root;
 			}
 		}
+	/* A new local's declaration and its uses. */
+	for (size_t j = 0; j < l.nadded; j++) {
+		int fresh = name[1][j] != NULL;
+		for (size_t i = 0; fresh && i < l.nremoved; i++)
+			fresh = !name[0][i] || strcmp(name[0][i], name[1][j]);
+		if (fresh)
+			need_holding(sr, c, name[1][j], l.new_start + (int)j);
+	}
 	for (int side = 0; side < 2; side++) {
 		for (size_t i = 0; i < (side ? l.nadded : l.nremoved); i++) {
 			free(name[side][i]);
@@ -604,6 +655,27 @@ static size_t close_token_ties(const struct search *sr, struct bits *b, int reve
 	return added;
 }
 
+/* At token level, the pieces a piece needs (sr->token_need): applied
+ * (revert 0), a piece brings its declaration; reverted, a declaration
+ * takes its users. Returns how many pieces it added. */
+static size_t close_token_needs(const struct search *sr, struct bits *b, int revert)
+{
+	size_t added = 0;
+	if (!(sr->u && sr->u->tokens))
+		return 0;
+	for (size_t k = 0; k < sr->ntoken_need; k++) {
+		size_t user = sr->token_need[k][0], decl = sr->token_need[k][1];
+		if (!revert && bits_test(b, user) && !bits_test(b, decl)) {
+			bits_set(b, decl);
+			added++;
+		} else if (revert && !bits_test(b, decl) && bits_test(b, user)) {
+			bits_clear(b, user);
+			added++;
+		}
+	}
+	return added;
+}
+
 /* At token level, the blocks learnt there (learn_block): when one of a
  * block's tied pieces is in (revert 0: applied; 1: reverted), all of them
  * are. Returns how many pieces it added. */
@@ -643,6 +715,7 @@ size_t sr_close_config(const struct search *sr, struct bits *b, int revert)
 		n += sr_close_blocks(sr, b, revert);
 		n += sr_close_token_blocks(sr, b, revert);
 		n += close_token_ties(sr, b, revert);
+		n += close_token_needs(sr, b, revert);
 		n += close_learnt(sr, b, revert);
 		added += n;
 	} while (n);

@@ -102,6 +102,10 @@ struct search {
 	 * as a forest (each piece's parent, itself at a root): taken together
 	 * from then on. */
 	size_t *token_tie;
+	/* At token level, pieces a piece needs, one way (a new local's uses
+	 * need its declaration): pairs (user, declaration), or NULL. */
+	size_t (*token_need)[2];
+	size_t ntoken_need;
 	size_t token_start;          /* x->nconfigs when the token level began */
 	size_t token_phase;          /* x->nconfigs when its current search (failure-inducing or fix) began */
 	size_t token_skip;           /* 1 + the configuration its counts leave out (all the fix's pieces reverted), or 0 */

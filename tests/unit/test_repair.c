@@ -1656,6 +1656,79 @@ static void test_declaration_pieces_tied(void)
 	change_set_free(s);
 }
 
+/* A local renamed where it was declared and declared anew on a line the
+ * hunk adds (zstd's `dictStartIndex` made `validLow`, `dictStartIndex =
+ * lowLimit` added below): the rename's piece and the new declaration's
+ * are one piece; the new line's other pieces are not tied to them. A new
+ * local's use needs its declaration, one way. */
+static void test_moved_declaration_pieces(void)
+{
+	const char *old = "void f(void)\n{\n\tconst int start = w.low;\n\tconst int gap = 1;\n\trun(start, gap);\n}\n";
+	const char *new = "void f(void)\n{\n\tconst int valid = w.low;\n\tconst int gap = 2;\n"
+			  "\tconst int start = valid > 9 ? 9 : valid;\n\trun(start, gap);\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "f.c", old, new);
+	change_set_add_hunk(s, 3, 2, 3, 3, "", 0);
+	struct cerr e;
+	CHECK(change_set_finish(s, &e) == 0);
+	CHECK(s->changes[0].natoms >= 3);
+	struct search sr;
+	memset(&sr, 0, sizeof(sr));
+	sr.s = s;
+	sr.token_tie = xmalloc(s->natoms * sizeof(*sr.token_tie));
+	for (size_t a = 0; a < s->natoms; a++)
+		sr.token_tie[a] = a;
+	sr_tie_declarations(&sr, 0);
+	size_t rename = SIZE_MAX, added = SIZE_MAX, gap = SIZE_MAX;
+	for (size_t a = 0; a < s->natoms; a++) {
+		const struct change_atom *t = &s->atoms[a];
+		if (t->old_end > t->old_off && t->old_line == 3)
+			rename = a;
+		else if (t->new_end > t->new_off && t->new_line == 5)
+			added = a;
+		else if (t->old_end > t->old_off && t->old_line == 4)
+			gap = a;
+	}
+	CHECK(rename != SIZE_MAX && added != SIZE_MAX && gap != SIZE_MAX);
+	CHECK(sr_tie_root(sr.token_tie, rename) == sr_tie_root(sr.token_tie, added));
+	CHECK(sr_tie_root(sr.token_tie, gap) != sr_tie_root(sr.token_tie, rename));
+	free(sr.token_tie);
+	free(sr.token_need);
+	sr.token_need = NULL;
+	sr.ntoken_need = 0;
+	change_set_free(s);
+	/* A new local and the piece using it; the other piece stays apart. */
+	s = change_set_new("a", "b");
+	add_text(s, "f.c", "void f(void)\n{\n\trun(1);\n\tstop(2);\n}\n",
+		 "void f(void)\n{\n\tint extra = 3;\n\trun(4);\n\tstop(extra);\n}\n");
+	change_set_add_hunk(s, 3, 2, 3, 3, "", 0);
+	CHECK(change_set_finish(s, &e) == 0);
+	CHECK(s->changes[0].natoms >= 3);
+	sr.s = s;
+	sr.token_tie = xmalloc(s->natoms * sizeof(*sr.token_tie));
+	for (size_t a = 0; a < s->natoms; a++)
+		sr.token_tie[a] = a;
+	sr_tie_declarations(&sr, 0);
+	size_t decl = SIZE_MAX, use = SIZE_MAX, other = SIZE_MAX;
+	for (size_t a = 0; a < s->natoms; a++) {
+		const struct change_atom *t = &s->atoms[a];
+		const char *text = s->files[0].new_data + t->new_off;
+		size_t n = t->new_end - t->new_off;
+		if (n >= 5 && memmem(text, n, "int extra", 9))
+			decl = a;
+		else if (n == 5 && !memcmp(text, "extra", 5))
+			use = a;
+		else if (n == 1 && text[0] == '4')
+			other = a;
+	}
+	CHECK(decl != SIZE_MAX && use != SIZE_MAX && other != SIZE_MAX);
+	CHECK(sr.ntoken_need == 1 && sr.token_need[0][0] == use && sr.token_need[0][1] == decl);
+	CHECK(sr_tie_root(sr.token_tie, other) != sr_tie_root(sr.token_tie, decl));
+	free(sr.token_tie);
+	free(sr.token_need);
+	change_set_free(s);
+}
+
 /* Statements pair with statements of their kind: `return -1;` edits
  * `return retval;`, not the declaration before it that also ends in
  * `-1;` (pocketpy's pieces had cut statements apart). A label (`done:`,
@@ -2937,6 +3010,7 @@ int main(void)
 	RUN(test_declaration_guarded);
 	RUN(test_conditionals_moved);
 	RUN(test_declaration_pieces_tied);
+	RUN(test_moved_declaration_pieces);
 	RUN(test_pieces_pair_kinds);
 	RUN(test_gcc_messages);
 	RUN(test_clang_messages);
