@@ -2300,13 +2300,24 @@ static void do_needs(const struct change_set *s, const struct scan *scans, long 
  * its exits added below: without them seven configurations looped until
  * the timeout). */
 /* Whether the loop whose head is token k has no condition: `for (;;)`,
- * `while (1)`, `while (true)`. */
+ * `for (init;; step)` (dash's scanright made `for (loc = endp, loc2 =
+ * rmescend;; ...)`, its bound a `break` below), `while (1)`,
+ * `while (true)`. */
 static int endless_head(const struct scan *sc, size_t k)
 {
 	const struct tok *t = sc->t;
-	if (k + 4 < sc->nt && scan_tok_is(&t[k], "for"))
-		return scan_punct(&t[k + 1], '(') && scan_punct(&t[k + 2], ';') && scan_punct(&t[k + 3], ';') &&
-		       scan_punct(&t[k + 4], ')');
+	if (k + 4 < sc->nt && scan_tok_is(&t[k], "for") && scan_punct(&t[k + 1], '(')) {
+		/* `for (init;; step)`: nothing between the first two `;`. */
+		int depth = 0;
+		for (size_t j = k + 2; j + 1 < sc->nt; j++) {
+			depth += scan_punct(&t[j], '(') - scan_punct(&t[j], ')');
+			if (depth < 0)
+				return 0;
+			if (depth == 0 && scan_punct(&t[j], ';'))
+				return scan_punct(&t[j + 1], ';');
+		}
+		return 0;
+	}
 	return k + 3 < sc->nt && scan_tok_is(&t[k], "while") && scan_punct(&t[k + 1], '(') &&
 	       (scan_tok_is(&t[k + 2], "1") || scan_tok_is(&t[k + 2], "true")) && scan_punct(&t[k + 3], ')');
 }

@@ -995,6 +995,33 @@ static void test_export_macro_type(void)
 	change_set_free(s);
 }
 
+/* A loop's head losing its condition, `for (i = 0;; i++)` as `for (;;)`,
+ * needs the hunk adding the break it ends by; one keeping it does not. */
+static void test_endless_heads(void)
+{
+	const char *heads[2][2] = {{"\tfor (i = 0;; i++) {\n", "1"}, {"\tfor (i = 0; (i); i++) {\n", "0"}};
+	for (int h = 0; h < 2; h++) {
+		struct buf n = BUF_INIT;
+		buf_adds(&n, "int f(int n)\n{\n\tint i;\n");
+		buf_adds(&n, heads[h][0]);
+		buf_adds(&n, "\t\tg(i);\n\t\tpad();\n\t\tif (i >= n)\n\t\t\tbreak;\n\t\tpad();\n\t}\n\treturn i;\n}\n");
+		struct change_set *s = change_set_new("a", "b");
+		add_text(s, "f.c", "int f(int n)\n{\n\tint i;\n\tfor (i = 0; i < n; i++) {\n\t\tg(i);\n\t\tpad();\n"
+			 "\t\tpad();\n\t}\n\treturn i;\n}\n", n.s);
+		change_set_add_hunk(s, 4, 1, 4, 1, "", 0);    /* 0: the head */
+		change_set_add_hunk(s, 6, 0, 7, 2, "", 0);    /* 1: the break */
+		struct deps d;
+		deps_of(s, &d);
+		int needs = 0;
+		for (size_t k = 0; k < d.nneed[0]; k++)
+			needs |= d.need[0][k] == 1;
+		CHECK(needs == (heads[h][1][0] == '1'));
+		deps_release(&d);
+		change_set_free(s);
+		buf_release(&n);
+	}
+}
+
 /* Statements moved within a function from one hunk to another (the walk
  * to a list's last node moved into a new else branch): the two hunks are
  * a block. A short line (`i++;`), a line with a copy left unchanged, or
@@ -2989,6 +3016,7 @@ int main(void)
 	RUN(test_attribute_macro);
 	RUN(test_export_macro_type);
 	RUN(test_moved_statements);
+	RUN(test_endless_heads);
 	RUN(test_generated_file);
 	RUN(test_struct_migration);
 	RUN(test_nested_fields);
