@@ -308,6 +308,20 @@ static int test_config(struct explain *x, const struct change_set *s, const stru
 }
 
 /* Test the set's configuration `applied`; the verdict, or <0. */
+/* Whether applied takes a change refined to tokens in part. */
+static int split_config(const struct search *sr, const struct bits *applied)
+{
+	for (size_t c = 0; sr->token_apart && sr->u && sr->u->tokens && c < sr->s->nchanges; c++) {
+		const struct change *ch = &sr->s->changes[c];
+		size_t in = 0;
+		for (size_t a = ch->atom0; bits_test(sr->token_apart, c) && a < ch->atom0 + ch->natoms; a++)
+			in += bits_test(applied, a);
+		if (in > 0 && in < ch->natoms)
+			return 1;
+	}
+	return 0;
+}
+
 int sr_test_atoms_ex(struct search *sr, const struct bits *applied, int revert_view, enum unresolved_why *why,
 			 char **excerpt)
 {
@@ -317,6 +331,7 @@ int sr_test_atoms_ex(struct search *sr, const struct bits *applied, int revert_v
 
 	config_label(sr->s, applied, revert_view, &label);
 	show_marks(x, applied);
+	sr->token_split += split_config(sr, applied);
 	int rc = test_config(x, sr->s, applied, label.s, &o, &x->p->err);
 	buf_release(&label);
 	if (rc < 0)
@@ -348,6 +363,7 @@ void sr_note_implied(struct search *sr, const struct bits *applied)
 		return;
 	if (sr->passed)
 		memcpy(sr->passed->implied, key, sizeof(key));
+	sr->token_split += split_config(sr, applied);
 	struct buf label = BUF_INIT;
 	config_label(sr->s, applied, 0, &label);
 	ex_event(sr->x, "CONFIG_IMPLIED", "%s: PASS, implied (a configuration holding it passed; not built)", label.s);
@@ -571,6 +587,7 @@ static int split_fix(struct search *sr, const size_t *R, size_t nr, struct bits 
 	} else if (rc == 1) {
 		rc = 0;
 	}
+	sr->token_split = sub.token_split;
 	if (rc < 0) {
 		free(a);
 		goto out;
@@ -1860,6 +1877,14 @@ int ex_search_changes(struct explain *x, struct cerr *e)
 		}
 		if (rc < 0)
 			goto out;
+		/* No configuration took a hunk in part (each piece brought the
+		 * rest of its hunk with it, as a retyped declaration its
+		 * uses): the pieces tell nothing the hunks did not. */
+		if (!sr.token_split) {
+			ex_event(x, "REFINE_DROPPED", "no configuration took a hunk in part: the hunk-level answer stands");
+			rc = 0;
+			goto proofs;
+		}
 		bits_zero(ans.ind);
 		bits_zero(ans.ind_aux);
 		bits_or(ans.ind, tl.inducing);

@@ -107,6 +107,7 @@ struct search {
 	size_t (*token_need)[2];
 	size_t ntoken_need;
 	size_t token_start;          /* x->nconfigs when the token level began */
+	size_t token_split;          /* its configurations, tested or implied, that took a change in part */
 	size_t token_phase;          /* x->nconfigs when its current search (failure-inducing or fix) began */
 	size_t token_skip;           /* 1 + the configuration its counts leave out (all the fix's pieces reverted), or 0 */
 	int coarse_search;           /* a hunk-level search (failure-inducing or fix, since token_phase) may end coarse */
