@@ -495,6 +495,24 @@ static int one_declaration(const char *text, char **name, char **type)
 	return one;
 }
 
+/* Whether text is one simple assignment to a name, `name = value;`: the
+ * name, to free, or NULL. */
+static char *one_assignment(const char *text)
+{
+	struct scan sc;
+	scan_file(text, strlen(text), &sc);
+	char *name = NULL;
+	size_t semis = 0;
+	for (size_t k = 0; k < sc.nt; k++)
+		semis += scan_punct(&sc.t[k], ';');
+	if (sc.nt >= 4 && semis == 1 && scan_punct(&sc.t[sc.nt - 1], ';') && sc.t[0].kind == T_IDENT &&
+	    !scan_in_list(&sc.t[0], scan_stmt_words) && sc.t[1].len == 1 && scan_punct(&sc.t[1], '=') &&
+	    !sc.t[0].directive)
+		name = xstrndup(sc.t[0].s, sc.t[0].len);
+	scan_release(&sc);
+	return name;
+}
+
 /* Whether atom a's text on one side (old: side 0) touches line l. */
 static int atom_on_line(const struct change_set *s, size_t a, int side, int l)
 {
@@ -537,9 +555,21 @@ static void need_holding(struct search *sr, size_t c, const char *name, int l)
 static int moved_declaration(const struct change_set *s, size_t c, const struct change_lines *l, size_t i, size_t j)
 {
 	const struct change *ch = &s->changes[c];
-	for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++)
-		if (atom_on_line(s, a, 0, l->old_start + (int)i) && atom_on_line(s, a, 1, l->new_start + (int)j))
+	for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++) {
+		const struct change_atom *t = &s->atoms[a];
+		/* A piece inserting text within a line (`(int)` before `s`)
+		 * is on the old line where it goes; one inserting lines is
+		 * not. */
+		const struct change_file *f = &s->files[ch->file];
+		int on_old = t->old_end > t->old_off ? atom_on_line(s, a, 0, l->old_start + (int)i)
+			     : t->old_line == l->old_start + (int)i &&
+				       !memchr(f->new_data + t->new_off, '\n', t->new_end - t->new_off);
+		int on_new = t->new_end > t->new_off ? atom_on_line(s, a, 1, l->new_start + (int)j)
+			     : t->new_line == l->new_start + (int)j &&
+				       !memchr(f->old_data + t->old_off, '\n', t->old_end - t->old_off);
+		if (on_old && on_new)
 			return 0;
+	}
 	return 1;
 }
 
@@ -585,6 +615,31 @@ void sr_tie_declarations(struct search *sr, size_t c)
 					sr->token_tie[sr_tie_root(sr->token_tie, a)] = root;
 			}
 		}
+	/* An assignment moved within the hunk (make's `name = namemap +
+	 * atoi (name + 1);` made `int name_off = atoi (name + 1);`, a check,
+	 * and `name = namemap + name_off;`): the pieces removing it and those
+	 * adding it elsewhere are one piece; apart, the name is set twice or
+	 * not at all. */
+	for (size_t i = 0; i < l.nremoved; i++) {
+		char *x = one_assignment(l.removed[i]);
+		for (size_t j = 0; x && j < l.nadded; j++) {
+			char *y = one_assignment(l.added[j]);
+			if (y && !strcmp(x, y) && moved_declaration(s, c, &l, i, j)) {
+				size_t root = SIZE_MAX;
+				for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++) {
+					if (!atom_on_line(s, a, 0, l.old_start + (int)i) &&
+					    !atom_on_line(s, a, 1, l.new_start + (int)j))
+						continue;
+					if (root == SIZE_MAX)
+						root = sr_tie_root(sr->token_tie, a);
+					else
+						sr->token_tie[sr_tie_root(sr->token_tie, a)] = root;
+				}
+			}
+			free(y);
+		}
+		free(x);
+	}
 	/* A new local's declaration and its uses. */
 	for (size_t j = 0; j < l.nadded; j++) {
 		int fresh = name[1][j] != NULL;

@@ -1753,6 +1753,57 @@ static void test_moved_declaration_pieces(void)
 	CHECK(sr_tie_root(sr.token_tie, other) != sr_tie_root(sr.token_tie, decl));
 	free(sr.token_tie);
 	free(sr.token_need);
+	sr.token_need = NULL;
+	sr.ntoken_need = 0;
+	change_set_free(s);
+	/* An assignment moved below a new check (make's `name = namemap +
+	 * atoi (name + 1);` split): its removal and its new line are one
+	 * piece, the check apart. */
+	s = change_set_new("a", "b");
+	add_text(s, "f.c", "void f(void)\n{\n\tname = map + atoi(name + 1);\n\tuse(name);\n}\n",
+		 "void f(void)\n{\n\tint off = atoi(name + 1);\n\tif (off > 16)\n\t\treturn;\n"
+		 "\tname = map + off;\n\tuse(name);\n}\n");
+	change_set_add_hunk(s, 3, 1, 3, 4, "", 0);
+	CHECK(change_set_finish(s, &e) == 0);
+	sr.s = s;
+	sr.token_tie = xmalloc(s->natoms * sizeof(*sr.token_tie));
+	for (size_t a = 0; a < s->natoms; a++)
+		sr.token_tie[a] = a;
+	sr_tie_declarations(&sr, 0);
+	size_t removal = SIZE_MAX, moved = SIZE_MAX, check = SIZE_MAX;
+	for (size_t a = 0; a < s->natoms; a++) {
+		const struct change_atom *t = &s->atoms[a];
+		const char *text = s->files[0].new_data + t->new_off;
+		size_t n = t->new_end - t->new_off;
+		if (t->old_end > t->old_off && removal == SIZE_MAX)
+			removal = a;
+		if (memmem(text, n, "name = map + off", 16))
+			moved = a;
+		if (memmem(text, n, "if (off > 16)", 13))
+			check = a;
+	}
+	CHECK(removal != SIZE_MAX && moved != SIZE_MAX && check != SIZE_MAX && moved != check);
+	CHECK(sr_tie_root(sr.token_tie, removal) == sr_tie_root(sr.token_tie, moved));
+	CHECK(sr_tie_root(sr.token_tie, check) != sr_tie_root(sr.token_tie, moved));
+	free(sr.token_tie);
+	free(sr.token_need);
+	sr.token_need = NULL;
+	sr.ntoken_need = 0;
+	change_set_free(s);
+	/* An assignment edited in place, text inserted within it: no move. */
+	s = change_set_new("a", "b");
+	add_text(s, "f.c", "void f(void)\n{\n\ts = add2(s, v);\n}\n", "void f(void)\n{\n\ts = add2((int)s, 2 * v);\n}\n");
+	change_set_add_hunk(s, 3, 1, 3, 1, "", 0);
+	CHECK(change_set_finish(s, &e) == 0);
+	CHECK(s->changes[0].natoms == 2);
+	sr.s = s;
+	sr.token_tie = xmalloc(s->natoms * sizeof(*sr.token_tie));
+	for (size_t a = 0; a < s->natoms; a++)
+		sr.token_tie[a] = a;
+	sr_tie_declarations(&sr, 0);
+	CHECK(sr_tie_root(sr.token_tie, 0) != sr_tie_root(sr.token_tie, 1));
+	free(sr.token_tie);
+	free(sr.token_need);
 	change_set_free(s);
 }
 
