@@ -1623,7 +1623,20 @@ static void label_ties(const struct change_set *s, const struct scan *scans, lon
 
 #define MOVED_TOKENS 5   /* a statement line this long or longer, moved, is not a coincidence */
 
-/* The statement lines of sc inside function bodies, each keyed by its
+/* The function whose body holds line l of sc or, past its end, whose
+ * head is the last above l: a body the scan ended early (braces that
+ * differ between a file's `#ifdef _WIN32` branches, read as one text)
+ * still holds what follows. NULL above the first function. */
+static const char *function_above(const struct scan *sc, int l)
+{
+	const struct body *best = NULL;
+	for (size_t i = 0; i < sc->nb; i++)
+		if (sc->b[i].first <= l && (!best || sc->b[i].first > best->first))
+			best = &sc->b[i];
+	return best ? best->name : NULL;
+}
+
+/* The statement lines of sc in function bodies (function_above), each keyed by its
  * function and its tokens, then the first name it holds (NUL-separated):
  * lines of MOVED_TOKENS tokens or more naming something (not only
  * keywords), without a directive. */
@@ -1639,7 +1652,7 @@ static void statement_lines(const struct scan *sc, const long *own, int side, st
 			    !scan_in_list(t, scan_stmt_words))
 				named = t;
 		}
-		const char *fn = enclosing(sc, line);
+		const char *fn = function_above(sc, line);
 		if (j - k < MOVED_TOKENS || !named || directive || !fn)
 			continue;
 		struct buf b = BUF_INIT;
