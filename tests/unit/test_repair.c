@@ -1055,6 +1055,20 @@ static void test_moved_statements(void)
 	CHECK(d.block[2] < 0 && d.block[3] < 0);
 	deps_release(&d);
 	change_set_free(s);
+	/* Past the end of a body the scan read short (its braces differ
+	 * between #ifdef branches, read as one text), still the function's. */
+	const char *oldw = "int f(int *p, int n)\n{\n\tif (n) {\n#ifdef W\n\t}\n#else\n\t}\n#endif\n"
+			   "\tg(p, n, 1);\n\tn = 1;\n\tn = 2;\n\treturn n;\n}\n";
+	const char *neww = "int f(int *p, int n)\n{\n\tif (n) {\n#ifdef W\n\t}\n#else\n\t}\n#endif\n"
+			   "\tn = 1;\n\tn = 2;\n\tg(p, n, 1);\n\treturn n;\n}\n";
+	s = change_set_new("a", "b");
+	add_text(s, "w.c", oldw, neww);
+	change_set_add_hunk(s, 9, 1, 8, 0, "", 0);    /* 0: - g(p, n, 1) */
+	change_set_add_hunk(s, 11, 0, 11, 1, "", 0);  /* 1: + g(p, n, 1) below */
+	deps_of(s, &d);
+	CHECK(d.block[0] >= 0 && d.block[0] == d.block[1]);
+	deps_release(&d);
+	change_set_free(s);
 }
 
 /* A struct value retyped (ctags' `fpos_t filePosition` made `MIOPos`, a
