@@ -536,7 +536,15 @@ static void need_holding(struct search *sr, size_t c, const char *name, int l)
 	size_t n = strlen(name);
 	for (size_t k = ch->atom0; k < ch->atom0 + ch->natoms; k++) {
 		const struct change_atom *dk = &s->atoms[k];
-		if (!atom_on_line(s, k, 1, l) || !scan_holds_word(d + dk->new_off, dk->new_end - dk->new_off, name, n, 0))
+		/* Its text on line l holds the name (a piece starting with
+		 * that line's end, the lines after it added, does not). */
+		const char *p = d + dk->new_off, *end = d + dk->new_end;
+		for (int at = dk->new_line; at < l && p < end; at++) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			p = nl ? nl + 1 : end;
+		}
+		const char *eol = p < end ? memchr(p, '\n', (size_t)(end - p)) : NULL;
+		if (dk->new_line > l || p >= end || !scan_holds_word(p, (size_t)((eol ? eol : end) - p), name, n, 0))
 			continue;
 		for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++) {
 			const struct change_atom *t = &s->atoms[a];

@@ -1697,6 +1697,25 @@ static void test_declaration_pieces_tied(void)
 	change_set_free(s);
 }
 
+/* Finish set s and tie its change 0's pieces into sr (sr_tie_declarations). */
+static void tie_pieces(struct change_set *s, struct search *sr)
+{
+	struct cerr e;
+	CHECK(change_set_finish(s, &e) == 0);
+	memset(sr, 0, sizeof(*sr));
+	sr->s = s;
+	sr->token_tie = xmalloc((s->natoms + 1) * sizeof(*sr->token_tie));
+	for (size_t a = 0; a < s->natoms; a++)
+		sr->token_tie[a] = a;
+	sr_tie_declarations(sr, 0);
+}
+
+static void untie(struct search *sr)
+{
+	free(sr->token_tie);
+	free(sr->token_need);
+}
+
 /* A local renamed where it was declared and declared anew on a line the
  * hunk adds (zstd's `dictStartIndex` made `validLow`, `dictStartIndex =
  * lowLimit` added below): the rename's piece and the new declaration's
@@ -1704,22 +1723,15 @@ static void test_declaration_pieces_tied(void)
  * local's use needs its declaration, one way. */
 static void test_moved_declaration_pieces(void)
 {
+	struct search sr;
 	const char *old = "void f(void)\n{\n\tconst int start = w.low;\n\tconst int gap = 1;\n\trun(start, gap);\n}\n";
 	const char *new = "void f(void)\n{\n\tconst int valid = w.low;\n\tconst int gap = 2;\n"
 			  "\tconst int start = valid > 9 ? 9 : valid;\n\trun(start, gap);\n}\n";
 	struct change_set *s = change_set_new("a", "b");
 	add_text(s, "f.c", old, new);
 	change_set_add_hunk(s, 3, 2, 3, 3, "", 0);
-	struct cerr e;
-	CHECK(change_set_finish(s, &e) == 0);
+	tie_pieces(s, &sr);
 	CHECK(s->changes[0].natoms >= 3);
-	struct search sr;
-	memset(&sr, 0, sizeof(sr));
-	sr.s = s;
-	sr.token_tie = xmalloc(s->natoms * sizeof(*sr.token_tie));
-	for (size_t a = 0; a < s->natoms; a++)
-		sr.token_tie[a] = a;
-	sr_tie_declarations(&sr, 0);
 	size_t rename = SIZE_MAX, added = SIZE_MAX, gap = SIZE_MAX;
 	for (size_t a = 0; a < s->natoms; a++) {
 		const struct change_atom *t = &s->atoms[a];
@@ -1733,23 +1745,15 @@ static void test_moved_declaration_pieces(void)
 	CHECK(rename != SIZE_MAX && added != SIZE_MAX && gap != SIZE_MAX);
 	CHECK(sr_tie_root(sr.token_tie, rename) == sr_tie_root(sr.token_tie, added));
 	CHECK(sr_tie_root(sr.token_tie, gap) != sr_tie_root(sr.token_tie, rename));
-	free(sr.token_tie);
-	free(sr.token_need);
-	sr.token_need = NULL;
-	sr.ntoken_need = 0;
+	untie(&sr);
 	change_set_free(s);
 	/* A new local and the piece using it; the other piece stays apart. */
 	s = change_set_new("a", "b");
 	add_text(s, "f.c", "void f(void)\n{\n\trun(1);\n\tstop(2);\n}\n",
 		 "void f(void)\n{\n\tint extra = 3;\n\trun(4);\n\tstop(extra);\n}\n");
 	change_set_add_hunk(s, 3, 2, 3, 3, "", 0);
-	CHECK(change_set_finish(s, &e) == 0);
+	tie_pieces(s, &sr);
 	CHECK(s->changes[0].natoms >= 3);
-	sr.s = s;
-	sr.token_tie = xmalloc(s->natoms * sizeof(*sr.token_tie));
-	for (size_t a = 0; a < s->natoms; a++)
-		sr.token_tie[a] = a;
-	sr_tie_declarations(&sr, 0);
 	size_t decl = SIZE_MAX, use = SIZE_MAX, other = SIZE_MAX;
 	for (size_t a = 0; a < s->natoms; a++) {
 		const struct change_atom *t = &s->atoms[a];
@@ -1765,10 +1769,7 @@ static void test_moved_declaration_pieces(void)
 	CHECK(decl != SIZE_MAX && use != SIZE_MAX && other != SIZE_MAX);
 	CHECK(sr.ntoken_need == 1 && sr.token_need[0][0] == use && sr.token_need[0][1] == decl);
 	CHECK(sr_tie_root(sr.token_tie, other) != sr_tie_root(sr.token_tie, decl));
-	free(sr.token_tie);
-	free(sr.token_need);
-	sr.token_need = NULL;
-	sr.ntoken_need = 0;
+	untie(&sr);
 	change_set_free(s);
 	/* An assignment moved below a new check (make's `name = namemap +
 	 * atoi (name + 1);` split): its removal and its new line are one
@@ -1778,12 +1779,7 @@ static void test_moved_declaration_pieces(void)
 		 "void f(void)\n{\n\tint off = atoi(name + 1);\n\tif (off > 16)\n\t\treturn;\n"
 		 "\tname = map + off;\n\tuse(name);\n}\n");
 	change_set_add_hunk(s, 3, 1, 3, 4, "", 0);
-	CHECK(change_set_finish(s, &e) == 0);
-	sr.s = s;
-	sr.token_tie = xmalloc(s->natoms * sizeof(*sr.token_tie));
-	for (size_t a = 0; a < s->natoms; a++)
-		sr.token_tie[a] = a;
-	sr_tie_declarations(&sr, 0);
+	tie_pieces(s, &sr);
 	size_t removal = SIZE_MAX, moved = SIZE_MAX, check = SIZE_MAX;
 	for (size_t a = 0; a < s->natoms; a++) {
 		const struct change_atom *t = &s->atoms[a];
@@ -1799,25 +1795,24 @@ static void test_moved_declaration_pieces(void)
 	CHECK(removal != SIZE_MAX && moved != SIZE_MAX && check != SIZE_MAX && moved != check);
 	CHECK(sr_tie_root(sr.token_tie, removal) == sr_tie_root(sr.token_tie, moved));
 	CHECK(sr_tie_root(sr.token_tie, check) != sr_tie_root(sr.token_tie, moved));
-	free(sr.token_tie);
-	free(sr.token_need);
-	sr.token_need = NULL;
-	sr.ntoken_need = 0;
+	/* The check uses the new local: it needs the declaration, and is
+	 * none (its text starts at the declaration line's end). */
+	int check_needs = 0;
+	for (size_t k = 0; k < sr.ntoken_need; k++) {
+		CHECK(sr.token_need[k][1] != check);
+		check_needs |= sr.token_need[k][0] == check;
+	}
+	CHECK(check_needs);
+	untie(&sr);
 	change_set_free(s);
 	/* An assignment edited in place, text inserted within it: no move. */
 	s = change_set_new("a", "b");
 	add_text(s, "f.c", "void f(void)\n{\n\ts = add2(s, v);\n}\n", "void f(void)\n{\n\ts = add2((int)s, 2 * v);\n}\n");
 	change_set_add_hunk(s, 3, 1, 3, 1, "", 0);
-	CHECK(change_set_finish(s, &e) == 0);
+	tie_pieces(s, &sr);
 	CHECK(s->changes[0].natoms == 2);
-	sr.s = s;
-	sr.token_tie = xmalloc(s->natoms * sizeof(*sr.token_tie));
-	for (size_t a = 0; a < s->natoms; a++)
-		sr.token_tie[a] = a;
-	sr_tie_declarations(&sr, 0);
 	CHECK(sr_tie_root(sr.token_tie, 0) != sr_tie_root(sr.token_tie, 1));
-	free(sr.token_tie);
-	free(sr.token_need);
+	untie(&sr);
 	change_set_free(s);
 }
 
