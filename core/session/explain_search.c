@@ -307,7 +307,6 @@ static int test_config(struct explain *x, const struct change_set *s, const stru
 	return rc;
 }
 
-/* Test the set's configuration `applied`; the verdict, or <0. */
 /* Whether applied takes a change refined to tokens in part. */
 static int split_config(const struct search *sr, const struct bits *applied)
 {
@@ -322,6 +321,7 @@ static int split_config(const struct search *sr, const struct bits *applied)
 	return 0;
 }
 
+/* Test the set's configuration `applied`; the verdict, or <0. */
 int sr_test_atoms_ex(struct search *sr, const struct bits *applied, int revert_view, enum unresolved_why *why,
 			 char **excerpt)
 {

@@ -557,9 +557,24 @@ static void need_holding(struct search *sr, size_t c, const char *name, int l)
 	}
 }
 
-/* Whether old line i and new line j of change c, declaring one local of
- * the same name, are a declaration moved within the hunk: no piece of it
- * touches both (none edits the one line into the other). */
+/* Change c's pieces on its old line i or its new line j: one piece. */
+static void tie_lines(struct search *sr, size_t c, const struct change_lines *l, size_t i, size_t j)
+{
+	const struct change *ch = &sr->s->changes[c];
+	size_t root = SIZE_MAX;
+	for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++) {
+		if (!atom_on_line(sr->s, a, 0, l->old_start + (int)i) && !atom_on_line(sr->s, a, 1, l->new_start + (int)j))
+			continue;
+		if (root == SIZE_MAX)
+			root = sr_tie_root(sr->token_tie, a);
+		else
+			sr->token_tie[sr_tie_root(sr->token_tie, a)] = root;
+	}
+}
+
+/* Whether old line i and new line j of change c, declaring or assigning
+ * one name, are a statement moved within the hunk: no piece of it touches
+ * both (none edits the one line into the other). */
 static int moved_declaration(const struct change_set *s, size_t c, const struct change_lines *l, size_t i, size_t j)
 {
 	const struct change *ch = &s->changes[c];
@@ -610,18 +625,9 @@ void sr_tie_declarations(struct search *sr, size_t c)
 		one_declaration(l.added[j], &name[1][j], &type[1][j]);
 	for (size_t i = 0; i < l.nremoved; i++)
 		for (size_t j = 0; name[0][i] && j < l.nadded; j++) {
-			if (!name[1][j] || (!strcmp(name[0][i], name[1][j]) ? !moved_declaration(s, c, &l, i, j)
-									    : !strcmp(type[0][i], type[1][j])))
-				continue;
-			size_t root = SIZE_MAX;
-			for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++) {
-				if (!atom_on_line(s, a, 0, l.old_start + (int)i) && !atom_on_line(s, a, 1, l.new_start + (int)j))
-					continue;
-				if (root == SIZE_MAX)
-					root = sr_tie_root(sr->token_tie, a);
-				else
-					sr->token_tie[sr_tie_root(sr->token_tie, a)] = root;
-			}
+			if (name[1][j] && (!strcmp(name[0][i], name[1][j]) ? moved_declaration(s, c, &l, i, j)
+									   : strcmp(type[0][i], type[1][j])))
+				tie_lines(sr, c, &l, i, j);
 		}
 	/* An assignment moved within the hunk (make's `name = namemap +
 	 * atoi (name + 1);` made `int name_off = atoi (name + 1);`, a check,
@@ -632,18 +638,8 @@ void sr_tie_declarations(struct search *sr, size_t c)
 		char *x = one_assignment(l.removed[i]);
 		for (size_t j = 0; x && j < l.nadded; j++) {
 			char *y = one_assignment(l.added[j]);
-			if (y && !strcmp(x, y) && moved_declaration(s, c, &l, i, j)) {
-				size_t root = SIZE_MAX;
-				for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++) {
-					if (!atom_on_line(s, a, 0, l.old_start + (int)i) &&
-					    !atom_on_line(s, a, 1, l.new_start + (int)j))
-						continue;
-					if (root == SIZE_MAX)
-						root = sr_tie_root(sr->token_tie, a);
-					else
-						sr->token_tie[sr_tie_root(sr->token_tie, a)] = root;
-				}
-			}
+			if (y && !strcmp(x, y) && moved_declaration(s, c, &l, i, j))
+				tie_lines(sr, c, &l, i, j);
 			free(y);
 		}
 		free(x);
