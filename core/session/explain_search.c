@@ -312,8 +312,10 @@ static int split_config(const struct search *sr, const struct bits *applied)
 {
 	for (size_t c = 0; sr->token_apart && sr->u && sr->u->tokens && c < sr->s->nchanges; c++) {
 		const struct change *ch = &sr->s->changes[c];
+		if (!bits_test(sr->token_apart, c))
+			continue;
 		size_t in = 0;
-		for (size_t a = ch->atom0; bits_test(sr->token_apart, c) && a < ch->atom0 + ch->natoms; a++)
+		for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++)
 			in += bits_test(applied, a);
 		if (in > 0 && in < ch->natoms)
 			return 1;

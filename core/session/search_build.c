@@ -575,7 +575,7 @@ static void tie_lines(struct search *sr, size_t c, const struct change_lines *l,
 /* Whether old line i and new line j of change c, declaring or assigning
  * one name, are a statement moved within the hunk: no piece of it touches
  * both (none edits the one line into the other). */
-static int moved_declaration(const struct change_set *s, size_t c, const struct change_lines *l, size_t i, size_t j)
+static int moved_line(const struct change_set *s, size_t c, const struct change_lines *l, size_t i, size_t j)
 {
 	const struct change *ch = &s->changes[c];
 	for (size_t a = ch->atom0; a < ch->atom0 + ch->natoms; a++) {
@@ -625,7 +625,7 @@ void sr_tie_declarations(struct search *sr, size_t c)
 		one_declaration(l.added[j], &name[1][j], &type[1][j]);
 	for (size_t i = 0; i < l.nremoved; i++)
 		for (size_t j = 0; name[0][i] && j < l.nadded; j++) {
-			if (name[1][j] && (!strcmp(name[0][i], name[1][j]) ? moved_declaration(s, c, &l, i, j)
+			if (name[1][j] && (!strcmp(name[0][i], name[1][j]) ? moved_line(s, c, &l, i, j)
 									   : strcmp(type[0][i], type[1][j])))
 				tie_lines(sr, c, &l, i, j);
 		}
@@ -638,7 +638,7 @@ void sr_tie_declarations(struct search *sr, size_t c)
 		char *x = one_assignment(l.removed[i]);
 		for (size_t j = 0; x && j < l.nadded; j++) {
 			char *y = one_assignment(l.added[j]);
-			if (y && !strcmp(x, y) && moved_declaration(s, c, &l, i, j))
+			if (y && !strcmp(x, y) && moved_line(s, c, &l, i, j))
 				tie_lines(sr, c, &l, i, j);
 			free(y);
 		}
