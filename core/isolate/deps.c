@@ -1991,6 +1991,72 @@ static void locals_into_fields(const struct change_set *s, const struct scan *sc
 	}
 }
 
+/* Whether the global declaration d of scan sc names a variable: no
+ * parameter list, no macro, no type after its name. */
+static int variable_decl(const struct scan *sc, const struct decl *d)
+{
+	if (d->tok == 0 || d->tok + 1 >= sc->nt || sc->t[d->tok].directive || strstr(d->shape, "typedef") ||
+	    scan_tok_is(&sc->t[d->tok - 1], "struct") || scan_tok_is(&sc->t[d->tok - 1], "union") ||
+	    scan_tok_is(&sc->t[d->tok - 1], "enum"))
+		return 0;
+	const struct tok *next = &sc->t[d->tok + 1];
+	return scan_punct(next, ';') || scan_punct(next, '=') || scan_punct(next, ',') || scan_punct(next, '[');
+}
+
+/* Whether any scan of side declares name as class cls. */
+static int side_declares(const struct change_set *s, const struct scan *scans, int side, const char *name, char cls)
+{
+	for (size_t f = 0; f < s->nfiles; f++) {
+		const struct scan *sc = &scans[2 * f + (size_t)side];
+		for (size_t k = 0; k < sc->nd; k++)
+			if (sc->d[k].cls == cls && !strcmp(sc->d[k].name, name))
+				return 1;
+	}
+	return 0;
+}
+
+/* Globals moved into a struct (flex's `csize` made `ctrl.csize` in
+ * fifteen files): a variable only the old revision declares, a field of
+ * its name only the new one does, and hunks renaming its uses
+ * `ctrl.name`. Apart they build while a reverted hunk keeps the global
+ * declared, but writers and readers then use two places: a failure of its
+ * own (5 of flex 99e6b1c's 13 configurations). The hunks removing the
+ * global's declarations, those using it in their old lines and those using
+ * the field in their new lines are a block, as locals_into_fields for a
+ * function's locals. */
+static void globals_into_fields(const struct change_set *s, const struct scan *scans, long *const *owners,
+				const struct hdecl *hd, size_t nhd, struct deps *d, long *hard)
+{
+	for (size_t i = 0; i < nhd; i++) {
+		const struct decl *g = hd[i].d;
+		size_t file = s->changes[hd[i].change].file;
+		if (hd[i].side != 0 || g->cls != 'g' || hd[i].guarded || !variable_decl(&scans[2 * file], g) ||
+		    side_declares(s, scans, 1, g->name, 'g') || !side_declares(s, scans, 1, g->name, 'f') ||
+		    side_declares(s, scans, 0, g->name, 'f'))
+			continue;
+		size_t len = strlen(g->name), renamed = 0, n = 0, cap = 16, *tied = xmalloc(cap * sizeof(*tied));
+		for (size_t f = 0; f < s->nfiles; f++)
+			for (int side = 0; side < 2; side++) {
+				const struct scan *sc = &scans[2 * f + (size_t)side];
+				for (size_t k = 0; k < sc->nu; k++) {
+					const struct use *u = &sc->u[k];
+					if (u->len != len || memcmp(u->s, g->name, len) || u->member != side)
+						continue;
+					long c = owner_of(sc, owners[2 * f + (size_t)side], u->tok);
+					if (c < 0 || (size_t)c == hd[i].change)
+						continue;
+					if (n == cap)
+						tied = xrealloc(tied, (cap *= 2) * sizeof(*tied));
+					renamed += side;   /* `ctrl.name` in new lines */
+					tied[n++] = (size_t)c;
+				}
+			}
+		for (size_t k = 0; renamed && k < n; k++)
+			tie_hard(d, hard, hd[i].change, tied[k], g->name);
+		free(tied);
+	}
+}
+
 /* When token k is an argument of a call (`m(a, k, b)` on its statement),
  * the index of the called name's token; else SIZE_MAX. */
 static size_t enclosing_call(const struct scan *sc, size_t k)
@@ -3573,6 +3639,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 	migration_ties(migr, nmigr, d, hard);
 	renamed_locals(s, hd, nhd, d, hard);
 	locals_into_fields(s, scans, owners, hd, nhd, d, hard);
+	globals_into_fields(s, scans, owners, hd, nhd, d, hard);
 	types_release(&ty);
 	for (size_t f = 0; f < nss; f++)
 		scan_release(&sscans[f]);

@@ -117,4 +117,18 @@ check "local_to_field: the move is failure-inducing, whole" \
 check "local_to_field: and the fix, proved" [ "$(jqf '[.fix[].id] | join(" ")')" = "$(jqf '[.failure_inducing[].id] | join(" ")')" ]
 check "local_to_field: and the fix, proved (2)" [ "$(jqf .fix_proof.verdict)" = PASS ]
 check "local_to_field: no configuration failed otherwise" [ "$(jqf .configurations_failed_differently)" = 0 ]
+# Globals moved into a struct a header declares: the same, across files.
+# A mix builds while a reverted hunk keeps the globals declared, and fails
+# otherwise; the move is one block, and it is the answer, with the struct
+# and its definition as what it needs to build.
+d=$(fixture global_to_field)
+culprit_json "$d" --good good --bad bad --no-semantic -- ./run-test.sh
+check "global_to_field: exit 0" [ "$RC" = 0 ]
+check "global_to_field: the move is failure-inducing, whole" \
+	[ "$(jqf '[.failure_inducing[] | select(.kind == "hunk") | .added[] | select(contains("ctx."))] | length')" = 4 ]
+check "global_to_field: the globals' removal with it" \
+	[ "$(jqf '[.failure_inducing[] | .removed[] | select(. == "int count;")] | length')" = 1 ]
+check "global_to_field: and the fix, proved" [ "$(jqf '[.fix[].id] | join(" ")')" = "$(jqf '[.failure_inducing[].id] | join(" ")')" ]
+check "global_to_field: and the fix, proved (2)" [ "$(jqf .fix_proof.verdict)" = PASS ]
+check "global_to_field: no configuration failed otherwise" [ "$(jqf .configurations_failed_differently)" = 0 ]
 finish

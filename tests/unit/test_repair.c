@@ -1071,6 +1071,38 @@ static void test_moved_statements(void)
 	change_set_free(s);
 }
 
+/* Globals moved into a struct (a context whose fields take their names):
+ * the hunk removing the globals and the hunks renaming their uses are a
+ * block. A global removed with no field of its name, or one whose name a
+ * field already had, ties nothing. */
+static void test_globals_into_fields(void)
+{
+	const char *oldc = "int count;\nint last;\nvoid f(void)\n{\n\tcount++;\n\tlast = 1;\n}\n"
+			   "int g(void)\n{\n\treturn count;\n}\n";
+	const char *newc = "struct st { int count; } ctx;\nvoid f(void)\n{\n\tctx.count++;\n}\n"
+			   "int g(void)\n{\n\treturn ctx.count;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "a.c", oldc, newc);
+	change_set_add_hunk(s, 1, 2, 1, 1, "", 0);    /* 0: the globals made a struct */
+	change_set_add_hunk(s, 5, 2, 4, 1, "", 0);    /* 1: f's uses */
+	change_set_add_hunk(s, 10, 1, 8, 1, "", 0);   /* 2: g's use */
+	struct deps d;
+	deps_of(s, &d);
+	CHECK(d.block[0] >= 0 && d.block[0] == d.block[1] && d.block[1] == d.block[2]);
+	deps_release(&d);
+	change_set_free(s);
+	const char *oldt = "struct acc { int total; };\nint total;\nint f(struct acc *a)\n{\n\treturn total;\n}\n";
+	const char *newt = "struct acc { int total; };\nint f(struct acc *a)\n{\n\treturn a->total;\n}\n";
+	s = change_set_new("a", "b");
+	add_text(s, "t.c", oldt, newt);
+	change_set_add_hunk(s, 2, 1, 1, 0, "", 0);    /* 0: - int total */
+	change_set_add_hunk(s, 5, 1, 4, 1, "", 0);    /* 1: total made a->total */
+	deps_of(s, &d);
+	CHECK(d.block[0] < 0 || d.block[0] != d.block[1]);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* A struct value retyped (ctags' `fpos_t filePosition` made `MIOPos`, a
  * struct the changed header typedefs): no value passes between the two,
  * so its users are tied to it as a block; a number retyped (`int` made
@@ -3076,6 +3108,7 @@ int main(void)
 	RUN(test_attribute_macro);
 	RUN(test_export_macro_type);
 	RUN(test_moved_statements);
+	RUN(test_globals_into_fields);
 	RUN(test_endless_heads);
 	RUN(test_generated_file);
 	RUN(test_struct_migration);
