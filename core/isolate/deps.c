@@ -2646,6 +2646,46 @@ static void set_needs(const struct change_set *s, const struct scan *scans, long
 	}
 }
 
+/* The same, the other way: a local the new revision no longer declares,
+ * set by one hunk's old lines and used by another's (expat's build_model
+ * rewritten: `cpos = &ret[1];` removed by one hunk, the call passing
+ * `&cpos` by another). The setter removed without the use leaves it read
+ * uninitialized: a crash. The hunk removing the setter needs the hunks
+ * removing the uses below it (keeping a use takes the setter back). */
+static void unset_needs(const struct change_set *s, const struct scan *scans, long *const *owners, struct deps *d)
+{
+	for (size_t f = 0; f < s->nfiles; f++) {
+		const struct scan *o = &scans[2 * f], *n = &scans[2 * f + 1];
+		const long *own = owners[2 * f];
+		for (size_t k = 0; k < o->nd; k++) {
+			const struct decl *od = &o->d[k];
+			if (od->cls != 'l' || own[o->t[od->tok].line] < 0 || od->tok + 1 >= o->nt ||
+			    scan_punct(&o->t[od->tok + 1], '=') || scan_punct(&o->t[od->tok + 1], '['))
+				continue;
+			int kept = 0;
+			for (size_t j = 0; j < n->nd && !kept; j++)
+				kept = n->d[j].cls == 'l' && !strcmp(n->d[j].name, od->name) && !strcmp(n->d[j].scope, od->scope);
+			for (size_t r = od->tok + 1; !kept && r < o->nt; r++) {
+				if (!local_token(o, r, od->name))
+					continue;
+				const char *in = enclosing(o, o->t[r].line);
+				if (!in || strcmp(in, od->scope))
+					continue;
+				if (od->block_last && o->t[r].line > od->block_last)
+					break;
+				long rh = own[o->t[r].line];
+				if (rh < 0 || (r + 1 < o->nt && scan_punct(&o->t[r + 1], '=')))
+					continue;
+				for (size_t w = od->tok + 1; w < r; w++) {
+					long wh = local_token(o, w, od->name) ? own[o->t[w].line] : -1;
+					if (wh >= 0 && wh != rh && sets_local(o, w))
+						add_need(d, (size_t)wh, (size_t)rh, od->name);
+				}
+			}
+		}
+	}
+}
+
 /* A new field set by some hunks and read by others (brotli's
  * `max_base64_regions`, set in the encoder's parameters by one hunk, read
  * by another to size an allocation): the reader without the setter reads
@@ -3347,6 +3387,23 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 					hd[nhd++] = (struct hdecl){(size_t)last, side, &sc->d[k], 0, cond_of(sc, sc->d[k].tok),
 								   side ? old_scope(sc, renamed[f / 2], &sc->d[k]) : NULL};
 				}
+			/* A hunk adding lines within a declarator and removing none
+			 * of its lines here (`unsigned short port,` added to a
+			 * parameter list over several lines) changes it on this side
+			 * too: else the declaration would seem new, and its callers
+			 * only to need it. */
+			const struct change_file *cf = &s->files[f / 2];
+			for (size_t c = cf->change0; sc->d[k].first < sc->d[k].last && c < cf->change0 + cf->nchanges; c++) {
+				int from, to;
+				side_range(s, c, side, &from, &to);
+				if (from != to || from < sc->d[k].first || from >= sc->d[k].last ||
+				    s->changes[c].kind != CHANGE_HUNK)
+					continue;
+				last = (long)c;
+				hd = xrealloc(hd, (nhd + 1) * sizeof(*hd));
+				hd[nhd++] = (struct hdecl){c, side, &sc->d[k], 0, cond_of(sc, sc->d[k].tok),
+							   side ? old_scope(sc, renamed[f / 2], &sc->d[k]) : NULL};
+			}
 			/* A name a macro pastes: the hunks changing the macro's
 			 * #define declare it too. */
 			const struct decl *dk = &sc->d[k];
@@ -3653,6 +3710,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 	pair_needs(s, scans, owners, d);
 	init_needs(s, scans, owners, d);
 	set_needs(s, scans, owners, d);
+	unset_needs(s, scans, owners, d);
 	field_set_needs(s, scans, owners, d);
 	file_needs(s, d);
 	header_needs(s, scans, owners, d);

@@ -1071,6 +1071,32 @@ static void test_moved_statements(void)
 	change_set_free(s);
 }
 
+/* A parameter line added to a list over several lines (nothing removed
+ * from the declarator): the function changed, not new, so its callers and
+ * its prototype are a block with it; they do not build apart. */
+static void test_parameter_line_added(void)
+{
+	const char *oldc = "int parse(const char *buf,\n\t  int len,\n\t  int *out)\n{\n\treturn len;\n}\n"
+			   "int use(int *o)\n{\n\treturn parse(\"x\", 1, o);\n}\n";
+	const char *newc = "int parse(const char *buf,\n\t  int len,\n\t  unsigned short port,\n\t  int *out)\n{\n"
+			   "\treturn len + port;\n}\n"
+			   "int use(int *o)\n{\n\treturn parse(\"x\", 1, 0, o);\n}\n";
+	const char *oldh = "int parse(const char *buf,\n\t  int len,\n\t  int *out);\n";
+	const char *newh = "int parse(const char *buf,\n\t  int len,\n\t  unsigned short port,\n\t  int *out);\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "p.c", oldc, newc);
+	change_set_add_hunk(s, 2, 0, 3, 1, "", 0);    /* 0: + port, */
+	change_set_add_hunk(s, 5, 1, 6, 1, "", 0);    /* 1: return len + port */
+	change_set_add_hunk(s, 9, 1, 10, 1, "", 0);   /* 2: the call */
+	add_text(s, "p.h", oldh, newh);
+	change_set_add_hunk(s, 2, 0, 3, 1, "", 0);    /* 3: + port, in the prototype */
+	struct deps d;
+	deps_of(s, &d);
+	CHECK(d.block[0] >= 0 && d.block[0] == d.block[2] && d.block[0] == d.block[3]);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* Globals moved into a struct (a context whose fields take their names):
  * the hunk removing the globals and the hunks renaming their uses are a
  * block. A global removed with no field of its name, or one whose name a
@@ -1306,7 +1332,8 @@ static void test_local_shadows_global(void)
 
 /* A new local declared without a value, set by one hunk and read by
  * another: the reader needs the setter (one way); a setter through `&`
- * counts; a local the old revision had ties nothing here. */
+ * counts; a local the old revision had ties nothing here. Removed, the
+ * other way: removing the setter needs the use removed. */
 static void test_set_needs(void)
 {
 	const char *old = "int f(int a)\n{\n\tint c = 0;\n\tc += a;\n\tc += 2;\n\treturn a;\n}\n";
@@ -1327,6 +1354,23 @@ static void test_set_needs(void)
 		for (size_t k = 0; k < d.nneed[1]; k++)
 			sr |= d.need[1][k] == 2;
 		CHECK(rs && !sr);
+		deps_release(&d);
+		change_set_free(s);
+
+		/* The other way (the local removed, its setter and its use by
+		 * two hunks): removing the setter needs the use removed. */
+		s = change_set_new("a", "b");
+		add_text(s, "f.c", new, old);
+		change_set_add_hunk(s, 3, 1, 3, 1, "", 0);
+		change_set_add_hunk(s, 4, 1, 4, 1, "", 0);
+		change_set_add_hunk(s, 6, 1, 6, 1, "", 0);
+		deps_of(s, &d);
+		rs = sr = 0;
+		for (size_t k = 0; k < d.nneed[2]; k++)
+			rs |= d.need[2][k] == 1;
+		for (size_t k = 0; k < d.nneed[1]; k++)
+			sr |= d.need[1][k] == 2;
+		CHECK(sr && !rs);
 		deps_release(&d);
 		change_set_free(s);
 	}
@@ -3109,6 +3153,7 @@ int main(void)
 	RUN(test_export_macro_type);
 	RUN(test_moved_statements);
 	RUN(test_globals_into_fields);
+	RUN(test_parameter_line_added);
 	RUN(test_endless_heads);
 	RUN(test_generated_file);
 	RUN(test_struct_migration);
