@@ -3387,13 +3387,16 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 					hd[nhd++] = (struct hdecl){(size_t)last, side, &sc->d[k], 0, cond_of(sc, sc->d[k].tok),
 								   side ? old_scope(sc, renamed[f / 2], &sc->d[k]) : NULL};
 				}
-			/* A hunk adding lines within a declarator and removing none
-			 * of its lines here (`unsigned short port,` added to a
-			 * parameter list over several lines) changes it on this side
-			 * too: else the declaration would seem new, and its callers
-			 * only to need it. */
+			/* A hunk adding lines within a parameter list and removing
+			 * none of its lines here (`unsigned short port,` added to a
+			 * list over several lines) changes the declaration on this
+			 * side too: else it would seem new, and its callers only to
+			 * need it. (An initializer's lines are no declarator: a
+			 * table's new entries change no type.) */
 			const struct change_file *cf = &s->files[f / 2];
-			for (size_t c = cf->change0; sc->d[k].first < sc->d[k].last && c < cf->change0 + cf->nchanges; c++) {
+			int params = sc->d[k].tok + 1 < sc->nt && scan_punct(&sc->t[sc->d[k].tok + 1], '(');
+			for (size_t c = cf->change0; params && sc->d[k].first < sc->d[k].last && c < cf->change0 + cf->nchanges;
+			     c++) {
 				int from, to;
 				side_range(s, c, side, &from, &to);
 				if (from != to || from < sc->d[k].first || from >= sc->d[k].last ||

@@ -1095,6 +1095,19 @@ static void test_parameter_line_added(void)
 	CHECK(d.block[0] >= 0 && d.block[0] == d.block[2] && d.block[0] == d.block[3]);
 	deps_release(&d);
 	change_set_free(s);
+	/* Entries added to a table's initializer: no declarator changed, the
+	 * two entries are not tied. */
+	const char *oldt = "static const struct ent tbl[] = {\n\tENT(\"a\", fa),\n\tENT(\"b\", fb),\n\tENT(\"c\", fc),\n};\n";
+	const char *newt = "static const struct ent tbl[] = {\n\tENT(\"0\", f0),\n\tENT(\"a\", fa),\n\tENT(\"b\", fb),\n"
+			   "\tENT(\"bb\", fbb),\n\tENT(\"c\", fc),\n};\n";
+	s = change_set_new("a", "b");
+	add_text(s, "t.c", oldt, newt);
+	change_set_add_hunk(s, 1, 0, 2, 1, "", 0);    /* 0: + ENT("0") */
+	change_set_add_hunk(s, 3, 0, 5, 1, "", 0);    /* 1: + ENT("bb") */
+	deps_of(s, &d);
+	CHECK(d.block[0] < 0 || d.block[0] != d.block[1]);
+	deps_release(&d);
+	change_set_free(s);
 }
 
 /* Globals moved into a struct (a context whose fields take their names):
