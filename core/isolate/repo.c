@@ -364,6 +364,7 @@ struct walk_ctx {
 	void *priv;
 	int rc;
 	struct cerr *e;
+	const char *prefix;   /* a submodule's path and '/', or "" */
 };
 
 static int walk_cb(const char *root, const git_tree_entry *entry, void *payload)
@@ -371,14 +372,16 @@ static int walk_cb(const char *root, const git_tree_entry *entry, void *payload)
 	struct walk_ctx *w = payload;
 	git_filemode_t mode = git_tree_entry_filemode(entry);
 	if (mode == GIT_FILEMODE_COMMIT) {
-		char *path = xasprintf("%s%s", root, git_tree_entry_name(entry));
-		w->rc = w->cb(w->priv, path, (unsigned)mode, NULL, 0);
+		char *path = xasprintf("%s%s%s", w->prefix, root, git_tree_entry_name(entry));
+		char hex[GIT_OID_HEXSZ + 1];
+		git_oid_tostr(hex, sizeof(hex), git_tree_entry_id(entry));
+		w->rc = w->cb(w->priv, path, (unsigned)mode, hex, GIT_OID_HEXSZ);
 		free(path);
 		return w->rc ? -1 : 0;
 	}
 	if (mode != GIT_FILEMODE_BLOB && mode != GIT_FILEMODE_BLOB_EXECUTABLE && mode != GIT_FILEMODE_LINK)
 		return 0;
-	char *path = xasprintf("%s%s", root, git_tree_entry_name(entry));
+	char *path = xasprintf("%s%s%s", w->prefix, root, git_tree_entry_name(entry));
 	if (w->want && !w->want(path)) {
 		free(path);
 		return 0;
@@ -406,7 +409,7 @@ int repo_tree_walk_some(struct repo *r, const char *commit_hex, int (*want)(cons
 	git_tree *tree = NULL;
 	if (commit_tree(r, commit_hex, &tree, e) < 0)
 		return -1;
-	struct walk_ctx w = {r, want, cb, priv, 0, e};
+	struct walk_ctx w = {r, want, cb, priv, 0, e, ""};
 	int rc = git_tree_walk(tree, GIT_TREEWALK_PRE, walk_cb, &w);
 	git_tree_free(tree);
 	if (w.rc)
@@ -414,15 +417,88 @@ int repo_tree_walk_some(struct repo *r, const char *commit_hex, int (*want)(cons
 	return rc < 0 ? git_fail(e, "cannot walk the tree") : 0;
 }
 
-int repo_read_path(struct repo *r, const char *commit_hex, const char *path, struct buf *out, unsigned *mode,
-		   struct cerr *e)
+/* The repository of submodule path: the one checked out in the work tree,
+ * else the one git keeps under modules/ (a submodule deinitialized, or a
+ * bare repository); NULL when there is none. */
+static git_repository *submodule_repo(struct repo *r, const char *path)
 {
+	git_repository *sub = NULL;
+	git_submodule *sm = NULL;
+	if (r->workdir && git_submodule_lookup(&sm, r->r, path) == 0) {
+		if (git_submodule_open(&sub, sm) < 0)
+			sub = NULL;
+		git_submodule_free(sm);
+	}
+	if (!sub) {
+		char *dir = xasprintf("%smodules/%s", r->gitdir, path);
+		if (git_repository_open_ext(&sub, dir, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0)
+			sub = NULL;
+		free(dir);
+	}
+	git_error_clear();
+	return sub;
+}
+
+int repo_submodule_walk(struct repo *r, const char *path, const char *commit_hex, repo_blob_cb cb, void *priv,
+			struct cerr *e)
+{
+	git_repository *sub = submodule_repo(r, path);
+	if (!sub)
+		return 0;
+	git_oid oid;
+	git_commit *c = NULL;
 	git_tree *tree = NULL;
+	int found = git_oid_fromstr(&oid, commit_hex) == 0 && git_commit_lookup(&c, sub, &oid) == 0 &&
+		    git_commit_tree(&tree, c) == 0;
+	git_commit_free(c);
+	git_error_clear();
+	int rc = 0;
+	if (found) {
+		struct repo sr = {sub, NULL, NULL};
+		char *prefix = xasprintf("%s/", path);
+		struct walk_ctx w = {&sr, NULL, cb, priv, 0, e, prefix};
+		rc = git_tree_walk(tree, GIT_TREEWALK_PRE, walk_cb, &w);
+		rc = w.rc ? w.rc : rc < 0 ? git_fail(e, "cannot walk a submodule's tree") : 1;
+		free(prefix);
+		git_tree_free(tree);
+	}
+	git_repository_free(sub);
+	return rc;
+}
+
+static int sub_tree(git_repository *gr, const git_oid *oid, git_tree **tree);
+
+/* Read path of tree (in repository gr) into out: 1 found, 0 absent, <0
+ * error. A path inside a submodule of the top repository (at the commit
+ * the tree records) is read from the submodule's repository. */
+static int read_tree_path(struct repo *r, git_repository *gr, git_tree *tree, const char *path, struct buf *out,
+			  unsigned *mode, struct cerr *e)
+{
 	git_tree_entry *entry = NULL;
-	if (commit_tree(r, commit_hex, &tree, e) < 0)
-		return -1;
 	int rc = git_tree_entry_bypath(&entry, tree, path);
-	git_tree_free(tree);
+	if (rc == GIT_ENOTFOUND && gr == r->r) {
+		/* The first directory of the path that is a submodule. */
+		git_error_clear();
+		for (const char *sl = strchr(path, '/'); sl; sl = strchr(sl + 1, '/')) {
+			char *dir = xstrndup(path, (size_t)(sl - path));
+			git_tree_entry *de = NULL;
+			int found = git_tree_entry_bypath(&de, tree, dir) == 0;
+			git_error_clear();
+			int sub = found && git_tree_entry_filemode(de) == GIT_FILEMODE_COMMIT;
+			git_repository *sr = sub ? submodule_repo(r, dir) : NULL;
+			git_tree *st = NULL;
+			rc = 0;
+			if (sr && sub_tree(sr, git_tree_entry_id(de), &st) == 0 && st)
+				rc = read_tree_path(r, sr, st, sl + 1, out, mode, e);
+			git_tree_free(st);
+			git_repository_free(sr);
+			git_tree_entry_free(de);
+			free(dir);
+			if (sub || !found)
+				return rc;
+		}
+		return 0;
+	}
 	if (rc == GIT_ENOTFOUND)
 		return 0;
 	if (rc < 0)
@@ -433,7 +509,7 @@ int repo_read_path(struct repo *r, const char *commit_hex, const char *path, str
 		return 0;
 	}
 	git_blob *blob = NULL;
-	rc = git_blob_lookup(&blob, r->r, git_tree_entry_id(entry));
+	rc = git_blob_lookup(&blob, gr, git_tree_entry_id(entry));
 	git_tree_entry_free(entry);
 	if (rc < 0)
 		return git_fail(e, "cannot read a blob");
@@ -444,12 +520,23 @@ int repo_read_path(struct repo *r, const char *commit_hex, const char *path, str
 	return 1;
 }
 
-static int blob_data(struct repo *r, const git_diff_file *f, git_blob **blob)
+int repo_read_path(struct repo *r, const char *commit_hex, const char *path, struct buf *out, unsigned *mode,
+		   struct cerr *e)
+{
+	git_tree *tree = NULL;
+	if (commit_tree(r, commit_hex, &tree, e) < 0)
+		return -1;
+	int rc = read_tree_path(r, r->r, tree, path, out, mode, e);
+	git_tree_free(tree);
+	return rc;
+}
+
+static int blob_data(git_repository *gr, const git_diff_file *f, git_blob **blob)
 {
 	*blob = NULL;
 	if (!(f->flags & GIT_DIFF_FLAG_EXISTS) || git_oid_is_zero(&f->id))
 		return 0;
-	return git_blob_lookup(blob, r->r, &f->id);
+	return git_blob_lookup(blob, gr, &f->id);
 }
 
 /* The function context of a hunk header: the text after the second "@@". */
@@ -474,33 +561,73 @@ static void hunk_function(const git_diff_hunk *h, const char **fn, size_t *len)
 	*len = (size_t)(end - at);
 }
 
-int repo_diff(struct repo *r, const char *old_hex, const char *new_hex, struct change_set **out, struct cerr *e)
+/* The tree of commit oid in repository gr (NULL oid or zero: none). */
+static int sub_tree(git_repository *gr, const git_oid *oid, git_tree **tree)
 {
+	git_commit *c = NULL;
+	*tree = NULL;
+	if (!oid || git_oid_is_zero(oid))
+		return 0;
+	int rc = git_commit_lookup(&c, gr, oid) == 0 && git_commit_tree(tree, c) == 0 ? 0 : -1;
+	git_commit_free(c);
+	git_error_clear();
+	return rc;
+}
+
+static int diff_trees(struct repo *r, git_repository *gr, git_tree *ot, git_tree *nt, const char *prefix,
+		      struct change_set *s, struct cerr *e);
+
+/* A submodule whose commit changed (or that came or went): the files of
+ * its two commits, under its path, when its repository is here (see
+ * submodule_repo); else nothing, as before. */
+static int diff_submodule(struct repo *r, const git_diff_delta *d, const char *prefix, struct change_set *s,
+			  struct cerr *e)
+{
+	int old = d->old_file.mode == GIT_FILEMODE_COMMIT, new = d->new_file.mode == GIT_FILEMODE_COMMIT;
+	if ((d->old_file.mode && !old) || (d->new_file.mode && !new) || prefix[0])
+		return 0;   /* a file made a submodule, or a submodule's own: left out */
+	const char *path = new ? d->new_file.path : d->old_file.path;
+	git_repository *sub = submodule_repo(r, path);
+	if (!sub)
+		return 0;
 	git_tree *ot = NULL, *nt = NULL;
+	int rc = 0;
+	if (sub_tree(sub, old ? &d->old_file.id : NULL, &ot) == 0 && sub_tree(sub, new ? &d->new_file.id : NULL, &nt) == 0) {
+		char *in = xasprintf("%s/", path);
+		rc = diff_trees(r, sub, ot, nt, in, s, e);
+		free(in);
+	}
+	git_tree_free(ot);
+	git_tree_free(nt);
+	git_repository_free(sub);
+	return rc;
+}
+
+/* Add to s the changes between trees ot and nt of repository gr, their
+ * paths under prefix (a submodule's, or ""). */
+static int diff_trees(struct repo *r, git_repository *gr, git_tree *ot, git_tree *nt, const char *prefix,
+		      struct change_set *s, struct cerr *e)
+{
 	git_diff *diff = NULL;
 	git_diff_options opts;
 	git_diff_find_options fopts;
-	int rc = -1;
-
-	*out = NULL;
 	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
 	git_diff_find_options_init(&fopts, GIT_DIFF_FIND_OPTIONS_VERSION);
 	opts.context_lines = 0;
 	opts.interhunk_lines = 0;
-	opts.flags = GIT_DIFF_IGNORE_SUBMODULES;
 	fopts.flags = GIT_DIFF_FIND_RENAMES;
-	if (commit_tree(r, old_hex, &ot, e) < 0 || commit_tree(r, new_hex, &nt, e) < 0)
-		goto out;
-	if (git_diff_tree_to_tree(&diff, r->r, ot, nt, &opts) < 0 || git_diff_find_similar(diff, &fopts) < 0) {
-		git_fail(e, "cannot diff");
-		goto out;
+	if (git_diff_tree_to_tree(&diff, gr, ot, nt, &opts) < 0 || git_diff_find_similar(diff, &fopts) < 0) {
+		git_diff_free(diff);
+		return git_fail(e, "cannot diff");
 	}
-	struct change_set *s = change_set_new(old_hex, new_hex);
+	int rc = 0;
 	size_t n = git_diff_num_deltas(diff);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && rc == 0; i++) {
 		const git_diff_delta *d = git_diff_get_delta(diff, i);
-		if (d->old_file.mode == GIT_FILEMODE_COMMIT || d->new_file.mode == GIT_FILEMODE_COMMIT)
+		if (d->old_file.mode == GIT_FILEMODE_COMMIT || d->new_file.mode == GIT_FILEMODE_COMMIT) {
+			rc = diff_submodule(r, d, prefix, s, e);
 			continue;
+		}
 		enum change_file_status st;
 		switch (d->status) {
 		case GIT_DELTA_ADDED: st = CHANGE_ADDED; break;
@@ -511,52 +638,46 @@ int repo_diff(struct repo *r, const char *old_hex, const char *new_hex, struct c
 		default: continue;
 		}
 		git_blob *ob = NULL, *nb = NULL;
-		if (blob_data(r, &d->old_file, &ob) < 0 || blob_data(r, &d->new_file, &nb) < 0) {
-			git_blob_free(ob);
-			git_blob_free(nb);
-			change_set_free(s);
-			git_fail(e, "cannot read a blob");
-			goto out;
-		}
 		git_patch *patch = NULL;
-		if (git_patch_from_diff(&patch, diff, i) < 0) {
-			git_blob_free(ob);
-			git_blob_free(nb);
-			change_set_free(s);
-			git_fail(e, "cannot diff a file");
-			goto out;
-		}
-		int binary = (d->flags & GIT_DIFF_FLAG_BINARY) != 0 ||
-			     (ob && git_blob_is_binary(ob)) || (nb && git_blob_is_binary(nb));
-		const char *op = d->old_file.path, *np = d->new_file.path;
-		change_set_add_file(s, st == CHANGE_ADDED ? np : op, st == CHANGE_DELETED ? op : np,
-				    st == CHANGE_ADDED ? 0 : d->old_file.mode, st == CHANGE_DELETED ? 0 : d->new_file.mode,
-				    ob ? git_blob_rawcontent(ob) : NULL, ob ? (size_t)git_blob_rawsize(ob) : 0,
-				    nb ? git_blob_rawcontent(nb) : NULL, nb ? (size_t)git_blob_rawsize(nb) : 0, st, binary);
-		if (st == CHANGE_ADDED) {
-			change_set_add_file_change(s, CHANGE_FILE_ADD);
-		} else if (st == CHANGE_DELETED) {
-			change_set_add_file_change(s, CHANGE_FILE_DELETE);
+		if (blob_data(gr, &d->old_file, &ob) < 0 || blob_data(gr, &d->new_file, &nb) < 0) {
+			rc = git_fail(e, "cannot read a blob");
+		} else if (git_patch_from_diff(&patch, diff, i) < 0) {
+			rc = git_fail(e, "cannot diff a file");
 		} else {
-			if (st == CHANGE_RENAMED)
-				change_set_add_file_change(s, CHANGE_FILE_RENAME);
-			if (d->old_file.mode != d->new_file.mode)
-				change_set_add_file_change(s, CHANGE_FILE_MODE);
-			if (binary) {
-				if (!git_oid_equal(&d->old_file.id, &d->new_file.id))
-					change_set_add_file_change(s, CHANGE_FILE_BINARY);
+			int binary = (d->flags & GIT_DIFF_FLAG_BINARY) != 0 ||
+				     (ob && git_blob_is_binary(ob)) || (nb && git_blob_is_binary(nb));
+			char *op = xasprintf("%s%s", prefix, d->old_file.path), *np = xasprintf("%s%s", prefix, d->new_file.path);
+			change_set_add_file(s, st == CHANGE_ADDED ? np : op, st == CHANGE_DELETED ? op : np,
+					    st == CHANGE_ADDED ? 0 : d->old_file.mode, st == CHANGE_DELETED ? 0 : d->new_file.mode,
+					    ob ? git_blob_rawcontent(ob) : NULL, ob ? (size_t)git_blob_rawsize(ob) : 0,
+					    nb ? git_blob_rawcontent(nb) : NULL, nb ? (size_t)git_blob_rawsize(nb) : 0, st, binary);
+			free(op);
+			free(np);
+			if (st == CHANGE_ADDED) {
+				change_set_add_file_change(s, CHANGE_FILE_ADD);
+			} else if (st == CHANGE_DELETED) {
+				change_set_add_file_change(s, CHANGE_FILE_DELETE);
 			} else {
-				size_t nh = git_patch_num_hunks(patch);
-				for (size_t k = 0; k < nh; k++) {
-					const git_diff_hunk *h;
-					size_t lines;
-					if (git_patch_get_hunk(&h, &lines, patch, k) < 0)
-						continue;
-					const char *fn;
-					size_t fnlen;
-					hunk_function(h, &fn, &fnlen);
-					change_set_add_hunk(s, h->old_start, h->old_lines, h->new_start, h->new_lines, fn,
-							    fnlen);
+				if (st == CHANGE_RENAMED)
+					change_set_add_file_change(s, CHANGE_FILE_RENAME);
+				if (d->old_file.mode != d->new_file.mode)
+					change_set_add_file_change(s, CHANGE_FILE_MODE);
+				if (binary) {
+					if (!git_oid_equal(&d->old_file.id, &d->new_file.id))
+						change_set_add_file_change(s, CHANGE_FILE_BINARY);
+				} else {
+					size_t nh = git_patch_num_hunks(patch);
+					for (size_t k = 0; k < nh; k++) {
+						const git_diff_hunk *h;
+						size_t lines;
+						if (git_patch_get_hunk(&h, &lines, patch, k) < 0)
+							continue;
+						const char *fn;
+						size_t fnlen;
+						hunk_function(h, &fn, &fnlen);
+						change_set_add_hunk(s, h->old_start, h->old_lines, h->new_start,
+								    h->new_lines, fn, fnlen);
+					}
 				}
 			}
 		}
@@ -564,14 +685,26 @@ int repo_diff(struct repo *r, const char *old_hex, const char *new_hex, struct c
 		git_blob_free(ob);
 		git_blob_free(nb);
 	}
-	if (change_set_finish(s, e) < 0) {
+	git_diff_free(diff);
+	return rc;
+}
+
+int repo_diff(struct repo *r, const char *old_hex, const char *new_hex, struct change_set **out, struct cerr *e)
+{
+	git_tree *ot = NULL, *nt = NULL;
+	int rc = -1;
+
+	*out = NULL;
+	if (commit_tree(r, old_hex, &ot, e) < 0 || commit_tree(r, new_hex, &nt, e) < 0)
+		goto out;
+	struct change_set *s = change_set_new(old_hex, new_hex);
+	if (diff_trees(r, r->r, ot, nt, "", s, e) < 0 || change_set_finish(s, e) < 0) {
 		change_set_free(s);
 		goto out;
 	}
 	*out = s;
 	rc = 0;
 out:
-	git_diff_free(diff);
 	git_tree_free(ot);
 	git_tree_free(nt);
 	return rc;

@@ -61,12 +61,18 @@ char *repo_commit_subject(struct repo *r, const char *hex);
 char *repo_commit_author(struct repo *r, const char *hex, long long *when);
 
 /* Call cb for every blob and symlink of the commit's tree, and for every
- * submodule with mode 0160000 and no data (a plain clone has its directory, empty). */
+ * submodule with mode 0160000 and its commit's id (40 hex digits) as data. */
 typedef int (*repo_blob_cb)(void *priv, const char *path, unsigned mode, const char *data, size_t len);
 int repo_tree_walk(struct repo *r, const char *commit_hex, repo_blob_cb cb, void *priv, struct cerr *e);
 /* The same for the blobs whose path want() accepts: the others are not read. */
 int repo_tree_walk_some(struct repo *r, const char *commit_hex, int (*want)(const char *path), repo_blob_cb cb,
 			void *priv, struct cerr *e);
+/* Call cb for every blob and symlink of submodule path at commit_hex, its
+ * paths under path/: 1 done, 0 when the submodule's repository or that
+ * commit is not here (neither checked out nor kept under modules/), <0
+ * error. Nothing is written to the submodule's repository. */
+int repo_submodule_walk(struct repo *r, const char *path, const char *commit_hex, repo_blob_cb cb, void *priv,
+			struct cerr *e);
 /* Read one path of a commit's tree: 1 found (data in out, mode set), 0 absent, <0 error. */
 int repo_read_path(struct repo *r, const char *commit_hex, const char *path, struct buf *out,
 		   unsigned *mode, struct cerr *e);

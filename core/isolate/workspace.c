@@ -208,13 +208,21 @@ static int populate_cb(void *priv, const char *path, unsigned mode, const char *
 {
 	struct workspace *w = priv;
 	if (mode == 0160000) {
-		/* A submodule: its directory, empty, as a clone without --recurse-submodules has it. */
+		/* A submodule: its files at the commit the tree records, from
+		 * the user's clone of it; else its directory, empty, as a
+		 * clone without --recurse-submodules has it. */
 		if (!safe_path(path))
 			return cerr_set(w->e, "refusing to write outside the worktree: '%s'", path);
 		char *full = xasprintf("%s/%s", w->dir, path);
 		int rc = mkdir_p(full, 0755, w->e);
 		free(full);
-		return rc;
+		if (rc == 0 && data && len == 40) {
+			char hex[41];
+			memcpy(hex, data, 40);
+			hex[40] = '\0';
+			rc = repo_submodule_walk(w->repo, path, hex, populate_cb, w, w->e);
+		}
+		return rc < 0 ? rc : 0;
 	}
 	return put(w, path, 1, mode, data, len, 0);
 }

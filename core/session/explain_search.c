@@ -1514,7 +1514,8 @@ struct sources {
 static int source_cb(void *priv, const char *path, unsigned mode, const char *data, size_t len)
 {
 	struct sources *ss = priv;
-	(void)mode;
+	if (mode == 0160000)
+		return 0;   /* a submodule: its commit id, no source */
 	if (!deps_source_of(path, data, len))
 		return 0;
 	for (size_t f = 0; f < ss->s->nfiles; f++)

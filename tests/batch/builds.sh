@@ -133,6 +133,23 @@ d=$(fixture submodule)
 culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh
 check "submodule: the build finds the submodule's directory (exit $RC)" [ "$RC" = 0 ]
 check "submodule: the constant is the fix" [ "$(jqf '.fix[0].added[0]')" = "	int n = 3;" ]
+# A build that needs a submodule's files: the worktrees hold them at the
+# commit each revision records, read from the clone's submodule; a commit
+# moving the submodule to another commit changes its files, and a cause
+# among them is named by its path. The submodule's clone is not touched.
+d=$(fixture submodule_files)
+sub_before=$(git -C "$d/modules/lib" rev-parse HEAD; git -C "$d/modules/lib" status --porcelain)
+culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh
+check "submodule_files: the build finds the submodule's files (exit $RC)" [ "$RC" = 0 ]
+check "submodule_files: the commit adding one is the culprit" [ "$(jqf .culprit_commit)" = "$(git -C "$d" rev-parse bad)" ]
+check "submodule_files: the constant is the fix" [ "$(jqf '.fix[0].added[0]')" = "	int n = BASE * SCALE + 1;" ]
+culprit_json "$d" --good scaled --bad bumped --build make --no-semantic -- ./run-test.sh
+check "submodule_files: a submodule moved (exit $RC)" [ "$RC" = 0 ]
+check "submodule_files: the commit moving it is the culprit" [ "$(jqf .culprit_commit)" = "$(git -C "$d" rev-parse bumped~1)" ]
+check "submodule_files: the submodule's line is the fix" \
+	[ "$(jqf '.fix[] | select(.file == "modules/lib/lib.h") | .added[] | select(startswith("#define BASE"))')" = "#define BASE 3" ]
+check "submodule_files: the submodule's clone untouched" \
+	[ "$(git -C "$d/modules/lib" rev-parse HEAD; git -C "$d/modules/lib" status --porcelain)" = "$sub_before" ]
 # Opcodes listed as DEF(name, length) lines, their names made by a macro
 # in an unchanged header that pastes tokens (OP_ ## id): the DEF lines a
 # hunk adds declare the names the other files' hunks use, so the rename
