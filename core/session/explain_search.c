@@ -1991,11 +1991,21 @@ proofs:
 		add_tied_pieces(&sr, ans.fix, ans.fix_aux, 1);
 		sr.u = level;
 	}
+	/* Changes the failure needs only to build are auxiliary, not causes:
+	 * its own build needs, and the fix's when the fix reverts some of
+	 * the failure-inducing changes (what reverting those needs to build,
+	 * applying them needs too). A fix among other changes tells nothing
+	 * of the failure-inducing ones' needs (c-ares 778d7cd9: the fix's
+	 * needs taken away, the rest named as the cause was a block that
+	 * passed alone). */
 	struct bits *aux = bits_dup(ans.ind_aux);
-	bits_or(aux, ans.fix_aux);
+	int fix_in_ind = 0;
+	for (size_t a = 0; a < s->natoms && !fix_in_ind; a++)
+		fix_in_ind = bits_test(ans.fix, a) && bits_test(ans.ind, a);
+	if (fix_in_ind)
+		bits_or(aux, ans.fix_aux);
 	ind = bits_dup(ans.ind);
 	fix = bits_dup(ans.fix);
-	/* Changes the failure needs only to build are auxiliary, not causes. */
 	struct bits *causes = bits_dup(ind);
 	for (size_t a = 0; a < s->natoms; a++)
 		if (bits_test(aux, a))
