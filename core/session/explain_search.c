@@ -990,6 +990,27 @@ out:
 
 /* The fix among rev_cand, tried first among the failure-inducing units
  * level_inducing found (l->found), into l. 0, or <0 aborted. */
+/* Into near, the units of others (n units of u) whose changes are in a
+ * function (by their hunk header) of a file that one of the with units'
+ * changes is in; their count. */
+static size_t near_units(const struct search *sr, const struct units *u, const size_t *with, size_t nwith,
+			 const size_t *others, size_t n, size_t *near)
+{
+	const struct change_set *s = sr->s;
+	size_t nn = 0;
+	for (size_t k = 0; k < n; k++) {
+		const struct change *c = &s->changes[s->atoms[u->start[others[k]]].change];
+		int in = 0;
+		for (size_t j = 0; j < nwith && !in && c->kind == CHANGE_HUNK && c->function[0]; j++) {
+			const struct change *w = &s->changes[s->atoms[u->start[with[j]]].change];
+			in = w->kind == CHANGE_HUNK && w->file == c->file && !strcmp(w->function, c->function);
+		}
+		if (in)
+			near[nn++] = others[k];
+	}
+	return nn;
+}
+
 static int level_fix(struct explain *x, struct search *sr, const struct units *u, const size_t *rev_cand, size_t nrev,
 		     struct level *l, int *stopped)
 {
@@ -1104,7 +1125,26 @@ static int level_fix(struct explain *x, struct search *sr, const struct units *u
 		}
 		sr->with = finducing;
 		sr->nwith = nfi;
+		/* The more is most often in the failure-inducing changes'
+		 * own functions (cmus cd2e7d7 dropped a convention from two
+		 * lines of one function: reverting the first alone failed
+		 * otherwise, and so did every half of the other 52 changes
+		 * reverted with it, until the search ended coarse on 50): when
+		 * reverting those others passes, the search stays among them. */
+		size_t *near = xmalloc((no + 1) * sizeof(*near));
+		size_t nn = near_units(sr, ru, finducing, nfi, others, no, near);
+		if (nn > 0 && nn < no) {
+			rc = pred_revert_with(sr, near, nn);
+			if (rc == 1) {
+				memcpy(others, near, nn * sizeof(*others));
+				no = nn;
+			}
+		}
+		free(near);
+		if (rc < 0)
+			goto fixed;
 		rc = minimize(sr, ru, others, no, pred_revert_with, out, &nout, l->revert);
+fixed:
 		sr->with = NULL;
 		sr->nwith = 0;
 		free(others);

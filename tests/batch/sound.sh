@@ -131,4 +131,16 @@ check "global_to_field: the globals' removal with it" \
 check "global_to_field: and the fix, proved" [ "$(jqf '[.fix[].id] | join(" ")')" = "$(jqf '[.failure_inducing[].id] | join(" ")')" ]
 check "global_to_field: and the fix, proved (2)" [ "$(jqf .fix_proof.verdict)" = PASS ]
 check "global_to_field: no configuration failed otherwise" [ "$(jqf .configurations_failed_differently)" = 0 ]
+# A convention dropped from two lines of one function, among a dozen other
+# changes: the loop is failure-inducing; reverted alone it fails otherwise,
+# so the fix is sought with it, first among its function's changes: the
+# loop and the escape's bound, found with one configuration more.
+d=$(fixture fix_nearby)
+culprit_json "$d" --good good --bad bad --no-semantic -- ./run-test.sh
+check "fix_nearby: exit 0" [ "$RC" = 0 ]
+check "fix_nearby: the loop is failure-inducing" [ "$(jqf '[.failure_inducing[].id] | join(" ")')" = 1 ]
+check "fix_nearby: the fix is the loop and the escape's bound" [ "$(jqf '[.fix[].id] | join(" ")')" = "1 2" ]
+check "fix_nearby: the fix, proved" [ "$(jqf .fix_proof.verdict)" = PASS ]
+check "fix_nearby: sought in the loop's function first ($(jqf .configurations_tested) tested)" \
+	[ "$(jqf .configurations_tested)" -le 8 ]
 finish
