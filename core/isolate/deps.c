@@ -3335,6 +3335,102 @@ int deps_source_of(const char *path, const char *data, size_t len)
 	       (memmem(data, len, "##", 2) || (header_like(path) && memmem(data, len, "typedef", 7)));
 }
 
+/* The tokens of lines [from, to) of sc, without the parentheses right
+ * after `return` that close before the statement's `;` (`return ('x');`
+ * made `return 'x';`), into v; their count, or SIZE_MAX when a line there
+ * is a directive's, or a block comment crosses the range's edge (its
+ * tokens then change the lines around it). */
+static size_t range_tokens(const struct scan *sc, int from, int to, const struct tok **v)
+{
+	for (size_t k = 0; k < sc->ncm; k++)
+		if (sc->cm[k].last >= from && sc->cm[k].first < to && (sc->cm[k].first < from || sc->cm[k].last >= to))
+			return SIZE_MAX;
+	size_t n = 0;
+	const struct tok *before = NULL, *after = NULL;
+	for (size_t k = 0; k < sc->nt; k++) {
+		const struct tok *t = &sc->t[k];
+		if (t->line < from) {
+			before = t;
+		} else if (t->line >= to) {
+			after = t;
+			break;
+		} else if (t->directive) {
+			return SIZE_MAX;
+		} else {
+			v[n++] = t;
+		}
+	}
+	if (before && after && before->directive && after->directive && !scan_punct(after, '#'))
+		return SIZE_MAX;   /* perhaps within a directive continued over lines */
+	/* `return (x);` is `return x;`. */
+	for (size_t i = 0; i + 1 < n; i++) {
+		if (!scan_tok_is(v[i], "return") || !scan_punct(v[i + 1], '('))
+			continue;
+		size_t depth = 0, j;
+		for (j = i + 1; j < n; j++)
+			if (scan_punct(v[j], '('))
+				depth++;
+			else if (scan_punct(v[j], ')') && --depth == 0)
+				break;
+		if (j + 1 < n && scan_punct(v[j + 1], ';')) {
+			memmove(&v[j], &v[j + 1], (n - j - 1) * sizeof(*v));
+			n--;
+			memmove(&v[i + 1], &v[i + 2], (n - i - 2) * sizeof(*v));
+			n--;
+		}
+	}
+	return n;
+}
+
+/* Per change: 1 when it changes no token, only layout or comments (a line
+ * re-indented, a call's spacing, a comment reworded, `return (x);` made
+ * `return x;`): as if unchanged, it is tied to nothing (tcsh 7b343e1's
+ * spacing of a `ReplaceFile(...)` call under `#ifdef WINNT_NATIVE` had
+ * joined the rename it names a local of, and stood in the answer). Not
+ * a directive's lines, where spacing may matter (`#define F (x)`). */
+static unsigned char *neutral_changes(const struct change_set *s, const struct scan *scans)
+{
+	unsigned char *neutral = xcalloc(s->nchanges + 1, 1);
+	for (size_t f = 0; f < s->nfiles; f++) {
+		const struct change_file *cf = &s->files[f];
+		const struct scan *o = &scans[2 * f], *n = &scans[2 * f + 1];
+		if (cf->binary || !c_like(cf->new_path) || !c_like(cf->old_path) || !o->nt || !n->nt)
+			continue;
+		const struct tok **a = xmalloc((o->nt + 1) * sizeof(*a)), **b = xmalloc((n->nt + 1) * sizeof(*b));
+		for (size_t c = cf->change0; c < cf->change0 + cf->nchanges; c++) {
+			int of, ot, nf, nt;
+			if (s->changes[c].kind != CHANGE_HUNK)
+				continue;
+			side_range(s, c, 0, &of, &ot);
+			side_range(s, c, 1, &nf, &nt);
+			size_t na = range_tokens(o, of, ot, a), nb = range_tokens(n, nf, nt, b);
+			int same = na != SIZE_MAX && na == nb;
+			for (size_t k = 0; same && k < na; k++)
+				same = a[k]->kind == b[k]->kind && a[k]->len == b[k]->len && !memcmp(a[k]->s, b[k]->s, a[k]->len);
+			neutral[c] = (unsigned char)same;
+		}
+		free(a);
+		free(b);
+	}
+	return neutral;
+}
+
+/* Drop the needs from and to neutral changes (list n of pairs, names). */
+static void drop_neutral_pairs(size_t (*v)[2], char **names, size_t *n, const unsigned char *neutral)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < *n; i++) {
+		if (neutral[v[i][0]] || neutral[v[i][1]]) {
+			free(names[i]);
+			continue;
+		}
+		v[k][0] = v[i][0];
+		v[k][1] = v[i][1];
+		names[k++] = names[i];
+	}
+	*n = k;
+}
+
 void deps_compute(const struct change_set *s, const struct deps_source *src, size_t nsrc, struct deps *d)
 {
 	memset(d, 0, sizeof(*d));
@@ -3719,6 +3815,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 	header_needs(s, scans, owners, d);
 	include_removed_needs(s, scans, owners, d);
 	record_uses(s, scans, owners, hd, nhd, d);
+	unsigned char *neutral = neutral_changes(s, scans);
 	for (size_t i = 0; i < nhd; i++)
 		free(hd[i].cond);
 	free(hd);
@@ -3732,21 +3829,45 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 	free(owners);
 	free(scans);
 
+	/* A change of layout only is tied to nothing. */
+	for (size_t c = 0; c < s->nchanges; c++) {
+		if (neutral[c]) {
+			for (size_t k = 0; k < d->nneed[c]; k++)
+				free(d->need_names[c][k]);
+			d->nneed[c] = 0;
+			continue;
+		}
+		size_t k = 0;
+		for (size_t i = 0; i < d->nneed[c]; i++) {
+			if (neutral[d->need[c][i]]) {
+				free(d->need_names[c][i]);
+				continue;
+			}
+			d->need[c][k] = d->need[c][i];
+			d->need_names[c][k++] = d->need_names[c][i];
+		}
+		d->nneed[c] = k;
+	}
+	drop_neutral_pairs(d->header, d->header_names, &d->nheader, neutral);
+	drop_neutral_pairs(d->quiet, d->quiet_names, &d->nquiet, neutral);
+
 	size_t *size = xcalloc(s->nchanges + 1, sizeof(*size)), *bsize = xcalloc(s->nchanges + 1, sizeof(*bsize));
+	unsigned char *counted = xcalloc(s->nchanges + 1, 1);
 	for (size_t c = 0; c < s->nchanges; c++) {
 		unite(parent, c, find(hard, c));
-		bsize[find(hard, c)]++;
+		bsize[find(hard, c)] += !neutral[c];
 	}
 	for (size_t c = 0; c < s->nchanges; c++) {
-		size[find(parent, c)]++;
-		d->block[c] = bsize[find(hard, c)] > 1 ? (long)find(hard, c) : -1;
+		size[find(parent, c)] += !neutral[c];
+		d->block[c] = !neutral[c] && bsize[find(hard, c)] > 1 ? (long)find(hard, c) : -1;
 	}
 	for (size_t c = 0; c < s->nchanges; c++) {
 		size_t r = find(parent, c);
-		d->group[c] = size[r] > 1 ? (long)r : -1;
-		if (size[r] > 1) {
+		d->group[c] = !neutral[c] && size[r] > 1 ? (long)r : -1;
+		if (d->group[c] >= 0) {
 			d->linked++;
-			d->ngroups += r == c;
+			d->ngroups += !counted[r];
+			counted[r] = 1;
 		}
 		if (!d->names[c])
 			d->names[c] = xcalloc(2, 1);
@@ -3759,6 +3880,8 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 	free(bsize);
 	free(parent);
 	free(hard);
+	free(neutral);
+	free(counted);
 }
 
 void deps_release(struct deps *d)

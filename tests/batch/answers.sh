@@ -207,4 +207,14 @@ check "tree_path: exit 0" [ "$RC" = 0 ]
 check "tree_path: failure-inducing, the factor's hunk alone" [ "$(jqf '[.failure_inducing[].id | tostring] | join(" ")')" = 1 ]
 check "tree_path: no configuration failed differently" [ "$(jqf .configurations_failed_differently)" = 0 ]
 check "tree_path: the identity names no tree" sh -c "! printf '%s' '$(jqf .signature)' | grep -q culprit/wt-"
+# A line re-spaced (no token changed) that names what a rename changed:
+# tied to nothing, it is in no answer; the rename, the static of the old
+# name and its assignment are.
+d=$(fixture layout_only)
+culprit_json "$d" --good good --bad bad --no-semantic -- ./run-test.sh
+check "layout_only: exit 0" [ "$RC" = 0 ]
+check "layout_only: the rename, the static and its assignment are failure-inducing" \
+	[ "$(jqf '[.failure_inducing[].id] | join(" ")')" = "1 2 3" ]
+check "layout_only: the re-spaced line is in no set" \
+	sh -c "! jq -r '.failure_inducing[], .fix[], .auxiliary[] | .added[]' '$T/out.json' | grep -q fprintf"
 finish

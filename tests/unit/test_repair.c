@@ -1071,6 +1071,52 @@ static void test_moved_statements(void)
 	change_set_free(s);
 }
 
+/* A hunk that changes no token (a line re-spaced, `return (n);` made
+ * `return n;`) is tied to nothing, though it names what another hunk
+ * changes; a directive re-spaced is a change (`#define F(x)` made
+ * `#define F (x)` is another macro). */
+static void test_neutral_changes(void)
+{
+	const char *oldc = "int f(int a)\n{\n\tint n = a;\n\tg(n);\n\tpad();\n\th( n,1 );\n\tpad();\n\treturn n;\n}\n";
+	const char *newc = "int f(int a)\n{\n\tint *n = &a;\n\tg(n);\n\tpad();\n\th(n, 1);\n\tpad();\n\treturn *n + 1;\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "f.c", oldc, newc);
+	change_set_add_hunk(s, 3, 1, 3, 1, "", 0);    /* 0: n made a pointer */
+	change_set_add_hunk(s, 6, 1, 6, 1, "", 0);    /* 1: h( n,1 ) re-spaced */
+	change_set_add_hunk(s, 8, 1, 8, 1, "", 0);    /* 2: return *n + 1 */
+	struct deps d;
+	deps_of(s, &d);
+	CHECK(d.group[0] >= 0 && d.group[0] == d.group[2]);
+	CHECK(d.group[1] < 0 && d.block[1] < 0 && d.nneed[1] == 0);
+	for (size_t c = 0; c < 3; c++)
+		for (size_t k = 0; k < d.nneed[c]; k++)
+			CHECK(d.need[c][k] != 1);
+	deps_release(&d);
+	change_set_free(s);
+
+	const char *oldr = "int f(int a)\n{\n\tint n = a;\n\tg(n);\n\treturn (n);\n}\n";
+	const char *newr = "int f(int a)\n{\n\tint *n = &a;\n\tg(n);\n\treturn n;\n}\n";
+	s = change_set_new("a", "b");
+	add_text(s, "r.c", oldr, newr);
+	change_set_add_hunk(s, 3, 1, 3, 1, "", 0);    /* 0: n made a pointer */
+	change_set_add_hunk(s, 5, 1, 5, 1, "", 0);    /* 1: return (n) made return n */
+	deps_of(s, &d);
+	CHECK(d.group[1] < 0);
+	deps_release(&d);
+	change_set_free(s);
+
+	const char *oldm = "#define F(x) (x)\nint u(int n)\n{\n\treturn F(n);\n}\n";
+	const char *newm = "#define F (x) (x)\nint u(int n)\n{\n\treturn F(n) + 0;\n}\n";
+	s = change_set_new("a", "b");
+	add_text(s, "m.c", oldm, newm);
+	change_set_add_hunk(s, 1, 1, 1, 1, "", 0);    /* 0: F re-spaced: another macro */
+	change_set_add_hunk(s, 4, 1, 4, 1, "", 0);    /* 1: a use of F */
+	deps_of(s, &d);
+	CHECK(d.group[0] >= 0 && d.group[0] == d.group[1]);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* A parameter line added to a list over several lines (nothing removed
  * from the declarator): the function changed, not new, so its callers and
  * its prototype are a block with it; they do not build apart. */
@@ -3167,6 +3213,7 @@ int main(void)
 	RUN(test_moved_statements);
 	RUN(test_globals_into_fields);
 	RUN(test_parameter_line_added);
+	RUN(test_neutral_changes);
 	RUN(test_endless_heads);
 	RUN(test_generated_file);
 	RUN(test_struct_migration);
