@@ -3335,6 +3335,69 @@ int deps_source_of(const char *path, const char *data, size_t len)
 	       (memmem(data, len, "##", 2) || (header_like(path) && memmem(data, len, "typedef", 7)));
 }
 
+static int cmp_hdecl_key(const void *a, const void *b, void *priv)
+{
+	const struct hdecl *hd = priv;
+	const struct decl *x = hd[*(const size_t *)a].d, *y = hd[*(const size_t *)b].d;
+	int c = x->cls - y->cls;
+	if (!c)
+		c = strcmp(x->name, y->name);
+	return c ? c : strcmp(x->scope, y->scope);
+}
+
+/* The declarations of one thing, as a union-find over hd: one name in one
+ * scope (a local's in one file), and a global declared static in one file
+ * only with that file's declarations (two files' statics of one name are
+ * two functions; a static and an extern declaration in one file are one,
+ * as a function made non-static). */
+static long *entities(const struct change_set *s, const struct hdecl *hd, size_t nhd)
+{
+	long *ent = xmalloc((nhd + 1) * sizeof(*ent));
+	size_t *idx = xmalloc((nhd + 1) * sizeof(*idx));
+	for (size_t i = 0; i < nhd; i++) {
+		ent[i] = (long)i;
+		idx[i] = i;
+	}
+	qsort_r(idx, nhd, sizeof(*idx), cmp_hdecl_key, (void *)hd);
+	for (size_t a = 0, b; a < nhd; a = b) {
+		for (b = a + 1; b < nhd && same_key(hd[idx[a]].d, hd[idx[b]].d); b++)
+			;
+		for (size_t i = a; i < b; i++)
+			for (size_t k = i + 1; k < b; k++) {
+				const struct hdecl *x = &hd[idx[i]], *y = &hd[idx[k]];
+				int one_file = s->changes[x->change].file == s->changes[y->change].file;
+				if (one_file || (x->d->cls == 'f') ||
+				    (x->d->cls == 'g' && !shape_static(x->d->shape) && !shape_static(y->d->shape)))
+					unite(ent, idx[i], idx[k]);
+			}
+	}
+	free(idx);
+	return ent;
+}
+
+/* Whether scan sc (of file f) declares name static, f being none of the
+ * files of members (the hunks declaring the global): its uses there are
+ * its own static's. */
+static int own_static(const struct change_set *s, const struct scan *sc, size_t f, const char *name,
+		      const size_t *members, size_t nm)
+{
+	for (size_t m = 0; m < nm; m++)
+		if (s->changes[members[m]].file == f)
+			return 0;
+	for (size_t k = 0; k < sc->nd; k++)
+		if (sc->d[k].cls == 'g' && shape_static(sc->d[k].shape) && !strcmp(sc->d[k].name, name))
+			return 1;
+	return 0;
+}
+
+/* Whether file f sees a static of file sfile: itself, a header's static
+ * anywhere (an inline function), or a source it includes. */
+static int static_in_sight(const struct change_set *s, struct includes *incl, size_t f, long sfile)
+{
+	return sfile < 0 || (size_t)sfile == f || header_like(s->files[sfile].new_path) ||
+	       sees_file(incl, f, (size_t)sfile);
+}
+
 /* The tokens of lines [from, to) of sc, without the parentheses right
  * after `return` that close before the statement's `;` (`return ('x');`
  * made `return 'x';`), into v; their count, or SIZE_MAX when a line there
@@ -3562,6 +3625,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 	char *done = xcalloc(nhd + 1, 1);
 	struct mix *mix = NULL;   /* unchanged uses of declarations whose types clash */
 	size_t nmix = 0;
+	long *ent = entities(s, hd, nhd);
 	for (size_t i = 0; i < nhd; i++) {
 		if (done[i])
 			continue;
@@ -3573,10 +3637,11 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 		size_t (*dtok)[2] = xmalloc((nhd + 1) * sizeof(*dtok));   /* its declarations: scan, token */
 		int guarded = 0, statics[2] = {0, 0};
 		long sfile = -1;   /* a file where it is static */
+		int external = 0;   /* a global declared without static (else one file's own) */
 		for (size_t k = i; k < nhd; k++)
-			if (!done[k] && same_key(hd[i].d, hd[k].d) &&
-			    (hd[i].d->cls != 'l' || s->changes[hd[i].change].file == s->changes[hd[k].change].file)) {
+			if (!done[k] && find(ent, k) == find(ent, i)) {
 				done[k] = 1;
+				external |= hd[k].d->cls == 'g' && !shape_static(hd[k].d->shape);
 				guarded |= hd[k].guarded;
 				if (hd[k].d->cls == 'g' && shape_static(hd[k].d->shape)) {
 					statics[hd[k].side] = 1;
@@ -3692,6 +3757,12 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 				int side = (int)(f % 2);
 				if (key->cls == 'f' && !field_in_sight(s, &incl, members, nm, f / 2))
 					continue;
+				/* A file's own static of that name is another function
+				 * (tcsh's sh.file.c and tw.parse.c each define a static
+				 * `filetype`), and one file's static is not another's. */
+				if (key->cls == 'g' && !(external ? !own_static(s, sc, f / 2, key->name, members, nm)
+								  : static_in_sight(s, &incl, f / 2, sfile)))
+					continue;
 				for (size_t k = 0; k < sc->nu; k++) {
 					const struct use *u = &sc->u[k];
 					if (u->len != len || memcmp(u->s, key->name, len) ||
@@ -3791,6 +3862,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 		free(dtok);
 	}
 	free(done);
+	free(ent);
 	includes_release(&incl);
 	migration_ties(migr, nmigr, d, hard);
 	renamed_locals(s, hd, nhd, d, hard);

@@ -1071,6 +1071,46 @@ static void test_moved_statements(void)
 	change_set_free(s);
 }
 
+/* Two files' statics of one name are two functions: a parameter added
+ * to one file's static ties its callers there, not the other file's uses
+ * of its own static; a header's static (an inline function) is the
+ * includers' too. */
+static void test_static_namesakes(void)
+{
+	const char *olda = "static int ftype(const char *p)\n{\n\treturn *p;\n}\nint a(void)\n{\n\treturn ftype(\"x\");\n}\n";
+	const char *newa = "static int ftype(const char *p, int n)\n{\n\treturn *p + n;\n}\nint a(void)\n{\n\treturn ftype(\"x\", 1);\n}\n";
+	const char *oldb = "static int ftype(int m)\n{\n\treturn m;\n}\nint b(void)\n{\n\treturn ftype(1);\n}\n";
+	const char *newb = "static int ftype(int m)\n{\n\treturn m;\n}\nint b(void)\n{\n\treturn ftype(2);\n}\n";
+	struct change_set *s = change_set_new("a", "b");
+	add_text(s, "a.c", olda, newa);
+	change_set_add_hunk(s, 1, 1, 1, 1, "", 0);    /* 0: a parameter added */
+	change_set_add_hunk(s, 3, 1, 3, 1, "", 0);    /* 1: its body */
+	change_set_add_hunk(s, 7, 1, 7, 1, "", 0);    /* 2: its call */
+	add_text(s, "b.c", oldb, newb);
+	change_set_add_hunk(s, 7, 1, 7, 1, "", 0);    /* 3: b.c's own ftype called */
+	struct deps d;
+	deps_of(s, &d);
+	CHECK(d.block[0] >= 0 && d.block[0] == d.block[2]);
+	CHECK(d.group[3] < 0 && d.block[3] < 0);
+	deps_release(&d);
+	change_set_free(s);
+
+	const char *oldh = "static inline int hf(int a)\n{\n\treturn a;\n}\n";
+	const char *newh = "static inline int hf(int a, int b)\n{\n\treturn a + b;\n}\n";
+	const char *oldc = "#include \"h.h\"\nint c(void)\n{\n\treturn hf(1);\n}\n";
+	const char *newc = "#include \"h.h\"\nint c(void)\n{\n\treturn hf(1, 2);\n}\n";
+	s = change_set_new("a", "b");
+	add_text(s, "c.c", oldc, newc);
+	change_set_add_hunk(s, 4, 1, 4, 1, "", 0);    /* 0: the call */
+	add_text(s, "h.h", oldh, newh);
+	change_set_add_hunk(s, 1, 1, 1, 1, "", 0);    /* 1: a parameter added */
+	change_set_add_hunk(s, 3, 1, 3, 1, "", 0);    /* 2: its body */
+	deps_of(s, &d);
+	CHECK(d.block[0] >= 0 && d.block[0] == d.block[1]);
+	deps_release(&d);
+	change_set_free(s);
+}
+
 /* A hunk that changes no token (a line re-spaced, `return (n);` made
  * `return n;`) is tied to nothing, though it names what another hunk
  * changes; a directive re-spaced is a change (`#define F(x)` made
@@ -3214,6 +3254,7 @@ int main(void)
 	RUN(test_globals_into_fields);
 	RUN(test_parameter_line_added);
 	RUN(test_neutral_changes);
+	RUN(test_static_namesakes);
 	RUN(test_endless_heads);
 	RUN(test_generated_file);
 	RUN(test_struct_migration);
