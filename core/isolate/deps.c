@@ -3391,11 +3391,13 @@ static int own_static(const struct change_set *s, const struct scan *sc, size_t 
 }
 
 /* Whether file f sees a static of file sfile: itself, a header's static
- * anywhere (an inline function), or a source it includes. */
+ * anywhere (an inline function), a source it includes, or a file the
+ * source includes (brotli's template header backward_references_inc.h,
+ * included by the source defining its static `kBase64TriggerLen`). */
 static int static_in_sight(const struct change_set *s, struct includes *incl, size_t f, long sfile)
 {
 	return sfile < 0 || (size_t)sfile == f || header_like(s->files[sfile].new_path) ||
-	       sees_file(incl, f, (size_t)sfile);
+	       sees_file(incl, f, (size_t)sfile) || sees_file(incl, (size_t)sfile, f);
 }
 
 /* The tokens of lines [from, to) of sc, without the parentheses right

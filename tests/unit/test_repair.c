@@ -1109,6 +1109,22 @@ static void test_static_namesakes(void)
 	CHECK(d.block[0] >= 0 && d.block[0] == d.block[1]);
 	deps_release(&d);
 	change_set_free(s);
+
+	/* A template header the source includes sees its statics. */
+	const char *oldt = "static int trig(int a)\n{\n\treturn a;\n}\n#include \"t_inc.h\"\n";
+	const char *newt = "static int trig(int a, int b)\n{\n\treturn a + b;\n}\n#include \"t_inc.h\"\n";
+	const char *oldi = "int use(void)\n{\n\treturn trig(1);\n}\n";
+	const char *newi = "int use(void)\n{\n\treturn trig(1, 2);\n}\n";
+	s = change_set_new("a", "b");
+	add_text(s, "t.c", oldt, newt);
+	change_set_add_hunk(s, 1, 1, 1, 1, "", 0);    /* 0: a parameter added */
+	change_set_add_hunk(s, 3, 1, 3, 1, "", 0);    /* 1: its body */
+	add_text(s, "t_inc.h", oldi, newi);
+	change_set_add_hunk(s, 3, 1, 3, 1, "", 0);    /* 2: the call in the header */
+	deps_of(s, &d);
+	CHECK(d.block[0] >= 0 && d.block[0] == d.block[2]);
+	deps_release(&d);
+	change_set_free(s);
 }
 
 /* A hunk that changes no token (a line re-spaced, `return (n);` made
