@@ -3345,12 +3345,26 @@ static int cmp_hdecl_key(const void *a, const void *b, void *priv)
 	return c ? c : strcmp(x->scope, y->scope);
 }
 
+/* Whether declarations x and y (of one name, in two files, on two sides)
+ * are a static moved from the old one's file to the new one's: gone from
+ * the first, new in the second (htop's dropCapabilities moved from htop.c
+ * to linux/Platform.c). */
+static int static_moved(const struct change_set *s, const struct scan *scans, const struct hdecl *x,
+			const struct hdecl *y)
+{
+	if (x->side == y->side)
+		return 0;
+	const struct hdecl *o = x->side ? y : x, *n = x->side ? x : y;
+	size_t fo = s->changes[o->change].file, fn = s->changes[n->change].file;
+	return !declares_global(&scans[2 * fo + 1], o->d->name) && !declares_global(&scans[2 * fn], n->d->name);
+}
+
 /* The declarations of one thing, as a union-find over hd: one name in one
  * scope (a local's in one file), and a global declared static in one file
  * only with that file's declarations (two files' statics of one name are
  * two functions; a static and an extern declaration in one file are one,
- * as a function made non-static). */
-static long *entities(const struct change_set *s, const struct hdecl *hd, size_t nhd)
+ * as a function made non-static; a static moved to another file is one). */
+static long *entities(const struct change_set *s, const struct scan *scans, const struct hdecl *hd, size_t nhd)
 {
 	long *ent = xmalloc((nhd + 1) * sizeof(*ent));
 	size_t *idx = xmalloc((nhd + 1) * sizeof(*idx));
@@ -3367,7 +3381,8 @@ static long *entities(const struct change_set *s, const struct hdecl *hd, size_t
 				const struct hdecl *x = &hd[idx[i]], *y = &hd[idx[k]];
 				int one_file = s->changes[x->change].file == s->changes[y->change].file;
 				if (one_file || (x->d->cls == 'f') ||
-				    (x->d->cls == 'g' && !shape_static(x->d->shape) && !shape_static(y->d->shape)))
+				    (x->d->cls == 'g' && ((!shape_static(x->d->shape) && !shape_static(y->d->shape)) ||
+							  static_moved(s, scans, x, y))))
 					unite(ent, idx[i], idx[k]);
 			}
 	}
@@ -3627,7 +3642,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 	char *done = xcalloc(nhd + 1, 1);
 	struct mix *mix = NULL;   /* unchanged uses of declarations whose types clash */
 	size_t nmix = 0;
-	long *ent = entities(s, hd, nhd);
+	long *ent = entities(s, scans, hd, nhd);
 	for (size_t i = 0; i < nhd; i++) {
 		if (done[i])
 			continue;

@@ -1125,6 +1125,24 @@ static void test_static_namesakes(void)
 	CHECK(d.block[0] >= 0 && d.block[0] == d.block[2]);
 	deps_release(&d);
 	change_set_free(s);
+
+	/* A static moved from one source to another is one function moved:
+	 * the hunk removing it and the hunk adding it are a block. */
+	const char *oldx = "static int mv(int a)\n{\n\treturn a;\n}\nint x(void)\n{\n\treturn mv(1);\n}\n";
+	const char *newx = "int x(void)\n{\n\treturn 1;\n}\n";
+	const char *oldy = "int y(void)\n{\n\treturn 2;\n}\n";
+	const char *newy = "static int mv(int a)\n{\n\treturn a;\n}\nint y(void)\n{\n\treturn mv(2);\n}\n";
+	s = change_set_new("a", "b");
+	add_text(s, "x.c", oldx, newx);
+	change_set_add_hunk(s, 1, 4, 0, 0, "", 0);    /* 0: - mv */
+	change_set_add_hunk(s, 7, 1, 3, 1, "", 0);    /* 1: its call */
+	add_text(s, "y.c", oldy, newy);
+	change_set_add_hunk(s, 0, 0, 1, 4, "", 0);    /* 2: + mv */
+	change_set_add_hunk(s, 3, 1, 7, 1, "", 0);    /* 3: its call */
+	deps_of(s, &d);
+	CHECK(d.block[0] >= 0 && d.block[0] == d.block[2]);
+	deps_release(&d);
+	change_set_free(s);
 }
 
 /* A hunk that changes no token (a line re-spaced, `return (n);` made
