@@ -3345,6 +3345,15 @@ static int cmp_hdecl_key(const void *a, const void *b, void *priv)
 	return c ? c : strcmp(x->scope, y->scope);
 }
 
+/* Whether global declaration h is shared by name beyond its file: not
+ * static, or static in a header (an inline function, often one platform's
+ * version of what another's source defines: htop's darwin/Platform.h's
+ * `static bool Platform_getLongOption(...)` and linux/Platform.c's). */
+static int shared_decl(const struct change_set *s, const struct hdecl *h)
+{
+	return !shape_static(h->d->shape) || header_like(s->files[s->changes[h->change].file].new_path);
+}
+
 /* Whether declarations x and y (of one name, in two files, on two sides)
  * are a static moved from the old one's file to the new one's: gone from
  * the first, new in the second (htop's dropCapabilities moved from htop.c
@@ -3381,7 +3390,7 @@ static long *entities(const struct change_set *s, const struct scan *scans, cons
 				const struct hdecl *x = &hd[idx[i]], *y = &hd[idx[k]];
 				int one_file = s->changes[x->change].file == s->changes[y->change].file;
 				if (one_file || (x->d->cls == 'f') ||
-				    (x->d->cls == 'g' && ((!shape_static(x->d->shape) && !shape_static(y->d->shape)) ||
+				    (x->d->cls == 'g' && ((shared_decl(s, x) && shared_decl(s, y)) ||
 							  static_moved(s, scans, x, y))))
 					unite(ent, idx[i], idx[k]);
 			}
@@ -3658,7 +3667,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 		for (size_t k = i; k < nhd; k++)
 			if (!done[k] && find(ent, k) == find(ent, i)) {
 				done[k] = 1;
-				external |= hd[k].d->cls == 'g' && !shape_static(hd[k].d->shape);
+				external |= hd[k].d->cls == 'g' && shared_decl(s, &hd[k]);
 				guarded |= hd[k].guarded;
 				if (hd[k].d->cls == 'g' && shape_static(hd[k].d->shape)) {
 					statics[hd[k].side] = 1;
