@@ -1953,6 +1953,37 @@ static int hd_declares(const struct change_set *s, const struct hdecl *hd, size_
 	return 0;
 }
 
+/* A name moved into a struct (h, its old declaration): the hunks of files
+ * [f0, f1) using it by name in their old lines, or as a field (`ctx.name`)
+ * in their new ones (in function scope, when given), tied as a block to
+ * h's when some new line uses the field. */
+static void tie_moved_uses(const struct change_set *s, const struct scan *scans, long *const *owners,
+			   const struct hdecl *h, size_t f0, size_t f1, const char *scope, struct deps *d, long *hard)
+{
+	const char *name = h->d->name;
+	size_t len = strlen(name), renamed = 0, n = 0, cap = 16, *tied = xmalloc(cap * sizeof(*tied));
+	for (size_t f = f0; f < f1; f++)
+		for (int side = 0; side < 2; side++) {
+			const struct scan *sc = &scans[2 * f + (size_t)side];
+			for (size_t k = 0; k < sc->nu; k++) {
+				const struct use *u = &sc->u[k];
+				if (u->len != len || memcmp(u->s, name, len) || u->member != side ||
+				    (scope && strcmp(u->scope, scope)))
+					continue;
+				long c = owner_of(sc, owners[2 * f + (size_t)side], u->tok);
+				if (c < 0 || (size_t)c == h->change)
+					continue;
+				if (n == cap)
+					tied = xrealloc(tied, (cap *= 2) * sizeof(*tied));
+				renamed += side;   /* `ctx.name` in new lines */
+				tied[n++] = (size_t)c;
+			}
+		}
+	for (size_t k = 0; renamed && k < n; k++)
+		tie_hard(d, hard, h->change, tied[k], name);
+	free(tied);
+}
+
 /* Locals moved into a struct that outlives the call (ag's print_file_matches
  * keeping its state in a per-thread `print_context`): a local only the old
  * revision declares, a field of its name only the new one does, and the
@@ -1971,23 +2002,7 @@ static void locals_into_fields(const struct change_set *s, const struct scan *sc
 		    hd_declares(s, hd, nhd, l->name, 'l', 1, l->scope, file) || !hd_declares(s, hd, nhd, l->name, 'f', 1, "", 0) ||
 		    hd_declares(s, hd, nhd, l->name, 'f', 0, "", 0))
 			continue;
-		size_t len = strlen(l->name), renamed = 0, n = 0, *tied = xmalloc((s->nchanges + 1) * sizeof(*tied));
-		for (int side = 0; side < 2; side++) {
-			const struct scan *sc = &scans[2 * file + (size_t)side];
-			for (size_t k = 0; k < sc->nu; k++) {
-				const struct use *u = &sc->u[k];
-				if (u->len != len || memcmp(u->s, l->name, len) || u->member != side || strcmp(u->scope, l->scope))
-					continue;
-				long c = owner_of(sc, owners[2 * file + (size_t)side], u->tok);
-				if (c < 0 || (size_t)c == hd[i].change || n == s->nchanges)
-					continue;
-				renamed += side;   /* `ctx.name` in the function's new lines */
-				tied[n++] = (size_t)c;
-			}
-		}
-		for (size_t k = 0; renamed && k < n; k++)
-			tie_hard(d, hard, hd[i].change, tied[k], l->name);
-		free(tied);
+		tie_moved_uses(s, scans, owners, &hd[i], file, file + 1, l->scope, d, hard);
 	}
 }
 
@@ -2034,26 +2049,7 @@ static void globals_into_fields(const struct change_set *s, const struct scan *s
 		    side_declares(s, scans, 1, g->name, 'g') || !side_declares(s, scans, 1, g->name, 'f') ||
 		    side_declares(s, scans, 0, g->name, 'f'))
 			continue;
-		size_t len = strlen(g->name), renamed = 0, n = 0, cap = 16, *tied = xmalloc(cap * sizeof(*tied));
-		for (size_t f = 0; f < s->nfiles; f++)
-			for (int side = 0; side < 2; side++) {
-				const struct scan *sc = &scans[2 * f + (size_t)side];
-				for (size_t k = 0; k < sc->nu; k++) {
-					const struct use *u = &sc->u[k];
-					if (u->len != len || memcmp(u->s, g->name, len) || u->member != side)
-						continue;
-					long c = owner_of(sc, owners[2 * f + (size_t)side], u->tok);
-					if (c < 0 || (size_t)c == hd[i].change)
-						continue;
-					if (n == cap)
-						tied = xrealloc(tied, (cap *= 2) * sizeof(*tied));
-					renamed += side;   /* `ctrl.name` in new lines */
-					tied[n++] = (size_t)c;
-				}
-			}
-		for (size_t k = 0; renamed && k < n; k++)
-			tie_hard(d, hard, hd[i].change, tied[k], g->name);
-		free(tied);
+		tie_moved_uses(s, scans, owners, &hd[i], 0, s->nfiles, NULL, d, hard);
 	}
 }
 
