@@ -2597,6 +2597,55 @@ static int sets_local(const struct scan *n, size_t k)
 	return (k + 1 < n->nt && scan_punct(&n->t[k + 1], '=')) || (k > 0 && scan_punct(&n->t[k - 1], '&'));
 }
 
+/* set_needs (side 1: a local only the new revision declares, a reader
+ * needs its setters) and unset_needs (side 0: one only the old revision
+ * declares, a setter removed needs its uses removed): a local declared
+ * without a value on that side, its setters and uses in its function, in
+ * hunks, the use after the setter. A use by `&name` reads on side 0 (the
+ * setter removed above it leaves it unset), sets on side 1. */
+static void set_needs_side(const struct change_set *s, const struct scan *scans, long *const *owners, struct deps *d,
+			   int side)
+{
+	for (size_t f = 0; f < s->nfiles; f++) {
+		const struct scan *n = &scans[2 * f + (size_t)side], *o = &scans[2 * f + (size_t)!side];
+		const long *own = owners[2 * f + (size_t)side];
+		for (size_t k = 0; k < n->nd; k++) {
+			const struct decl *nd = &n->d[k];
+			if (nd->cls != 'l' || own[n->t[nd->tok].line] < 0 || nd->tok + 1 >= n->nt ||
+			    scan_punct(&n->t[nd->tok + 1], '=') || scan_punct(&n->t[nd->tok + 1], '['))
+				continue;
+			int other = 0;
+			for (size_t j = 0; j < o->nd && !other; j++)
+				other = o->d[j].cls == 'l' && !strcmp(o->d[j].name, nd->name) && !strcmp(o->d[j].scope, nd->scope);
+			if (other)
+				continue;   /* on both sides: init_needs, or unchanged */
+			for (size_t r = nd->tok + 1; r < n->nt; r++) {
+				if (!local_token(n, r, nd->name))
+					continue;
+				const char *in = enclosing(n, n->t[r].line);
+				if (!in || strcmp(in, nd->scope))
+					continue;
+				if (nd->block_last && n->t[r].line > nd->block_last)
+					break;
+				long rh = own[n->t[r].line];
+				int sets = side ? sets_local(n, r) : r + 1 < n->nt && scan_punct(&n->t[r + 1], '=');
+				if (sets || rh < 0)
+					continue;
+				/* A use in hunk rh: the setters above it, in other hunks. */
+				for (size_t w = nd->tok + 1; w < r; w++) {
+					long wh = local_token(n, w, nd->name) ? own[n->t[w].line] : -1;
+					if (wh < 0 || wh == rh || !sets_local(n, w))
+						continue;
+					if (side)
+						add_need(d, (size_t)rh, (size_t)wh, nd->name);
+					else
+						add_need(d, (size_t)wh, (size_t)rh, nd->name);
+				}
+			}
+		}
+	}
+}
+
 /* A new local declared without a value, set by one hunk and read by
  * another: opus's `packet_frame_size`, declared by one hunk, set from the
  * packet by a second, read by a third (`pcm + ...*(frame_size -
@@ -2607,39 +2656,7 @@ static int sets_local(const struct scan *n, size_t k)
  * function (reverting one of those takes it back, as needs go). */
 static void set_needs(const struct change_set *s, const struct scan *scans, long *const *owners, struct deps *d)
 {
-	for (size_t f = 0; f < s->nfiles; f++) {
-		const struct scan *o = &scans[2 * f], *n = &scans[2 * f + 1];
-		const long *own = owners[2 * f + 1];
-		for (size_t k = 0; k < n->nd; k++) {
-			const struct decl *nd = &n->d[k];
-			if (nd->cls != 'l' || own[n->t[nd->tok].line] < 0 || nd->tok + 1 >= n->nt ||
-			    scan_punct(&n->t[nd->tok + 1], '=') || scan_punct(&n->t[nd->tok + 1], '['))
-				continue;
-			int old = 0;
-			for (size_t j = 0; j < o->nd && !old; j++)
-				old = o->d[j].cls == 'l' && !strcmp(o->d[j].name, nd->name) && !strcmp(o->d[j].scope, nd->scope);
-			if (old)
-				continue;   /* not new: init_needs, or unchanged */
-			for (size_t r = nd->tok + 1; r < n->nt; r++) {
-				if (!local_token(n, r, nd->name))
-					continue;
-				const char *in = enclosing(n, n->t[r].line);
-				if (!in || strcmp(in, nd->scope))
-					continue;
-				if (nd->block_last && n->t[r].line > nd->block_last)
-					break;
-				long rh = own[n->t[r].line];
-				if (sets_local(n, r) || rh < 0)
-					continue;
-				/* A read in hunk rh: the setters above it, in other hunks. */
-				for (size_t w = nd->tok + 1; w < r; w++) {
-					long wh = local_token(n, w, nd->name) ? own[n->t[w].line] : -1;
-					if (wh >= 0 && wh != rh && sets_local(n, w))
-						add_need(d, (size_t)rh, (size_t)wh, nd->name);
-				}
-			}
-		}
-	}
+	set_needs_side(s, scans, owners, d, 1);
 }
 
 /* The same, the other way: a local the new revision no longer declares,
@@ -2650,36 +2667,7 @@ static void set_needs(const struct change_set *s, const struct scan *scans, long
  * removing the uses below it (keeping a use takes the setter back). */
 static void unset_needs(const struct change_set *s, const struct scan *scans, long *const *owners, struct deps *d)
 {
-	for (size_t f = 0; f < s->nfiles; f++) {
-		const struct scan *o = &scans[2 * f], *n = &scans[2 * f + 1];
-		const long *own = owners[2 * f];
-		for (size_t k = 0; k < o->nd; k++) {
-			const struct decl *od = &o->d[k];
-			if (od->cls != 'l' || own[o->t[od->tok].line] < 0 || od->tok + 1 >= o->nt ||
-			    scan_punct(&o->t[od->tok + 1], '=') || scan_punct(&o->t[od->tok + 1], '['))
-				continue;
-			int kept = 0;
-			for (size_t j = 0; j < n->nd && !kept; j++)
-				kept = n->d[j].cls == 'l' && !strcmp(n->d[j].name, od->name) && !strcmp(n->d[j].scope, od->scope);
-			for (size_t r = od->tok + 1; !kept && r < o->nt; r++) {
-				if (!local_token(o, r, od->name))
-					continue;
-				const char *in = enclosing(o, o->t[r].line);
-				if (!in || strcmp(in, od->scope))
-					continue;
-				if (od->block_last && o->t[r].line > od->block_last)
-					break;
-				long rh = own[o->t[r].line];
-				if (rh < 0 || (r + 1 < o->nt && scan_punct(&o->t[r + 1], '=')))
-					continue;
-				for (size_t w = od->tok + 1; w < r; w++) {
-					long wh = local_token(o, w, od->name) ? own[o->t[w].line] : -1;
-					if (wh >= 0 && wh != rh && sets_local(o, w))
-						add_need(d, (size_t)wh, (size_t)rh, od->name);
-				}
-			}
-		}
-	}
+	set_needs_side(s, scans, owners, d, 0);
 }
 
 /* A new field set by some hunks and read by others (brotli's
