@@ -777,9 +777,13 @@ void scan_file(const char *data, size_t len, struct scan *sc)
 			goto use;
 		}
 		/* A label (`done:` starting a statement in a function): a local
-		 * its gotos use. */
-		if (scope[0] && i == stmt && (ctx == 'F' || ctx == 'B') && i + 1 < sc->nt && scan_punct(&sc->t[i + 1], ':') &&
-		    !scan_in_list(t, scan_stmt_words)) {
+		 * its gotos use. A macro's call may end the statement before it
+		 * without a `;` (busybox's `IF_FEATURE_FIND_EXEC_PLUS(status =
+		 * flush_exec_plus();)` above `out:`): a name first on its line
+		 * after a line ending in `)` starts one too. */
+		int after_call = i > 0 && sc->t[i - 1].line < t->line && scan_punct(&sc->t[i - 1], ')');
+		if (scope[0] && (i == stmt || after_call) && (ctx == 'F' || ctx == 'B') && i + 1 < sc->nt &&
+		    scan_punct(&sc->t[i + 1], ':') && !scan_in_list(t, scan_stmt_words)) {
 			add_decl(sc, t, scope, 'l', t, t, 0);
 			stmt = ++i + 1;
 			continue;

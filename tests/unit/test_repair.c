@@ -2398,9 +2398,10 @@ static void test_type_clash(void)
 }
 
 /* A label and its gotos: a hunk adding `goto done;` needs the hunk
- * adding `done:` (gcc: label 'done' used but not defined); removing a
- * label needs its gotos gone. A case label, a ternary and a bit-field
- * declare nothing. */
+ * adding `done:` (gcc: label 'done' used but not defined), also when a
+ * macro's call without `;` ends the statement above it; removing a label
+ * needs its gotos gone. A case label, a ternary and a bit-field declare
+ * nothing. */
 static void test_labels(void)
 {
 	const char *old = "struct b { int x : 3; };\nint f(int x)\n{\n\tint r = 0;\n\tswitch (x) {\n\tcase 1:\n"
@@ -2419,6 +2420,20 @@ static void test_labels(void)
 	CHECK(deps_declaring(&d, "x", out) == 0 && deps_declaring(&d, "case", out) == 0);
 	CHECK(d.nneed[0] == 1 && d.need[0][0] == 1);   /* the goto needs its label */
 	CHECK(d.nneed[1] == 1 && d.need[1][0] == 0);   /* out: removed needs its goto gone */
+	deps_release(&d);
+	change_set_free(s);
+
+	/* After a macro's call that ends its statement without a `;`. */
+	const char *oldm = "int g(int x)\n{\n\tint r = 0;\n\tif (x)\n\t\tr = 1;\n\tr++;\n\tIF_PLUS(r = h();)\n\treturn r;\n}\n";
+	const char *newm = "int g(int x)\n{\n\tint r = 0;\n\tif (x)\n\t\tgoto out;\n\tr++;\n\tIF_PLUS(r = h();)\n"
+			   "out:\n\treturn r;\n}\n";
+	s = change_set_new("a", "b");
+	add_text(s, "g.c", oldm, newm);
+	change_set_add_hunk(s, 5, 1, 5, 1, "", 0);   /* goto out; */
+	change_set_add_hunk(s, 7, 0, 8, 1, "", 0);   /* out: */
+	deps_of(s, &d);
+	CHECK(deps_declaring(&d, "out", out) == 1 && out[0] == 1);
+	CHECK(d.nneed[0] == 1 && d.need[0][0] == 1);
 	deps_release(&d);
 	change_set_free(s);
 }
