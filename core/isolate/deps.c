@@ -3019,6 +3019,56 @@ static int new_text_holds(const struct change_set *s, size_t c, const char *name
 	return 0;
 }
 
+/* Change c's new comments and string literals, a hyphen read as an
+ * underscore, each followed by a space (NULL when it has none): where a
+ * build script may read names it makes (busybox's `//config:config
+ * FEATURE_FIND_EXEC_PLUS` made `IF_FEATURE_FIND_EXEC_PLUS`, toybox's
+ * option string `"(no-wildcards)(wildcards)"` made `FLAG_no_wildcards`). */
+static char *new_notes(const struct change_set *s, size_t c)
+{
+	const struct change *ch = &s->changes[c];
+	const struct change_file *f = &s->files[ch->file];
+	const char *data = f->new_data;
+	size_t from = 0, to, len = f->new_len;
+	if (!data || ch->new_lines <= 0)
+		return NULL;
+	for (int l = 1; l < ch->new_start && from < len; from++)   /* the hunk's new lines, whole */
+		l += data[from] == '\n';
+	int lines = 0;
+	for (to = from; to < len && lines < ch->new_lines; to++)
+		lines += data[to] == '\n';
+	struct buf notes = BUF_INIT;
+	for (size_t i = from; i < to; i++) {
+		size_t end;
+		if (data[i] == '"') {
+			for (end = i + 1; end < to && data[end] != '"' && data[end] != '\n'; end++)
+				if (data[end] == '\\')
+					end++;
+		} else if (data[i] == '/' && i + 1 < to && data[i + 1] == '/') {
+			for (end = i; end < to && data[end] != '\n'; end++)
+				;
+		} else if (data[i] == '/' && i + 1 < to && data[i + 1] == '*') {
+			for (end = i + 2; end + 1 < to && !(data[end] == '*' && data[end + 1] == '/'); end++)
+				;
+		} else {
+			continue;
+		}
+		for (size_t k = i; k < end && k < to; k++)
+			buf_addc(&notes, data[k] == '-' ? '_' : data[k]);
+		buf_addc(&notes, ' ');
+		i = end;
+	}
+	return buf_detach(&notes);
+}
+
+/* Whether notes (new_notes) hold the part of name after its first
+ * underscore, five characters or more, as a word in any case. */
+static int notes_hold(const char *notes, const char *name)
+{
+	const char *us = strchr(name, '_');
+	return notes && us && strlen(us + 1) >= 5 && scan_holds_word(notes, strlen(notes), us + 1, strlen(us + 1), 1);
+}
+
 /* A name from a header: a hunk newly using a name (one its file's old
  * revision never mentions) that no changed file declares, in a file that
  * gains #include lines, most likely uses what a new include declares
@@ -3044,6 +3094,10 @@ static void header_needs(const struct change_set *s, const struct scan *scans, l
 	}
 	size_t nall;
 	const char **declared = declared_names(s, scans, &nall);
+	char **notes = xcalloc(s->nchanges + 1, sizeof(*notes));   /* per C hunk: new_notes */
+	for (size_t c = 0; c < s->nchanges; c++)
+		if (s->changes[c].kind == CHANGE_HUNK && c_like(s->files[s->changes[c].file].new_path))
+			notes[c] = new_notes(s, c);
 	for (size_t f = 0; f < s->nfiles; f++) {
 		const struct scan *old = &scans[2 * f], *new = &scans[2 * f + 1];
 		/* The includes the file did not have, and their hunks. */
@@ -3059,7 +3113,7 @@ static void header_needs(const struct change_set *s, const struct scan *scans, l
 			inc[ninc++] = (size_t)c;
 		}
 		size_t nold = 0;
-		const char **oldn = ninc || ngen ? mentioned_names(old, &nold) : NULL;
+		const char **oldn = mentioned_names(old, &nold);
 		for (size_t k = 0; oldn && k < new->nu; k++) {
 			const struct use *u = &new->u[k];
 			const struct tok *t = &new->t[u->tok];
@@ -3073,6 +3127,9 @@ static void header_needs(const struct change_set *s, const struct scan *scans, l
 				for (size_t j = 0; j < ngen; j++)
 					if (new_text_holds(s, gen[j], name))
 						add_header(d, (size_t)c, gen[j], name);   /* D_DOLLARHEX from `dollarhex` */
+				for (size_t j = 0; j < s->nchanges; j++)
+					if (j != (size_t)c && notes_hold(notes[j], name))
+						add_header(d, (size_t)c, j, name);   /* FLAG_wildcards from `(wildcards)` */
 			}
 			for (size_t j = 0; j < ninc && !in_sorted(oldn, nold, name); j++)
 				if (incf[j] >= 0 && declares_global(&scans[2 * incf[j] + 1], name))
@@ -3113,6 +3170,9 @@ static void header_needs(const struct change_set *s, const struct scan *scans, l
 		if (newn)
 			names_free(newn, nnew);
 	}
+	for (size_t c = 0; c < s->nchanges; c++)
+		free(notes[c]);
+	free(notes);
 	free(declared);
 	free(gen);
 }
@@ -3930,7 +3990,7 @@ void deps_compute(const struct change_set *s, const struct deps_source *src, siz
 		}
 		d->nneed[c] = k;
 	}
-	drop_neutral_pairs(d->header, d->header_names, &d->nheader, neutral);
+	/* (A guess on a comment's hunk stands: a build script may read it.) */
 	drop_neutral_pairs(d->quiet, d->quiet_names, &d->nquiet, neutral);
 
 	size_t *size = xcalloc(s->nchanges + 1, sizeof(*size)), *bsize = xcalloc(s->nchanges + 1, sizeof(*bsize));

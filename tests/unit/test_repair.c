@@ -470,6 +470,33 @@ static void test_generated_name(void)
 	CHECK(d.nheader == 0);
 	deps_release(&d);
 	change_set_free(s);
+	/* A name the build makes from a comment or a string of a C hunk
+	 * (a config comment read by a script, an option string): the hunk
+	 * newly using IF_FEATURE_PLUSES or FLAG_no_wildcards likely needs
+	 * the hunk holding `FEATURE_PLUSES` or `(no-wildcards)`, though that
+	 * hunk changes no token; a code word is no such source. */
+	const char *oldg = "//config:config FEATURE_OTHER\nint g(void)\n{\n\treturn 0;\n}\n"
+			   "static const char opts[] = \"(wildcards)\";\nint h(int x)\n{\n\treturn x;\n}\n";
+	const char *newg = "//config:config FEATURE_OTHER\n//config:config FEATURE_PLUSES\nint g(void)\n{\n"
+			   "\treturn IF_FEATURE_PLUSES(1) 0;\n}\n"
+			   "static const char opts[] = \"(no-wildcards)(wildcards)\";\nint h(int x)\n{\n"
+			   "\treturn x + FLAG_no_wildcards + mem_quietly(x);\n}\n";
+	s = change_set_new("a", "b");
+	add_text(s, "g.c", oldg, newg);
+	change_set_add_hunk(s, 1, 0, 2, 1, "", 0);    /* 0: the config comment */
+	change_set_add_hunk(s, 4, 1, 5, 1, "", 0);    /* 1: IF_FEATURE_PLUSES */
+	change_set_add_hunk(s, 6, 1, 7, 1, "", 0);    /* 2: the option string */
+	change_set_add_hunk(s, 9, 1, 10, 1, "", 0);   /* 3: FLAG_no_wildcards, mem_quietly */
+	deps_of(s, &d);
+	int plus = 0, flag = 0, other = 0;
+	for (size_t k = 0; k < d.nheader; k++) {
+		plus |= d.header[k][0] == 1 && d.header[k][1] == 0;
+		flag |= d.header[k][0] == 3 && d.header[k][1] == 2;
+		other |= !(d.header[k][0] == 1 && d.header[k][1] == 0) && !(d.header[k][0] == 3 && d.header[k][1] == 2);
+	}
+	CHECK(plus && flag && !other);
+	deps_release(&d);
+	change_set_free(s);
 }
 
 /* An include removed (samurai's lexer replaced): the hunk removing
