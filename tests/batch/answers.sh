@@ -133,18 +133,17 @@ check "rewrite_piece: the progress log ends on the answer as reported" \
 	  "answer: failure-inducing 1.1 2; fix: reverting 1.1 2; auxiliary: none" ]
 # One data flow rewritten line by line: the token pieces of the rewrite
 # build apart but fail otherwise (a crash) when mixed. The locals it
-# moves into the expression's fields tie the hunk removing them to the
-# rewrite, as a block, so the token level finds its pieces do not build
-# apart and gives up (it had given up after its first three configurations
-# failing otherwise), and the hunk-level answer stands: the two hunks.
+# moves into the expression's fields (`offset`, `lvalue`) tie the hunk
+# removing them to the rewrite, as a block, so no piece is taken apart
+# from what it reads (the token level had given up after its first three
+# configurations failing otherwise): the answer is the two hunks, whole.
 d=$(fixture refine_dataflow)
 culprit_json "$d" --good good --bad bad --build make --no-semantic -- ./run-test.sh
 check "dataflow: exit 0" [ "$RC" = 0 ]
-check "dataflow: the hunk-level answer stands" [ "$(jqf .refined_to_tokens)" = false ]
-check "dataflow: the hunk-level answer stands (2)" [ "$(jqf '[.failure_inducing[].file] | unique | join(" ")')" = field.c ]
-check "dataflow: the hunk-level answer stands (3)" [ "$(jqf '[.fix[].id] | join(" ")')" = "3 4" ]
-check "dataflow: the token level said why it gave up" \
-	[ "$(sqlite3 "$d/.git/culprit/session.db" "select count(*) from event where type = 'REFINE_DROPPED'")" = 1 ]
+check "dataflow: the answer is the two hunks, whole" [ "$(jqf '[.failure_inducing[].id] | join(" ")')" = "3 4" ]
+check "dataflow: the answer is the two hunks, whole (2)" [ "$(jqf '[.failure_inducing[].file] | unique | join(" ")')" = field.c ]
+check "dataflow: the answer is the two hunks, whole (3)" [ "$(jqf '[.fix[].id] | join(" ")')" = "3 4" ]
+check "dataflow: the fix, proved" [ "$(jqf .fix_proof.verdict)" = PASS ]
 check "dataflow: three configurations failed otherwise, no more" [ "$(jqf .configurations_failed_differently)" -le 3 ]
 
 # A constant changed on the line that starts calling a new helper: the
